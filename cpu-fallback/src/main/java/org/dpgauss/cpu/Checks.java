@@ -1,0 +1,72 @@
+package org.dpgauss.cpu;
+
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.ejml.data.DMatrixRMaj;
+
+/** Argument checks shared by the primitives; messages name the argument and what was expected. */
+final class Checks {
+
+    private Checks() {
+    }
+
+    static void square(DMatrixRMaj a, String name) {
+        if (a == null) {
+            throw new IllegalArgumentException(name + " is null");
+        }
+        if (a.numRows != a.numCols || a.numRows == 0) {
+            throw new IllegalArgumentException(name + " must be a non-empty square matrix, got "
+                    + a.numRows + " x " + a.numCols);
+        }
+    }
+
+    static void finite(DMatrixRMaj a, String name) {
+        double[] v = a.data;
+        int len = a.getNumElements();
+        for (int k = 0; k < len; k++) {
+            if (!Double.isFinite(v[k])) {
+                throw new IllegalArgumentException(name + " has a non-finite entry " + v[k] + " at ("
+                        + (k / a.numCols) + ", " + (k % a.numCols) + ")");
+            }
+        }
+    }
+
+    static void lowerFactor(DMatrixRMaj l, int d, String name) {
+        square(l, name);
+        if (l.numRows != d) {
+            throw new IllegalArgumentException(name + " is " + l.numRows + " x " + l.numCols
+                    + " but the data have " + d + " columns");
+        }
+        for (int j = 0; j < d; j++) {
+            double p = l.unsafe_get(j, j);
+            if (!(p != 0.0) || !Double.isFinite(p)) {
+                throw new IllegalArgumentException(name + " has diagonal entry " + p + " at " + j
+                        + ": not a non-singular triangular factor");
+            }
+        }
+    }
+
+    static void notEmpty(RowBlockMatrix x, String name) {
+        if (x == null) {
+            throw new IllegalArgumentException(name + " is null");
+        }
+        if (x.rows() == 0) {
+            throw new IllegalArgumentException(name + " has no rows");
+        }
+    }
+
+    static int[] rowsOrAll(int[] rows, int n, String name) {
+        if (rows == null) {
+            int[] all = new int[n];
+            for (int i = 0; i < n; i++) {
+                all[i] = i;
+            }
+            return all;
+        }
+        for (int i : rows) {
+            if (i < 0 || i >= n) {
+                throw new IllegalArgumentException(name + " contains row " + i + " outside [0, " + n + ")");
+            }
+        }
+        return rows;
+    }
+}

@@ -1,0 +1,85 @@
+package org.dpgauss.cpu;
+
+import org.dpgauss.linalg.CholeskyResult;
+import org.dpgauss.linalg.GoodSubset;
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.ejml.data.DMatrixRMaj;
+
+/**
+ * LargestGoodSubset peeling as written in spec unbounded-gaussian-sampling §3.3: repeat
+ * {@code A = (1/m) sum_{j in S} y_j y_j^T}; if A is singular remove all of S, otherwise remove every
+ * {@code i in S} with {@code y_i^T A^{-1} y_i > lambda} (strict); until nothing is removed.
+ *
+ * <p>Good sets are closed under union and the result does not depend on the removal order, so a warm
+ * start from a superset of the answer (the set for a larger threshold) returns the same set.
+ */
+public final class LargestGoodSubsetPeeling {
+
+    private LargestGoodSubsetPeeling() {
+    }
+
+    /**
+     * @param y       the rows y_i (StableCov: the paired, rescaled differences)
+     * @param lambda  the threshold, > 0
+     * @param start   initial active set (null: all rows); must contain the answer for warm starts
+     * @param divisor m, the total number of rows (not |S|)
+     */
+    public static GoodSubset peel(RowBlockMatrix y, double lambda, boolean[] start, double divisor) {
+        Checks.notEmpty(y, "data matrix");
+        if (!(lambda > 0) || !Double.isFinite(lambda)) {
+            throw new IllegalArgumentException("threshold lambda=" + lambda + " must be finite and > 0");
+        }
+        int n = y.rows();
+        boolean[] s = new boolean[n];
+        if (start == null) {
+            java.util.Arrays.fill(s, true);
+        } else {
+            if (start.length != n) {
+                throw new IllegalArgumentException("start set has " + start.length + " entries, expected " + n);
+            }
+            System.arraycopy(start, 0, s, 0, n);
+        }
+        int rounds = 0;
+        while (true) {
+            int[] active = indices(s);
+            if (active.length == 0) {
+                return new GoodSubset(s, rounds);
+            }
+            rounds++;
+            DMatrixRMaj a = WeightedGram.compute(y, active, null, divisor);
+            CholeskyResult chol = Cholesky.decompose(a);
+            if (!chol.isPositiveDefinite()) {
+                // convention of §3.3: ||A^{-1/2} v|| = +inf for singular A, so every active row is removed
+                return new GoodSubset(new boolean[n], rounds);
+            }
+            double[] q = MahalanobisNorms.compute(y, chol.lower(), active);
+            boolean removed = false;
+            for (int k = 0; k < active.length; k++) {
+                if (q[k] > lambda) {
+                    s[active[k]] = false;
+                    removed = true;
+                }
+            }
+            if (!removed) {
+                return new GoodSubset(s, rounds);
+            }
+        }
+    }
+
+    static int[] indices(boolean[] s) {
+        int c = 0;
+        for (boolean b : s) {
+            if (b) {
+                c++;
+            }
+        }
+        int[] idx = new int[c];
+        int k = 0;
+        for (int i = 0; i < s.length; i++) {
+            if (s[i]) {
+                idx[k++] = i;
+            }
+        }
+        return idx;
+    }
+}

@@ -1,0 +1,57 @@
+package org.dpgauss.cpu;
+
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.CommonOps_DDRM;
+import org.ejml.dense.row.CommonOps_MT_DDRM;
+
+/** General product {@code op(A) op(B)} of small dense matrices (d x d and the like). */
+public final class MatrixProduct {
+
+    /** Above this many multiply-adds EJML's concurrent kernels pay for their thread hand-off. */
+    static final long CONCURRENT_THRESHOLD = 64L * 64 * 64;
+
+    private MatrixProduct() {
+    }
+
+    public static DMatrixRMaj multiply(DMatrixRMaj a, boolean transA, DMatrixRMaj b, boolean transB) {
+        if (a == null || b == null) {
+            throw new IllegalArgumentException("matrix operand is null");
+        }
+        int ar = transA ? a.numCols : a.numRows;
+        int ac = transA ? a.numRows : a.numCols;
+        int br = transB ? b.numCols : b.numRows;
+        int bc = transB ? b.numRows : b.numCols;
+        if (ac != br) {
+            throw new IllegalArgumentException("inner dimensions differ: op(A) is " + ar + " x " + ac + ", op(B) is "
+                    + br + " x " + bc);
+        }
+        DMatrixRMaj c = new DMatrixRMaj(ar, bc);
+        boolean mt = (long) ar * ac * bc >= CONCURRENT_THRESHOLD;
+        if (!transA && !transB) {
+            if (mt) {
+                CommonOps_MT_DDRM.mult(a, b, c);
+            } else {
+                CommonOps_DDRM.mult(a, b, c);
+            }
+        } else if (transA && !transB) {
+            if (mt) {
+                CommonOps_MT_DDRM.multTransA(a, b, c);
+            } else {
+                CommonOps_DDRM.multTransA(a, b, c);
+            }
+        } else if (!transA) {
+            if (mt) {
+                CommonOps_MT_DDRM.multTransB(a, b, c);
+            } else {
+                CommonOps_DDRM.multTransB(a, b, c);
+            }
+        } else {
+            if (mt) {
+                CommonOps_MT_DDRM.multTransAB(a, b, c);
+            } else {
+                CommonOps_DDRM.multTransAB(a, b, c);
+            }
+        }
+        return c;
+    }
+}

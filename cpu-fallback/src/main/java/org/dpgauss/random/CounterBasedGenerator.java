@@ -1,0 +1,171 @@
+package org.dpgauss.random;
+
+/**
+ * A counter-based random number generator: output block {@code b} is a pure function of
+ * (key, stream, b). Any element of the derived streams can therefore be computed independently,
+ * in any order, by any thread or device, which is what lets a Gaussian matrix be streamed in row
+ * blocks on the CPU and generated in parallel on the GPU ({@code kernels/src/main/cuda/counter_rng.cuh})
+ * with the same values.
+ *
+ * <h2>Derived streams (the contract the CUDA twin reproduces)</h2>
+ * Let {@code W = wordsPerBlock()} (16 or 4) and {@code H = W / 2}.
+ * <ul>
+ *   <li><b>64-bit word {@code k}</b> ({@code k >= 0}): with {@code out = block(k / H)} and
+ *       {@code j = k % H}, {@code word(k) = (out[2j] & 0xffffffffL) | ((long) out[2j+1] << 32)}.</li>
+ *   <li><b>uniform(k)</b> = {@code ((word(k) >>> 12) + 0.5) * 0x1.0p-52}: the midpoints of a 2^52 grid,
+ *       so every value is exact, lies in [2^-53, 1 - 2^-53] (never 0, never 1) and the distribution
+ *       is symmetric about 1/2. (With 53 bits, {@code ((w >>> 11) + 0.5) * 0x1.0p-53}, the sum is not
+ *       representable above 2^52 and rounds to 2^53 for the top word, giving exactly 1.0.)</li>
+ *   <li><b>normal(k)</b>: Box-Muller on the uniform pair {@code u1 = uniform(2*(k/2))},
+ *       {@code u2 = uniform(2*(k/2) + 1)}: {@code r = Math.sqrt(-2 * Math.log(u1))},
+ *       {@code t = 2 * Math.PI * u2}; even {@code k} gives {@code r * Math.cos(t)}, odd {@code k}
+ *       gives {@code r * Math.sin(t)}. Both members of a pair come from one block.</li>
+ * </ul>
+ * Words and uniforms are bit-identical on the GPU. Normals agree to a few ulps: {@code sqrt} and the
+ * products are correctly rounded on both sides, and CUDA's double {@code log}, {@code sin}, {@code cos}
+ * (max 1-2 ulp) and {@code Math.log/sin/cos} (max 1 ulp) are evaluated on bit-identical arguments.
+ * (CUDA's {@code sincospi(2*u2)} would compute the exact angle instead of {@code fl(2pi) * u2};
+ * near a zero of sin or cos that differs from Java by ~1e-16 absolute, i.e. many ulps relative.)
+ *
+ * <p>The bulk {@code fill*} methods generate each block once and are bit-identical to the
+ * per-element methods for any start and length, so a matrix G with {@code G[i][j] = normal(i*r + j)}
+ * can be produced in row blocks of any size.
+ */
+public interface CounterBasedGenerator {
+
+    /** Short algorithm name, e.g. {@code "ChaCha20"}. */
+    String name();
+
+    /** Number of 32-bit words per block: 16 (ChaCha20) or 4 (Philox4x32). */
+    int wordsPerBlock();
+
+    /**
+     * Writes block {@code counter} (all 64 bits used, unsigned) into {@code out[0 .. wordsPerBlock())}.
+     *
+     * @throws IllegalArgumentException if {@code out} is null or shorter than {@link #wordsPerBlock()}
+     */
+    void block(long counter, int[] out);
+
+    /** The {@code k}-th 64-bit word of the stream (see the class comment). */
+    default long word(long k) {
+        requireIndex(k);
+        int half = wordsPerBlock() / 2;
+        int[] buf = new int[wordsPerBlock()];
+        block(k / half, buf);
+        return pack(buf, (int) (k % half));
+    }
+
+    /** The {@code k}-th uniform in the open interval (0, 1). */
+    default double uniform(long k) {
+        return toUniform(word(k));
+    }
+
+    /** The {@code k}-th standard normal (Box-Muller, see the class comment). */
+    default double normal(long k) {
+        requireIndex(k);
+        long first = k & ~1L;
+        double r = radius(uniform(first));
+        double t = angle(uniform(first + 1));
+        return (k & 1L) == 0 ? r * Math.cos(t) : r * Math.sin(t);
+    }
+
+    /** Writes {@code uniform(start + i)} to {@code out[off + i]} for {@code 0 <= i < len}. */
+    default void fillUniforms(long start, double[] out, int off, int len) {
+        checkFill(start, out, off, len);
+        if (len == 0) {
+            return;
+        }
+        int half = wordsPerBlock() / 2;
+        int[] buf = new int[wordsPerBlock()];
+        long blk = start / half;
+        int j = (int) (start % half);
+        block(blk, buf);
+        for (int i = 0; i < len; i++, j++) {
+            if (j == half) {
+                block(++blk, buf);
+                j = 0;
+            }
+            out[off + i] = toUniform(pack(buf, j));
+        }
+    }
+
+    /** Writes {@code normal(start + i)} to {@code out[off + i]} for {@code 0 <= i < len}. */
+    default void fillNormals(long start, double[] out, int off, int len) {
+        checkFill(start, out, off, len);
+        if (len == 0) {
+            return;
+        }
+        // Pair m = k / 2 uses words 2m, 2m+1; H is even, so a pair never straddles two blocks.
+        int pairsPerBlock = wordsPerBlock() / 4;
+        int[] buf = new int[wordsPerBlock()];
+        long pair = start >>> 1;
+        long blk = pair / pairsPerBlock;
+        int p = (int) (pair % pairsPerBlock);
+        block(blk, buf);
+        int pos = off;
+        int end = off + len;
+        boolean odd = (start & 1L) != 0;
+        while (pos < end) {
+            if (p == pairsPerBlock) {
+                block(++blk, buf);
+                p = 0;
+            }
+            double r = radius(toUniform(pack(buf, 2 * p)));
+            double t = angle(toUniform(pack(buf, 2 * p + 1)));
+            if (!odd) {
+                out[pos++] = r * Math.cos(t);
+            }
+            if (pos < end) {
+                out[pos++] = r * Math.sin(t);
+            }
+            odd = false;
+            p++;
+        }
+    }
+
+    /** Maps a 64-bit word to (0, 1): {@code ((w >>> 12) + 0.5) * 2^-52}, exact in double. */
+    static double toUniform(long w) {
+        return ((w >>> 12) + 0.5) * 0x1.0p-52;
+    }
+
+    /** Joins words {@code 2j} (low) and {@code 2j+1} (high) of a block into one 64-bit word. */
+    private static long pack(int[] buf, int j) {
+        return (buf[2 * j] & 0xffffffffL) | ((long) buf[2 * j + 1] << 32);
+    }
+
+    /** Box-Muller radius; the one expression shared by per-element and bulk paths. */
+    private static double radius(double u1) {
+        return Math.sqrt(-2 * Math.log(u1));
+    }
+
+    /** Box-Muller angle {@code fl(2 pi) * u2}; the one expression shared by per-element and bulk paths. */
+    private static double angle(double u2) {
+        return 2 * Math.PI * u2;
+    }
+
+    private static void requireIndex(long k) {
+        if (k < 0) {
+            throw new IllegalArgumentException("stream index k=" + k + " must be >= 0");
+        }
+    }
+
+    private static void checkFill(long start, double[] out, int off, int len) {
+        if (out == null) {
+            throw new IllegalArgumentException("out must not be null");
+        }
+        if (start < 0) {
+            throw new IllegalArgumentException("start=" + start + " must be >= 0");
+        }
+        if (len < 0) {
+            throw new IllegalArgumentException("len=" + len + " must be >= 0");
+        }
+        if (off < 0 || off > out.length - len) {
+            throw new IllegalArgumentException("off=" + off + ", len=" + len
+                    + " do not fit in out of length " + out.length);
+        }
+        if (len > 0 && start > Long.MAX_VALUE - (len - 1)) {
+            throw new IllegalArgumentException("start=" + start + " + len=" + len
+                    + " overflows the 63-bit stream index");
+        }
+    }
+}

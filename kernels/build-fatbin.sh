@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Compiles every .cu under SRC into one fatbin per source (sm_90 SASS + compute_90 PTX) in OUT.
+# Without nvcc the build goes on and the GPU backend reports itself unavailable at run time.
+set -euo pipefail
+src=$1; out=$2; cuda_home=${3:-/usr/local/cuda}; skip=${4:-false}
+if [ "$skip" = "true" ]; then echo "[dpgauss-kernels] nvcc.skip=true: no fatbin built"; exit 0; fi
+nvcc=$(command -v nvcc || true)
+[ -z "$nvcc" ] && [ -x "$cuda_home/bin/nvcc" ] && nvcc="$cuda_home/bin/nvcc"
+if [ -z "$nvcc" ]; then
+  echo "[dpgauss-kernels] WARNING: nvcc not found (PATH or $cuda_home/bin): no fatbin built; the GPU engine will report itself unavailable"
+  exit 0
+fi
+mkdir -p "$out"
+archs=${DPGAUSS_CUDA_ARCHS:-"-gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90"}
+shopt -s nullglob
+for cu in "$src"/*.cu; do
+  name=$(basename "$cu" .cu)
+  if [ "$out/$name.fatbin" -nt "$cu" ] && [ -z "$(find "$src" -name '*.cuh' -newer "$out/$name.fatbin")" ]; then
+    echo "[dpgauss-kernels] $name.fatbin is up to date"; continue
+  fi
+  echo "[dpgauss-kernels] $nvcc -fatbin $name.cu ($archs)"
+  # -Xptxas -v keeps the register / spill report in the build log
+  "$nvcc" -fatbin -O3 -std=c++17 $archs -Xptxas -v -I "$src" -o "$out/$name.fatbin" "$cu" 2>&1
+done
