@@ -21,7 +21,8 @@ package org.dpgauss.random;
  *       {@code t = 2 * Math.PI * u2}; even {@code k} gives {@code r * Math.cos(t)}, odd {@code k}
  *       gives {@code r * Math.sin(t)}. Both members of a pair come from one block.</li>
  * </ul>
- * Words and uniforms are bit-identical on the GPU. Normals agree to a few ulps: {@code sqrt} and the
+ * By construction words and uniforms are bit-identical on the GPU and normals agree to a few ulps
+ * (to be confirmed on a GPU; a host emulation of the CUDA code matched bitwise): {@code sqrt} and the
  * products are correctly rounded on both sides, and CUDA's double {@code log}, {@code sin}, {@code cos}
  * (max 1-2 ulp) and {@code Math.log/sin/cos} (max 1 ulp) are evaluated on bit-identical arguments.
  * (CUDA's {@code sincospi(2*u2)} would compute the exact angle instead of {@code fl(2pi) * u2};

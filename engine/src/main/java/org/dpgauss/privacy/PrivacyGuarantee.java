@@ -157,7 +157,7 @@ public final class PrivacyGuarantee {
 
     /**
      * One line for human output, e.g.
-     * {@code (rho=0.5)-zCDP, implying (eps=5.7565217697569315, delta=1e-06)-DP, under replace-one neighbours; certified}.
+     * {@code (rho=0.5)-zCDP, implying (eps=5.756521769756932, delta=1e-06)-DP, under replace-one neighbours; certified}.
      *
      * @return the description, without line breaks
      */

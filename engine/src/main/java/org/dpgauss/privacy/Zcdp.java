@@ -189,7 +189,9 @@ public final class Zcdp {
      * clamped at 0 (Cor. 13 holds for every {@code epsilon >= 0}; a negative value at some alpha means
      * {@code (0, delta)}-DP already holds). Every alpha gives a valid bound, so the numerical minimisation can
      * only be loose, never unsound. With {@code t = alpha - 1} the objective is evaluated as
-     * {@code rho (1 + t) + L/t + ln t - log1p(t) - log1p(t)/t}, which stays accurate for {@code alpha} near 1.
+     * {@code rho (1 + t) + L/t - log1p(1/t) - log1p(t)/t} (using {@code ln(1 - 1/alpha) = -log1p(1/t)} and
+     * {@code ln(alpha) = log1p(t)}), whose terms are all computed to full relative precision for {@code alpha}
+     * near 1 as well as for very large {@code alpha}.
      * It is minimised over {@code u = ln t} by a grid of step 0.05 spanning +/-25 around the Bun–Steinke optimum
      * {@code t* = sqrt(L / rho)} (robust to any non-convexity), refined by golden-section search in the best
      * bracket. The result is rounded up by a relative {@code 2^-46} of the magnitude of its terms to absorb
@@ -286,18 +288,19 @@ public final class Zcdp {
     }
 
     /**
-     * CKS20 Cor. 13 epsilon at {@code alpha = 1 + t}: {@code rho(1+t) + L/t + ln t - log1p(t) - log1p(t)/t}.
+     * CKS20 Cor. 13 epsilon at {@code alpha = 1 + t}:
+     * {@code rho(1+t) + L/t + ln t - log1p(t) - log1p(t)/t = rho(1+t) + L/t - log1p(1/t) - log1p(t)/t}.
      * NaN (impossible for the clamped range, but cheap to guard) is mapped to +infinity so it is never chosen.
      */
     static double cksObjective(double rho, double l, double t) {
-        double lp = Math.log1p(t);
-        double f = rho * (1.0 + t) + l / t + (Math.log(t) - lp) - lp / t;
+        // ln t - log1p(t) = -log1p(1/t): the difference form cancels catastrophically for large t.
+        double f = rho * (1.0 + t) + l / t - Math.log1p(1.0 / t) - Math.log1p(t) / t;
         return Double.isNaN(f) ? Double.POSITIVE_INFINITY : f;
     }
 
+    /** Sum of the absolute values of the terms of {@link #cksObjective}, a scale for its rounding error. */
     private static double cksMagnitude(double rho, double l, double t) {
-        double lp = Math.log1p(t);
-        return rho * (1.0 + t) + l / t + Math.abs(Math.log(t)) + lp + lp / t;
+        return rho * (1.0 + t) + l / t + Math.log1p(1.0 / t) + Math.log1p(t) / t;
     }
 
     private static double gridPoint(double lo, double hi, int n, int i) {

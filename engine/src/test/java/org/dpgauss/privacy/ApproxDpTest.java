@@ -80,7 +80,7 @@ class ApproxDpTest {
         assertEquals("1234567890123456.0", ApproxDp.format(1234567890123456.0));
         assertEquals("1.5e+20", ApproxDp.format(1.5e20));
         assertEquals("-2.5e-07", ApproxDp.format(-2.5e-7));
-        assertEquals("5.7565217697569315", ApproxDp.format(5.7565217697569315));
+        assertEquals("5.756521769756931", ApproxDp.format(5.7565217697569315)); // Python: same shortest repr
         assertEquals("inf", ApproxDp.format(Double.POSITIVE_INFINITY));
         assertEquals("nan", ApproxDp.format(Double.NaN));
     }

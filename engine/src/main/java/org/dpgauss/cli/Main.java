@@ -1,0 +1,101 @@
+package org.dpgauss.cli;
+
+import java.io.PrintWriter;
+import org.dpgauss.engine.ComputeEngines;
+import org.dpgauss.engine.EngineChoice;
+import org.dpgauss.engine.EngineSelection;
+import org.dpgauss.engine.EngineUnavailableException;
+import org.dpgauss.io.DataFormatException;
+import org.dpgauss.privacy.RandomSource;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/** The {@code dpgauss} command line (contract in design.md "Command line"). */
+@Command(name = "dpgauss", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Differentially private statistics on Gaussian data, with exact privacy accounting.",
+        subcommands = {DemoCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "1:bad input, invalid parameter or unavailable engine (message on stderr)",
+            "2:bad command-line usage"})
+public final class Main implements Runnable {
+
+    /** Exit code for bad input files, invalid parameters and unavailable engines. */
+    static final int EXIT_ERROR = 1;
+    /** Exit code for command-line usage errors (picocli's convention). */
+    static final int EXIT_USAGE = 2;
+
+    @Option(names = "--engine", scope = ScopeType.INHERIT, paramLabel = "auto|cpu|gpu", defaultValue = "auto",
+            converter = EngineChoiceConverter.class,
+            description = "Compute backend (default: ${DEFAULT-VALUE}); auto picks the GPU when usable and says which.")
+    EngineChoice engine;
+
+    @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print the result as JSON on stdout.")
+    boolean json;
+
+    @Option(names = "--insecure-seed", scope = ScopeType.INHERIT, paramLabel = "N",
+            description = "INSECURE: seed every random draw, privacy noise included, for reproducible tests. "
+                    + "Outputs made with it are not private and say so.")
+    Long insecureSeed;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the command line and returns the exit code (tests call this). */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            if (ex instanceof IllegalArgumentException || ex instanceof DataFormatException
+                    || ex instanceof EngineUnavailableException || ex instanceof java.io.IOException
+                    || ex instanceof java.io.UncheckedIOException || ex instanceof ArithmeticException) {
+                commandLine.getErr().println("dpgauss: error: " + ex.getMessage());
+                return EXIT_ERROR;
+            }
+            throw ex;
+        });
+        return cl.execute(args);
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: try 'dpgauss demo' or 'dpgauss --help'");
+    }
+
+    EngineSelection selectEngine() {
+        return ComputeEngines.select(engine);
+    }
+
+    RandomSource randomSource() {
+        return RandomSource.fromOption(insecureSeed);
+    }
+
+    /** Accepts auto|cpu|gpu in any case, with a message listing them otherwise. */
+    static final class EngineChoiceConverter implements CommandLine.ITypeConverter<EngineChoice> {
+        @Override
+        public EngineChoice convert(String value) {
+            try {
+                return EngineChoice.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** Version from the jar manifest, or "development" in an IDE. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"dpgauss " + (v == null ? "development build" : v),
+                "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"};
+        }
+    }
+}
