@@ -1,0 +1,142 @@
+package org.dpgauss.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The command-line contract: JSON shapes, exit codes and error messages. */
+class MainTest {
+
+    /** Exit code, stdout and stderr of one invocation. */
+    static final class Run {
+        final int code;
+        final String out;
+        final String err;
+
+        Run(int code, String out, String err) {
+            this.code = code;
+            this.out = out;
+            this.err = err;
+        }
+
+        JsonNode json() throws Exception {
+            return Json.MAPPER.readTree(out);
+        }
+    }
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void benchGramPrintsTheContractJson() throws Exception {
+        Run r = run("bench", "gram", "--n", "300", "--d", "7", "--repeat", "3", "--engine", "cpu", "--json");
+        assertEquals(0, r.code, r.err);
+        JsonNode j = r.json();
+        assertEquals("gram", j.get("op").asText());
+        assertEquals(300, j.get("n").asInt());
+        assertEquals(7, j.get("d").asInt());
+        assertEquals("cpu", j.get("engine").asText());
+        assertEquals(3, j.get("seconds").size());
+        double median = j.get("median_seconds").asDouble();
+        assertTrue(median > 0);
+        double lo = Double.MAX_VALUE;
+        double hi = 0;
+        for (JsonNode s : j.get("seconds")) {
+            lo = Math.min(lo, s.asDouble());
+            hi = Math.max(hi, s.asDouble());
+        }
+        assertTrue(lo <= median && median <= hi, "median within the samples");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"gram", "cholesky", "mahalanobis", "whiten", "distances", "neighbours", "projection",
+        "eigen", "peel"})
+    void everyBenchOpRuns(String op) throws Exception {
+        Run r = run("--json", "bench", op, "--n", "150", "--d", "4", "--repeat", "1", "--warmup", "0");
+        assertEquals(0, r.code, r.err);
+        assertEquals(op, r.json().get("op").asText());
+        assertEquals("cpu", r.json().get("engine").asText(), "auto falls back to the CPU without a GPU");
+    }
+
+    @Test
+    void benchErrorsAreClearWithNonZeroExit() {
+        Run unknown = run("bench", "foo", "--n", "10", "--d", "2");
+        assertEquals(Main.EXIT_ERROR, unknown.code);
+        assertTrue(unknown.err.contains("unknown OP 'foo'"), unknown.err);
+
+        Run missing = run("bench", "gram", "--n", "10");
+        assertEquals(Main.EXIT_USAGE, missing.code);
+        assertTrue(missing.err.contains("--d"), missing.err);
+
+        Run badN = run("bench", "gram", "--n", "0", "--d", "2");
+        assertEquals(Main.EXIT_ERROR, badN.code);
+        assertTrue(badN.err.contains("--n=0"), badN.err);
+
+        Run badRef = run("bench", "distances", "--n", "10", "--d", "2", "--ref", "11");
+        assertEquals(Main.EXIT_ERROR, badRef.code);
+        assertTrue(badRef.err.contains("--ref=11"), badRef.err);
+
+        Run badEngine = run("bench", "gram", "--n", "10", "--d", "2", "--engine", "tpu");
+        assertEquals(Main.EXIT_USAGE, badEngine.code);
+        assertTrue(badEngine.err.contains("tpu"), badEngine.err);
+
+        Run notANumber = run("bench", "gram", "--n", "ten", "--d", "2");
+        assertEquals(Main.EXIT_USAGE, notANumber.code);
+    }
+
+    @Test
+    void gpuEngineRequestSaysWhyItCannotRun() {
+        Run r = run("bench", "gram", "--n", "10", "--d", "2", "--engine", "gpu");
+        // On a machine with a GPU and a GPU backend this would succeed; here it must fail with the reason.
+        org.junit.jupiter.api.Assumptions.assumeTrue(r.code != 0, "a GPU engine is usable here");
+        assertEquals(Main.EXIT_ERROR, r.code);
+        assertTrue(r.err.contains("--engine gpu") && r.err.contains("--engine cpu"), r.err);
+    }
+
+    @Test
+    void demoReportsEveryMechanismWithItsGuarantee() throws Exception {
+        Run r = run("demo", "--n", "2000", "--d", "3", "--json");
+        assertEquals(0, r.code, r.err);
+        JsonNode j = r.json();
+        assertFalse(j.get("insecure").asBoolean(), "default randomness is SecureRandom");
+        assertEquals(2000, j.get("data").get("n").asInt());
+        JsonNode mech = j.get("mechanisms").get(0);
+        assertEquals("PASS", mech.get("status").asText());
+        assertEquals("replace-one", mech.get("guarantee").get("relation").asText());
+        assertEquals("zCDP", mech.get("guarantee").get("type").asText());
+        assertTrue(mech.get("error").asDouble() < 10 * mech.get("expected_error").asDouble() + 0.05);
+        assertEquals("POSITIVE_DEFINITE", j.get("numerics").get("cholesky").asText());
+    }
+
+    @Test
+    void insecureSeedIsReproducibleAndSaysSo() throws Exception {
+        Run a = run("demo", "--n", "1000", "--d", "2", "--json", "--insecure-seed", "7");
+        Run b = run("--insecure-seed", "7", "--json", "demo", "--n", "1000", "--d", "2");
+        assertEquals(0, a.code, a.err);
+        assertEquals(0, b.code, b.err);
+        assertTrue(a.json().get("insecure").asBoolean());
+        assertTrue(a.json().get("randomness").asText().contains("INSECURE"));
+        assertEquals(a.json().get("mechanisms").get(0).get("estimate"), b.json().get("mechanisms").get(0).get("estimate"),
+                "same seed, same noise, wherever the option is placed");
+        Run human = run("demo", "--n", "1000", "--d", "2", "--insecure-seed", "7");
+        assertTrue(human.out.contains("NOT private"), human.out);
+    }
+
+    @Test
+    void noCommandIsAUsageError() {
+        Run r = run();
+        assertEquals(Main.EXIT_USAGE, r.code);
+        assertTrue(r.err.contains("missing command"), r.err);
+    }
+}
