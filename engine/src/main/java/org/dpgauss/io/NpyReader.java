@@ -125,7 +125,10 @@ public final class NpyReader {
                 + ": save x.astype('<f8')");
     }
 
-    /** A human name for a numpy type string, e.g. {@code '>f8'} -> "float64, big-endian". */
+    /**
+     * A human name for a numpy type string, e.g. {@code '<i8'} -> "int64", {@code '>f8'} ->
+     * "float64, big-endian"; "" if unknown.
+     */
     static String describeDtype(String descr) {
         if (descr.length() < 2) {
             return "";
@@ -135,8 +138,8 @@ public final class NpyReader {
         String endian = "";
         if (order == '<' || order == '>' || order == '|' || order == '=') {
             rest = descr.substring(1);
-            endian = order == '<' ? "little-endian" : order == '>' ? "big-endian"
-                    : order == '=' ? "native byte order" : "";
+            // only the unexpected byte orders are worth naming
+            endian = order == '>' ? "big-endian" : order == '=' ? "native byte order" : "";
         }
         if (rest.isEmpty()) {
             return "";

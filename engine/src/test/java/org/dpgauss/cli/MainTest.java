@@ -134,6 +134,67 @@ class MainTest {
     }
 
     @Test
+    void meanReleasesFromAFileAndValidatesParametersFirst(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path csv = dir.resolve("x.csv");
+        StringBuilder sb = new StringBuilder("a,b\n");
+        for (int i = 0; i < 500; i++) {
+            sb.append(1 + (i % 5) * 0.01).append(',').append(-2 + (i % 3) * 0.01).append('\n');
+        }
+        java.nio.file.Files.writeString(csv, sb.toString());
+        Run ok = run("mean", "--input", csv.toString(), "--clip", "5", "--rho", "1", "--json", "--insecure-seed", "1");
+        assertEquals(0, ok.code, ok.err);
+        JsonNode j = ok.json();
+        assertEquals("PASS", j.get("status").asText());
+        assertEquals(2, j.get("mean").size());
+        assertEquals(1.02, j.get("mean").get(0).asDouble(), 0.2);
+        assertEquals("replace-one", j.get("guarantee").get("relation").asText());
+        assertTrue(j.get("insecure").asBoolean());
+
+        Run eps = run("mean", "--input", csv.toString(), "--clip", "5", "--epsilon", "1", "--delta", "1e-5", "--json");
+        assertEquals(0, eps.code, eps.err);
+        assertTrue(eps.json().get("guarantee").get("epsilon").asDouble() <= 1.0 + 1e-12);
+
+        Run both = run("mean", "--input", csv.toString(), "--clip", "5", "--rho", "1", "--epsilon", "1");
+        assertEquals(Main.EXIT_USAGE, both.code, "budget given twice");
+        Run badClip = run("mean", "--input", dir.resolve("missing.csv").toString(), "--clip", "-1", "--rho", "1");
+        assertEquals(Main.EXIT_ERROR, badClip.code);
+        assertTrue(badClip.err.contains("clip radius"), "parameters are checked before the file: " + badClip.err);
+        Run badCentre = run("mean", "--input", csv.toString(), "--clip", "5", "--rho", "1", "--centre", "0,0,0");
+        assertEquals(Main.EXIT_ERROR, badCentre.code);
+        assertTrue(badCentre.err.contains("--centre has 3 coordinates"), badCentre.err);
+    }
+
+    @Test
+    void malformedInputFilesGiveFileLineAndColumn(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path nan = dir.resolve("nan.csv");
+        java.nio.file.Files.writeString(nan, "1,2\n3,NaN\n");
+        Run r = run("validate", "--input", nan.toString());
+        assertEquals(Main.EXIT_ERROR, r.code);
+        assertTrue(r.err.contains("nan.csv") && r.err.contains("line 2") && r.err.contains("column 2"), r.err);
+
+        java.nio.file.Path ragged = dir.resolve("ragged.csv");
+        java.nio.file.Files.writeString(ragged, "1,2\n3\n");
+        Run g = run("mean", "--input", ragged.toString(), "--clip", "1", "--rho", "1");
+        assertEquals(Main.EXIT_ERROR, g.code);
+        assertTrue(g.err.contains("ragged.csv") && g.err.contains("line 2"), g.err);
+
+        java.nio.file.Path empty = dir.resolve("empty.npy");
+        java.nio.file.Files.write(empty, new byte[0]);
+        Run e = run("validate", "--input", empty.toString());
+        assertEquals(Main.EXIT_ERROR, e.code);
+        assertTrue(e.err.contains("empty.npy"), e.err);
+
+        java.nio.file.Path good = dir.resolve("good.csv");
+        java.nio.file.Files.writeString(good, "x,y,z\n1,2,3\n4,5,6\n");
+        Run v = run("validate", "--input", good.toString(), "--json");
+        assertEquals(0, v.code, v.err);
+        assertEquals(2, v.json().get("rows").asInt());
+        assertEquals(3, v.json().get("cols").asInt());
+    }
+
+    @Test
     void noCommandIsAUsageError() {
         Run r = run();
         assertEquals(Main.EXIT_USAGE, r.code);

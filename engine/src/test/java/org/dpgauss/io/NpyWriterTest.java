@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -49,7 +50,7 @@ class NpyWriterTest {
         NpyWriter.write(p, m);
         assertSameBits(m, NpyReader.create().read(p));
         assertSameBits(m, NpyReader.create().blockRows(4).bufferBytes(16).read(p));
-        assertEquals(16 * 8 * 0 + 128 + 10 * 3 * 8, Files.size(p));
+        assertEquals(128 + 10 * 3 * 8, Files.size(p));
     }
 
     @Test
@@ -150,6 +151,6 @@ class NpyWriterTest {
         Path p = dir.resolve("e.npy");
         NpyWriter.write(p, new double[0][]);
         String header = new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1);
-        assertEquals(true, header.contains("'shape': (0, 0)"));
+        assertTrue(header.contains("'shape': (0, 0)"), header);
     }
 }
