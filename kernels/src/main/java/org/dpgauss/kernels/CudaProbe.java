@@ -77,7 +77,11 @@ public final class CudaProbe {
             if (nl > 0) {
                 msg = msg.substring(0, nl);
             }
-            return new Result(false, kernels, null, "no usable CUDA driver/device (" + t.getClass().getSimpleName()
+            if (t instanceof UnsatisfiedLinkError) {
+                return new Result(false, kernels, null, "no CUDA driver on this machine (JCuda's native library did not "
+                        + "load; it needs libcuda.so from an NVIDIA driver)");
+            }
+            return new Result(false, kernels, null, "no usable CUDA device (" + t.getClass().getSimpleName()
                     + ": " + msg + ")");
         }
     }
