@@ -28,19 +28,8 @@ public final class NeighbourCounts {
             throw new IllegalArgumentException("radius=" + radius + " must be finite and >= 0");
         }
         int n = x.rows();
-        int d = x.cols();
         double r2 = radius * radius;
-        double[] mu = new double[d];
-        double[] row = new double[d];
-        for (int i = 0; i < n; i++) {
-            x.copyRow(i, row, 0);
-            for (int c = 0; c < d; c++) {
-                mu[c] += row[c];
-            }
-        }
-        for (int c = 0; c < d; c++) {
-            mu[c] /= n;
-        }
+        double[] mu = RowChunks.columnMeans(x);
         int tiles = (n + TILE - 1) / TILE;
         // Interleave heavy (small I) and light (large I) tile rows so any contiguous range has balanced work.
         return IntStream.range(0, tiles).parallel()
@@ -116,16 +105,7 @@ public final class NeighbourCounts {
     private static DMatrixRMaj centredInto(RowBlockMatrix x, int from, int to, double[] mu, double[] norms,
             DMatrixRMaj reuse) {
         DMatrixRMaj m = RowChunks.gatherRange(x, from, to, reuse);
-        int d = x.cols();
-        for (int i = 0; i < to - from; i++) {
-            double s = 0;
-            for (int c = 0; c < d; c++) {
-                double v = m.data[i * d + c] - mu[c];
-                m.data[i * d + c] = v;
-                s += v * v;
-            }
-            norms[i] = s;
-        }
+        RowChunks.centre(m, mu, norms);
         return m;
     }
 }

@@ -39,26 +39,10 @@ public final class ReferenceDistances {
             throw new IllegalArgumentException("keep=" + keep + " must be in [1, |R|=" + m + "]");
         }
         DMatrixRMaj ref = RowChunks.gatherRange(reference, 0, m, null);
-        double[] mu = new double[d];
-        for (int j = 0; j < m; j++) {
-            for (int c = 0; c < d; c++) {
-                mu[c] += ref.data[j * d + c];
-            }
-        }
-        for (int c = 0; c < d; c++) {
-            mu[c] /= m;
-        }
+        double[] mu = RowChunks.columnMeans(reference);
         DMatrixRMaj refCentred = ref.copy();
         double[] refNorm = new double[m];
-        for (int j = 0; j < m; j++) {
-            double s = 0;
-            for (int c = 0; c < d; c++) {
-                double v = refCentred.data[j * d + c] - mu[c];
-                refCentred.data[j * d + c] = v;
-                s += v * v;
-            }
-            refNorm[j] = s;
-        }
+        RowChunks.centre(refCentred, mu, refNorm);
         int n = x.rows();
         RowBlockMatrix out = RowBlockMatrix.zeros(n, keep);
         int tiles = (n + TILE - 1) / TILE;
@@ -69,15 +53,7 @@ public final class ReferenceDistances {
             DMatrixRMaj xs = RowChunks.gatherRange(x, from, to, null);
             DMatrixRMaj xc = xs.copy();
             double[] xNorm = new double[c];
-            for (int i = 0; i < c; i++) {
-                double s = 0;
-                for (int q = 0; q < d; q++) {
-                    double v = xc.data[i * d + q] - mu[q];
-                    xc.data[i * d + q] = v;
-                    s += v * v;
-                }
-                xNorm[i] = s;
-            }
+            RowChunks.centre(xc, mu, xNorm);
             DMatrixRMaj g = new DMatrixRMaj(c, m);
             CommonOps_DDRM.multTransB(xc, refCentred, g);
             double[] heapVal = new double[keep];

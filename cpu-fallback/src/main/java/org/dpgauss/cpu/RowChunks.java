@@ -49,6 +49,40 @@ final class RowChunks {
         return out;
     }
 
+    /** Column means of all rows of x. */
+    static double[] columnMeans(RowBlockMatrix x) {
+        int d = x.cols();
+        double[] mu = new double[d];
+        for (int b = 0; b < x.blockCount(); b++) {
+            double[] blk = x.block(b);
+            for (int k = 0; k < blk.length; k++) {
+                mu[k % d] += blk[k];
+            }
+        }
+        for (int c = 0; c < d; c++) {
+            mu[c] /= x.rows();
+        }
+        return mu;
+    }
+
+    /**
+     * In place: subtracts {@code mu} from every row of {@code m} and stores each centred row's squared norm
+     * in {@code norms}. Distances are translation invariant; centring first keeps
+     * {@code |a|^2 + |b|^2 - 2 a.b} from cancelling when the data sit far from the origin.
+     */
+    static void centre(DMatrixRMaj m, double[] mu, double[] norms) {
+        int d = m.numCols;
+        for (int i = 0; i < m.numRows; i++) {
+            double s = 0;
+            for (int c = 0; c < d; c++) {
+                double v = m.data[i * d + c] - mu[c];
+                m.data[i * d + c] = v;
+                s += v * v;
+            }
+            norms[i] = s;
+        }
+    }
+
     /**
      * Sums {@code partial.apply(chunk)} over {@code chunks} chunks, in parallel over a fixed set of
      * groups, each summing its chunks in order; groups are then added in order.

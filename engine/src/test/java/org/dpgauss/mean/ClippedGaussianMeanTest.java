@@ -1,0 +1,88 @@
+package org.dpgauss.mean;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.privacy.RandomSource;
+import org.junit.jupiter.api.Test;
+
+class ClippedGaussianMeanTest {
+
+    @Test
+    void noiseScaleIsTheZcdpGaussianMechanismForSensitivityTwoCOverN() {
+        ClippedGaussianMean m = ClippedGaussianMean.of(3.0, new double[2], 0.5);
+        // Delta = 2C/n = 0.006 at n = 1000; sigma = Delta / sqrt(2 rho) = 0.006
+        assertEquals(0.006, m.sigma(1000), 1e-15);
+        Map<String, Object> g = m.guarantee(1e-6).toMap();
+        assertEquals("replace-one", g.get("relation"));
+        assertEquals(0.5, (Double) g.get("rho"), 0.0);
+        assertEquals(0.5 + 2 * Math.sqrt(0.5 * Math.log(1e6)), (Double) g.get("epsilon"), 1e-12);
+    }
+
+    @Test
+    void withoutClippingTheErrorIsGaussianWithTheStatedSigma() {
+        // 400 releases on data inside the ball: error/sigma ~ N(0,1) per coordinate, 800 values.
+        // For a correct sigma, the sample variance of 800 standard normals (standard deviation sqrt(2/800) = 0.05)
+        // leaves [0.8, 1.2] (4 standard deviations) with probability about 1e-4, and |mean| (standard deviation
+        // 0.035) exceeds 0.2 with probability below 1e-7; the seed is fixed, so the test is deterministic.
+        double[][] rows = new double[1000][2];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i][0] = (i % 10) * 0.1;
+            rows[i][1] = -(i % 7) * 0.1;
+        }
+        RowBlockMatrix x = RowBlockMatrix.of(rows);
+        double[] exact = new double[2];
+        for (double[] r : rows) {
+            exact[0] += r[0] / rows.length;
+            exact[1] += r[1] / rows.length;
+        }
+        ClippedGaussianMean m = ClippedGaussianMean.of(5.0, new double[2], 1.0);
+        double sigma = m.sigma(rows.length);
+        RandomSource random = RandomSource.insecureSeeded(2026);
+        double sum = 0;
+        double sumSq = 0;
+        int count = 0;
+        for (int rep = 0; rep < 400; rep++) {
+            double[] est = m.release(x, random);
+            for (int j = 0; j < 2; j++) {
+                double z = (est[j] - exact[j]) / sigma;
+                sum += z;
+                sumSq += z * z;
+                count++;
+            }
+        }
+        double mean = sum / count;
+        double var = sumSq / count - mean * mean;
+        assertTrue(Math.abs(mean) < 0.2, "mean " + mean);
+        assertTrue(var > 0.8 && var < 1.2, "variance " + var);
+    }
+
+    @Test
+    void rowsOutsideTheBallContributeTheirProjection() {
+        // every row at distance 100 along e1 from the centre, C = 2: the clipped mean is 2 e1 (+ noise)
+        double[][] rows = new double[5000][2];
+        for (double[] r : rows) {
+            r[0] = 101;
+            r[1] = 7;
+        }
+        ClippedGaussianMean m = ClippedGaussianMean.of(2.0, new double[] {1, 7}, 10.0);
+        double[] est = m.release(RowBlockMatrix.of(rows), RandomSource.insecureSeeded(1));
+        assertEquals(3.0, est[0], 10 * m.sigma(5000));
+        assertEquals(7.0, est[1], 10 * m.sigma(5000));
+    }
+
+    @Test
+    void invalidParametersAreRejected() {
+        assertThrows(IllegalArgumentException.class, () -> ClippedGaussianMean.of(0, new double[1], 1));
+        assertThrows(IllegalArgumentException.class, () -> ClippedGaussianMean.of(Double.NaN, new double[1], 1));
+        assertThrows(IllegalArgumentException.class, () -> ClippedGaussianMean.of(1, new double[0], 1));
+        assertThrows(IllegalArgumentException.class, () -> ClippedGaussianMean.of(1, new double[] {Double.NaN}, 1));
+        assertThrows(IllegalArgumentException.class, () -> ClippedGaussianMean.of(1, new double[1], 0));
+        ClippedGaussianMean m = ClippedGaussianMean.of(1, new double[3], 1);
+        assertThrows(IllegalArgumentException.class,
+                () -> m.release(RowBlockMatrix.of(new double[][] {{1, 2}}), RandomSource.insecureSeeded(1)));
+    }
+}
