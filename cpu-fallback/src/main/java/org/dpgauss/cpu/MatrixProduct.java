@@ -7,8 +7,11 @@ import org.ejml.dense.row.CommonOps_MT_DDRM;
 /** General product {@code op(A) op(B)} of small dense matrices (d x d and the like). */
 public final class MatrixProduct {
 
-    /** Above this many multiply-adds EJML's concurrent kernels pay for their thread hand-off. */
-    static final long CONCURRENT_THRESHOLD = 64L * 64 * 64;
+    /**
+     * From this many multiply-adds on, EJML's concurrent product is faster on 2 cores: measured 0.82x at
+     * d = 64 and 1.58x at d = 128 (bench/results/vm-2026-11-20/concurrent-product-check.txt).
+     */
+    static final long CONCURRENT_THRESHOLD = 100L * 100 * 100;
 
     private MatrixProduct() {
     }
