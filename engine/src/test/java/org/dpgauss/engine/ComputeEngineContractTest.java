@@ -422,7 +422,7 @@ public abstract class ComputeEngineContractTest {
         assertClose(NaiveReference.product(a, false, b, false), engine.multiply(dense(at), true, dense(b), false), "A^T B");
         assertClose(NaiveReference.product(a, false, b, false), engine.multiply(dense(a), false, dense(bt), true), "A B^T");
         assertClose(NaiveReference.product(a, false, b, false), engine.multiply(dense(at), true, dense(bt), true), "A^T B^T");
-        double[][] big = gaussian(90, 80, 83);
+        double[][] big = gaussian(120, 110, 83); // 110 x 120 x 110 multiply-adds: above the concurrent threshold
         assertClose(NaiveReference.product(big, true, big, false), engine.multiply(dense(big), true, dense(big), false),
                 "concurrent path");
         assertClose(new double[][] {{6}}, engine.multiply(dense(new double[][] {{2}}), false, dense(new double[][] {{3}}), false), "1x1");
