@@ -6,7 +6,6 @@ import org.dpgauss.engine.ComputeEngines;
 import org.dpgauss.engine.EngineSelection;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.random.CounterBasedGenerator;
-import org.dpgauss.random.Philox4x32;
 
 /**
  * Shared set-up for the JMH benchmarks: the {@code shape} parameter ("NxD"), synthetic N(0, I) data
@@ -17,9 +16,6 @@ final class BenchData {
 
     /** The default key of {@code dpgauss bench} (its {@code --insecure-seed} default). */
     static final long KEY = 20261120L;
-
-    /** Philox stream used for the synthetic data (as in the CLI's SyntheticData). */
-    static final long DATA_STREAM = 0x5EEDL;
 
     private BenchData() {
     }
@@ -46,13 +42,7 @@ final class BenchData {
 
     /** n x d standard-normal rows, deterministic in the key. */
     static RowBlockMatrix standardNormal(int n, int d, long key) {
-        CounterBasedGenerator g = Philox4x32.withKey(key, DATA_STREAM);
-        RowBlockMatrix x = RowBlockMatrix.zeros(n, d);
-        for (int b = 0; b < x.blockCount(); b++) {
-            double[] block = x.block(b);
-            g.fillNormals((long) x.blockStart(b) * d, block, 0, block.length);
-        }
-        return x;
+        return org.dpgauss.io.SyntheticData.standardNormal(n, d, key);
     }
 
     /**

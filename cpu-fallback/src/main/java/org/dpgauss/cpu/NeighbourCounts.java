@@ -29,7 +29,7 @@ public final class NeighbourCounts {
         }
         int n = x.rows();
         double r2 = radius * radius;
-        double[] mu = RowChunks.columnMeans(x);
+        double[] mu = x.columnMeans();
         int tiles = (n + TILE - 1) / TILE;
         // Interleave heavy (small I) and light (large I) tile rows so any contiguous range has balanced work.
         return IntStream.range(0, tiles).parallel()

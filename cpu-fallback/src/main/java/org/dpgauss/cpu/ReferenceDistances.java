@@ -39,7 +39,7 @@ public final class ReferenceDistances {
             throw new IllegalArgumentException("keep=" + keep + " must be in [1, |R|=" + m + "]");
         }
         DMatrixRMaj ref = RowChunks.gatherRange(reference, 0, m, null);
-        double[] mu = RowChunks.columnMeans(reference);
+        double[] mu = reference.columnMeans();
         DMatrixRMaj refCentred = ref.copy();
         double[] refNorm = new double[m];
         RowChunks.centre(refCentred, mu, refNorm);

@@ -1,6 +1,5 @@
 package org.dpgauss.cpu;
 
-import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.ejml.data.DMatrixRMaj;
@@ -49,22 +48,6 @@ final class RowChunks {
         return out;
     }
 
-    /** Column means of all rows of x. */
-    static double[] columnMeans(RowBlockMatrix x) {
-        int d = x.cols();
-        double[] mu = new double[d];
-        for (int b = 0; b < x.blockCount(); b++) {
-            double[] blk = x.block(b);
-            for (int k = 0; k < blk.length; k++) {
-                mu[k % d] += blk[k];
-            }
-        }
-        for (int c = 0; c < d; c++) {
-            mu[c] /= x.rows();
-        }
-        return mu;
-    }
-
     /**
      * In place: subtracts {@code mu} from every row of {@code m} and stores each centred row's squared norm
      * in {@code norms}. Distances are translation invariant; centring first keeps
@@ -109,13 +92,6 @@ final class RowChunks {
             }
         }
         return total;
-    }
-
-    /** Runs {@code body} for each index in parallel and returns the results in index order. */
-    static <T> T[] parallelMap(int count, IntFunction<T> body, IntFunction<T[]> newArray) {
-        T[] out = newArray.apply(count);
-        IntStream.range(0, count).parallel().forEach(i -> out[i] = body.apply(i));
-        return out;
     }
 
     /** Adds the contribution of chunk {@code c} into {@code acc}; returns scratch state to reuse. */

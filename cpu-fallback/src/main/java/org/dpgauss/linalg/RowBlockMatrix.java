@@ -177,6 +177,20 @@ public final class RowBlockMatrix {
         return m;
     }
 
+    /** Column means over all rows. */
+    public double[] columnMeans() {
+        double[] mu = new double[cols];
+        for (double[] blk : blocks) {
+            for (int k = 0; k < blk.length; k++) {
+                mu[k % cols] += blk[k];
+            }
+        }
+        for (int c = 0; c < cols; c++) {
+            mu[c] /= rows;
+        }
+        return mu;
+    }
+
     /** Total number of stored values, which may exceed {@link Integer#MAX_VALUE}. */
     public long size() {
         return (long) rows * cols;

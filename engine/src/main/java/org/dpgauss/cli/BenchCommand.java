@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.engine.EngineSelection;
 import org.dpgauss.linalg.CholeskyResult;
+import org.dpgauss.io.SyntheticData;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.random.ChaCha20;
 import org.dpgauss.random.CounterBasedGenerator;

@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.engine.EngineSelection;
 import org.dpgauss.linalg.CholeskyResult;
+import org.dpgauss.io.SyntheticData;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.linalg.SymmetricEigen;
 import org.dpgauss.mean.ClippedGaussianMean;
@@ -134,7 +135,7 @@ final class DemoCommand implements Callable<Integer> {
         ClippedGaussianMean mech = ClippedGaussianMean.of(clip, new double[d], rho);
         double[] estimate = mech.release(x, random);
         double seconds = seconds(t0);
-        double[] exact = columnMeans(x);
+        double[] exact = x.columnMeans();
         double err = 0;
         for (int j = 0; j < d; j++) {
             err += (estimate[j] - exact[j]) * (estimate[j] - exact[j]);
@@ -156,7 +157,7 @@ final class DemoCommand implements Callable<Integer> {
 
     private Map<String, Object> nonPrivateNumerics(ComputeEngine engine, RowBlockMatrix x) {
         long t0 = System.nanoTime();
-        double[] mean = columnMeans(x);
+        double[] mean = x.columnMeans();
         RowBlockMatrix centred = x.copy();
         for (int b = 0; b < centred.blockCount(); b++) {
             double[] blk = centred.block(b);
@@ -183,21 +184,6 @@ final class DemoCommand implements Callable<Integer> {
         m.put("min_eigenvalue", eig.value(0));
         m.put("max_eigenvalue", eig.value(d - 1));
         return m;
-    }
-
-    private static double[] columnMeans(RowBlockMatrix x) {
-        int d = x.cols();
-        double[] s = new double[d];
-        for (int b = 0; b < x.blockCount(); b++) {
-            double[] blk = x.block(b);
-            for (int k = 0; k < blk.length; k++) {
-                s[k % d] += blk[k];
-            }
-        }
-        for (int j = 0; j < d; j++) {
-            s[j] /= x.rows();
-        }
-        return s;
     }
 
     private static double seconds(long t0) {

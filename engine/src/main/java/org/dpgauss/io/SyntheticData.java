@@ -1,4 +1,4 @@
-package org.dpgauss.cli;
+package org.dpgauss.io;
 
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.random.CounterBasedGenerator;
@@ -6,15 +6,16 @@ import org.dpgauss.random.Philox4x32;
 
 /**
  * Synthetic Gaussian data for {@code demo} and {@code bench}, drawn from Philox-4x32-10 (simulation
- * randomness, never privacy noise) so the same key gives the same data on any machine.
+ * randomness, never privacy noise) so the same key gives the same data on any machine. The bench
+ * module uses the same generator, so JMH and {@code dpgauss bench} time the same data.
  */
-final class SyntheticData {
+public final class SyntheticData {
 
     private SyntheticData() {
     }
 
     /** Rows {@code mean + sqrt(variances) .* z} with z standard normal; element (i, j) uses normal i*d + j. */
-    static RowBlockMatrix gaussian(int n, int d, double[] mean, double[] variances, long key) {
+    public static RowBlockMatrix gaussian(int n, int d, double[] mean, double[] variances, long key) {
         CounterBasedGenerator g = Philox4x32.withKey(key, 0x5EEDL);
         RowBlockMatrix x = RowBlockMatrix.zeros(n, d);
         double[] sd = new double[d];
@@ -32,11 +33,11 @@ final class SyntheticData {
         return x;
     }
 
-    static RowBlockMatrix standardNormal(int n, int d, long key) {
+    public static RowBlockMatrix standardNormal(int n, int d, long key) {
         return gaussian(n, d, new double[d], filled(d, 1.0), key);
     }
 
-    static double[] filled(int d, double v) {
+    public static double[] filled(int d, double v) {
         double[] a = new double[d];
         java.util.Arrays.fill(a, v);
         return a;
