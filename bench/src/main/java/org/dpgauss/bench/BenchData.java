@@ -5,7 +5,6 @@ import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.engine.ComputeEngines;
 import org.dpgauss.engine.EngineSelection;
 import org.dpgauss.linalg.RowBlockMatrix;
-import org.dpgauss.random.CounterBasedGenerator;
 
 /**
  * Shared set-up for the JMH benchmarks: the {@code shape} parameter ("NxD"), synthetic N(0, I) data
