@@ -1,0 +1,12 @@
+package org.dpgauss.gx2;
+
+/**
+ * A probability computed for a {@link GeneralizedChiSquare} with a bound on its absolute error and the method
+ * that produced it.
+ *
+ * @param value              the probability, in [0, 1]
+ * @param absoluteErrorBound a bound on |value - exact| (truncation and quadrature error; rounding excluded)
+ * @param method             which evaluation produced the value (closed form, Ruben series, inversion...)
+ */
+public record Gx2Probability(double value, double absoluteErrorBound, String method) {
+}
