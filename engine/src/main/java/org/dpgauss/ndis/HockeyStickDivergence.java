@@ -468,29 +468,37 @@ public final class HockeyStickDivergence {
         }
 
         public DeltaEvaluation evaluate(double epsilon) {
+            Terms t = terms(epsilon);
+            double e1 = scaled(epsilon, t.p1());
+            double delta = Double.isNaN(t.exactDelta()) ? clamp(t.p0() - e1) : t.exactDelta();
+            double rounding = 4 * Math.ulp(1.0) * (t.p0() + e1);
+            double err = t.p0ErrorBound() + scaled(epsilon, t.p1ErrorBound()) + rounding;
+            return new DeltaEvaluation(delta, t.p0(), t.p1(), err, t.method());
+        }
+
+        /** The two probabilities of Theorem 4.1 with their oracle error bounds (for the auditor, spec §6.8). */
+        Terms terms(double epsilon) {
             checkEpsilon(epsilon);
             String method = structure();
             if (kind == Kind.DISJOINT) {
-                return new DeltaEvaluation(epsilon == Double.POSITIVE_INFINITY ? 1 : 1, 1, 0, 0, method);
+                return new Terms(1, 0, 0, 0, 1, method);
             }
             if (epsilon == Double.POSITIVE_INFINITY) {
-                return new DeltaEvaluation(0, 0, 0, 0, method);
+                return new Terms(0, 0, 0, 0, 0, method);
             }
             if (epsilon == Double.NEGATIVE_INFINITY) {
-                return new DeltaEvaluation(1, 1, 1, 0, method);
+                return new Terms(1, 0, 1, 0, 1, method);
             }
             switch (kind) {
                 case IDENTICAL: {
-                    double v = epsilon >= 0 ? 0 : -Math.expm1(epsilon);
                     double p = epsilon >= 0 ? 0 : 1;
-                    return new DeltaEvaluation(v, p, p, 0, method);
+                    return new Terms(p, 0, p, 0, epsilon >= 0 ? 0 : -Math.expm1(epsilon), method);
                 }
                 case GAUSSIAN_MECHANISM: {
-                    double v = gaussianMechanismDelta(epsilon, tau);
                     double p0 = Normal.cdf(-epsilon / tau + tau / 2);
                     double p1 = Normal.cdf(-epsilon / tau - tau / 2);
-                    double err = CLOSED_FORM_RELATIVE_ERROR * (p0 + scaled(epsilon, p1));
-                    return new DeltaEvaluation(v, p0, p1, err, method);
+                    return new Terms(p0, CLOSED_FORM_RELATIVE_ERROR * p0, p1, CLOSED_FORM_RELATIVE_ERROR * p1,
+                            gaussianMechanismDelta(epsilon, tau), method);
                 }
                 case NORMAL:
                     return normal(epsilon, method);
@@ -501,26 +509,25 @@ public final class HockeyStickDivergence {
             }
         }
 
-        private DeltaEvaluation normal(double epsilon, String method) {
+        private Terms normal(double epsilon, String method) {
             double c = coefficients.c(epsilon);
             double t0 = -(c - s);
             double t1 = -(c - s + b0);
             if (sigma == 0) {
                 // g is the constant c: delta = (1 - e^c)_+ (Lemma 1)
-                double v = c < 0 ? -Math.expm1(c) : 0;
                 double p = c <= 0 ? 1 : 0;
-                return new DeltaEvaluation(clamp(v), p, p, 0, method);
+                return new Terms(p, 0, p, 0, c < 0 ? clamp(-Math.expm1(c)) : 0, method);
             }
             double p0 = Normal.cdf(t0 / sigma);
             double p1 = Normal.cdf(t1 / sigma);
-            return combine(epsilon, p0, CLOSED_FORM_RELATIVE_ERROR * p0, p1, CLOSED_FORM_RELATIVE_ERROR * p1, method);
+            return new Terms(p0, CLOSED_FORM_RELATIVE_ERROR * p0, p1, CLOSED_FORM_RELATIVE_ERROR * p1, Double.NaN,
+                    method);
         }
 
         /** Lemma 4 form (spec §5.5), generalised to either orientation and every eps. */
-        private DeltaEvaluation gamma(double epsilon, String method) {
+        private Terms gamma(double epsilon, String method) {
             double half = multiplicity / 2.0;
-            double logTau = Math.log(commonTau);
-            double c = epsilon + half * logTau; // m = 0
+            double c = epsilon + half * Math.log(commonTau); // m = 0
             double a = 1 - commonTau;
             double p0;
             double p1;
@@ -535,36 +542,33 @@ public final class HockeyStickDivergence {
                 p0 = f <= 0 ? 0 : RegularizedGamma.P.value(half, f / 2);
                 p1 = f <= 0 ? 0 : RegularizedGamma.P.value(half, commonTau * f / 2);
             }
-            DeltaEvaluation e = combine(epsilon, p0, CLOSED_FORM_RELATIVE_ERROR * p0, p1,
-                    CLOSED_FORM_RELATIVE_ERROR * p1, method + " r=" + multiplicity);
+            double exact = Double.NaN;
+            String m = method + " r=" + multiplicity;
             if (a < 0 && epsilon >= 0) {
                 // hard direction: Lemma 4 with leverage p = 1 - 1/tau = (tau - 1)/tau, evaluated by the calibration
                 // package without cancellation (spec §5.5 "stable evaluation")
-                double v = RandomProjectionCurve.delta(epsilon, -a / commonTau, multiplicity);
-                return new DeltaEvaluation(v, p0, p1, CLOSED_FORM_RELATIVE_ERROR * (p0 + scaled(epsilon, p1)),
-                        "lemma4 r=" + multiplicity + (note.isEmpty() ? "" : " (" + note + ")"));
+                exact = RandomProjectionCurve.delta(epsilon, -a / commonTau, multiplicity);
+                m = "lemma4 r=" + multiplicity + (note.isEmpty() ? "" : " (" + note + ")");
             }
-            return e;
+            return new Terms(p0, CLOSED_FORM_RELATIVE_ERROR * p0, p1, CLOSED_FORM_RELATIVE_ERROR * p1, exact, m);
         }
 
-        private DeltaEvaluation generalizedChiSquare(double epsilon, String method) {
+        private Terms generalizedChiSquare(double epsilon, String method) {
             double c = coefficients.c(epsilon);
             double t0 = -(c - s);
             double t1 = -(c - s + b0);
             Gx2Probability q0 = term0.atMost(t0);
             Gx2Probability q1 = term1.atMost(t1);
-            return combine(epsilon, q0.value(), q0.absoluteErrorBound(), q1.value(), q1.absoluteErrorBound(),
+            return new Terms(q0.value(), q0.absoluteErrorBound(), q1.value(), q1.absoluteErrorBound(), Double.NaN,
                     method + "[" + q0.method() + "; " + q1.method() + "]");
         }
+    }
 
-        private static DeltaEvaluation combine(double epsilon, double p0, double err0, double p1, double err1,
-                String method) {
-            double e1 = scaled(epsilon, p1);
-            double raw = p0 - e1;
-            double rounding = 4 * Math.ulp(1.0) * (p0 + e1);
-            double err = err0 + scaled(epsilon, err1) + rounding;
-            return new DeltaEvaluation(clamp(raw), p0, p1, err, method);
-        }
+    /**
+     * Theorem 4.1's two probabilities with their error bounds; {@code exactDelta} is the value of a cancellation-free
+     * closed form when one was used (NaN otherwise).
+     */
+    record Terms(double p0, double p0ErrorBound, double p1, double p1ErrorBound, double exactDelta, String method) {
     }
 
     /** One generalized chi-square term; all-negative weights are negated so that the tail is an sf call. */
