@@ -1,6 +1,7 @@
 package org.dpgauss.ndis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
@@ -472,6 +473,40 @@ class NdisPropertiesTest {
             assertEquals(RandomProjectionCurve.delta(e, p, r), HSD.delta(x, y, e), 1e-8, "eps=" + e);
         }
         assertTrue(HSD.prepare(x, y).structure().contains("chi-square-gamma"));
+    }
+
+    /** Spec §3 "Grouping": I_r (x) S outputs merge into d terms with r degrees of freedom; same value unmerged. */
+    @Test
+    void kroneckerMergingAgreesWithUnmerged() {
+        Pairs.assumeGx2();
+        Random rnd = new Random(16);
+        int d = 3;
+        int r = 4;
+        double[][] s1 = Pairs.randomSpd(rnd, d, 0.5);
+        double[][] s2 = Pairs.randomSpd(rnd, d, 0.5);
+        double[] mu = Pairs.randomVector(rnd, d, 0.4);
+        double[][] big1 = new double[d * r][d * r];
+        double[][] big2 = new double[d * r][d * r];
+        double[][] big1Perturbed = new double[d * r][d * r];
+        double[] m = new double[d * r];
+        for (int b = 0; b < r; b++) {
+            for (int i = 0; i < d; i++) {
+                m[b * d + i] = mu[i];
+                for (int j = 0; j < d; j++) {
+                    big1[b * d + i][b * d + j] = s1[i][j];
+                    big2[b * d + i][b * d + j] = s2[i][j];
+                    big1Perturbed[b * d + i][b * d + j] = s1[i][j] * (1 + 1e-11 * b);
+                }
+            }
+        }
+        Gaussian x = Gaussian.of(m, big1);
+        Gaussian y = Gaussian.of(new double[d * r], big2);
+        Gaussian xp = Gaussian.of(m, big1Perturbed);
+        assertTrue(HSD.prepare(x, y).structure().contains("merged"), HSD.prepare(x, y).structure());
+        assertFalse(HSD.prepare(xp, y).structure().contains("merged"), HSD.prepare(xp, y).structure());
+        for (double e : new double[] {0, 0.5, 2}) {
+            assertEquals(HSD.delta(xp, y, e), HSD.delta(x, y, e), 1e-9, "eps=" + e);
+        }
     }
 
     // ---- item 15: auditor delta <= deltaBar <= delta + eta ---------------------------------------------------
