@@ -1,0 +1,171 @@
+package org.dpgauss.privacy.accounting;
+
+import java.util.Objects;
+import org.dpgauss.privacy.ApproxDp;
+import org.dpgauss.privacy.NeighbouringRelation;
+import org.dpgauss.privacy.PrivacyGuarantee;
+import org.dpgauss.privacy.Zcdp;
+
+/**
+ * One release made on the dataset, as the {@link PrivacyAccountant} composes it: a name, the neighbouring
+ * relation its guarantee is stated under, and the guarantee in one of three forms. The form decides which
+ * composition theorems apply, so state the most specific one that holds:
+ * <ul>
+ *   <li>{@link #gaussian}: a Gaussian mechanism {@code f(x) + N(0, sigma^2 I)} with L2 sensitivity
+ *       {@code Delta} (or any mechanism whose privacy profile is that of the Gaussian pair
+ *       {@code N(0,1)}, {@code N(Delta/sigma, 1)}). These compose <em>exactly</em>: the composition is the
+ *       Gaussian mechanism with {@code tau = sqrt(sum (Delta_i / sigma_i)^2)}. Use it for continuous Gaussian
+ *       noise; for the discrete Gaussian of {@code org.dpgauss.privacy.noise} state {@link #zcdp} (its exact
+ *       zCDP is proven, CKS20 Thm. 14; its (epsilon, delta) profile is close to but not the same as the
+ *       continuous one).</li>
+ *   <li>{@link #zcdp}: {@code rho}-zCDP; composes by adding rho.</li>
+ *   <li>{@link #approxDp}: {@code (epsilon, delta)}-DP; composes by basic or advanced composition.</li>
+ * </ul>
+ * Immutable.
+ */
+public final class Release {
+
+    /** The form of the guarantee. */
+    public enum Kind {
+        /** {@code (epsilon, delta)}-DP. */
+        APPROX_DP,
+        /** {@code rho}-zCDP. */
+        ZCDP,
+        /** A Gaussian mechanism with Mahalanobis distance {@code tau = Delta / sigma}. */
+        GAUSSIAN
+    }
+
+    private final String name;
+    private final NeighbouringRelation relation;
+    private final Kind kind;
+    private final ApproxDp approxDp; // APPROX_DP
+    private final Zcdp zcdp;         // ZCDP, and the zCDP of a GAUSSIAN
+    private final double tau;        // GAUSSIAN
+
+    private Release(String name, NeighbouringRelation relation, Kind kind, ApproxDp approxDp, Zcdp zcdp,
+            double tau) {
+        this.name = checkName(name);
+        this.relation = Objects.requireNonNull(relation, "relation");
+        this.kind = kind;
+        this.approxDp = approxDp;
+        this.zcdp = zcdp;
+        this.tau = tau;
+    }
+
+    /**
+     * @param name a non-blank name for the log and error messages
+     * @param relation the neighbouring relation the guarantee holds under
+     * @param guarantee the {@code (epsilon, delta)}-DP guarantee
+     * @return the release
+     */
+    public static Release approxDp(String name, NeighbouringRelation relation, ApproxDp guarantee) {
+        return new Release(name, relation, Kind.APPROX_DP, Objects.requireNonNull(guarantee, "guarantee"), null,
+                Double.NaN);
+    }
+
+    /**
+     * @param name a non-blank name for the log and error messages
+     * @param relation the neighbouring relation the guarantee holds under
+     * @param guarantee the zCDP guarantee
+     * @return the release
+     */
+    public static Release zcdp(String name, NeighbouringRelation relation, Zcdp guarantee) {
+        return new Release(name, relation, Kind.ZCDP, null, Objects.requireNonNull(guarantee, "guarantee"),
+                Double.NaN);
+    }
+
+    /**
+     * A Gaussian mechanism release.
+     *
+     * @param name a non-blank name for the log and error messages
+     * @param relation the neighbouring relation the sensitivity is computed under
+     * @param l2Sensitivity the L2 sensitivity {@code Delta}, finite and {@code >= 0}
+     * @param sigma the noise standard deviation, finite and {@code > 0}
+     * @return the release, with {@code tau = Delta / sigma}
+     * @throws IllegalArgumentException if an argument is out of range
+     */
+    public static Release gaussian(String name, NeighbouringRelation relation, double l2Sensitivity, double sigma) {
+        Zcdp rho = Zcdp.gaussianMechanism(l2Sensitivity, sigma); // validates both
+        return new Release(name, relation, Kind.GAUSSIAN, null, rho, l2Sensitivity / sigma);
+    }
+
+    /**
+     * The release of a mechanism that reports a {@link PrivacyGuarantee}: its zCDP if it has one, otherwise its
+     * {@code (epsilon, delta)}-DP.
+     *
+     * @param name a non-blank name
+     * @param guarantee the mechanism's guarantee
+     * @return the release
+     */
+    public static Release of(String name, PrivacyGuarantee guarantee) {
+        Objects.requireNonNull(guarantee, "guarantee");
+        if (guarantee.zcdp().isPresent()) {
+            return zcdp(name, guarantee.relation(), guarantee.zcdp().get());
+        }
+        return approxDp(name, guarantee.relation(), guarantee.approxDp().orElseThrow());
+    }
+
+    /** @return the name */
+    public String name() {
+        return name;
+    }
+
+    /** @return the neighbouring relation */
+    public NeighbouringRelation relation() {
+        return relation;
+    }
+
+    /** @return the form of the guarantee */
+    public Kind kind() {
+        return kind;
+    }
+
+    /** @return the {@code (epsilon, delta)} guarantee; only for {@link Kind#APPROX_DP} */
+    public ApproxDp approxDp() {
+        if (kind != Kind.APPROX_DP) {
+            throw new IllegalStateException("release '" + name + "' is " + kind + ", not APPROX_DP");
+        }
+        return approxDp;
+    }
+
+    /** @return the zCDP guarantee; for {@link Kind#ZCDP} and {@link Kind#GAUSSIAN} ({@code tau^2 / 2}) */
+    public Zcdp zcdp() {
+        if (kind == Kind.APPROX_DP) {
+            throw new IllegalStateException("release '" + name + "' is APPROX_DP and has no zCDP guarantee");
+        }
+        return zcdp;
+    }
+
+    /** @return {@code tau = Delta / sigma}; only for {@link Kind#GAUSSIAN} */
+    public double tau() {
+        if (kind != Kind.GAUSSIAN) {
+            throw new IllegalStateException("release '" + name + "' is " + kind + ", not GAUSSIAN");
+        }
+        return tau;
+    }
+
+    /** @return the guarantee in words, e.g. {@code Gaussian mechanism tau=0.5} */
+    public String describeGuarantee() {
+        switch (kind) {
+            case APPROX_DP:
+                return approxDp.toString();
+            case ZCDP:
+                return zcdp.toString();
+            default:
+                return "Gaussian mechanism tau=Delta/sigma=" + tau + " " + zcdp;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "'" + name + "' " + describeGuarantee() + " [" + relation.id() + "]";
+    }
+
+    private static String checkName(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("release name '" + name + "' is blank: releases are logged and"
+                    + " refused by name");
+        }
+        return name.strip();
+    }
+}
