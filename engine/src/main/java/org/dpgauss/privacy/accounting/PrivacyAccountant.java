@@ -23,9 +23,11 @@ import org.dpgauss.privacy.Zcdp;
  *       join the zCDP group as {@code eps^2/2}-zCDP (Bun &amp; Steinke 2016, Prop. 1.4);</li>
  *   <li>zCDP and Gaussian releases: their rho add up (Bun &amp; Steinke 2016, Lemma 2.3) and are converted once
  *       with {@link Zcdp#toApproxDpTight} (CKS20 Cor. 13); when the group holds only Gaussian releases it is
- *       composed <em>exactly</em> into one Gaussian mechanism with {@code tau = sqrt(sum tau_i^2)} (the
- *       composition of Gaussian mechanisms is a Gaussian mechanism: the stacked outputs are a Gaussian with
- *       identity covariance whose means differ by {@code (Delta_i / sigma_i)_i}) and converted with the exact
+ *       composed <em>exactly</em> into one Gaussian mechanism with {@code tau = sqrt(sum tau_i^2)} (a
+ *       Gaussian mechanism with {@code tau_i = Delta_i / sigma_i} is {@code tau_i}-GDP, and GDP composes exactly,
+ *       adaptively included: Dong, Roth &amp; Su, "Gaussian Differential Privacy", JRSS-B 2022, Cor. 3.3; for fixed
+ *       queries the stacked outputs are one Gaussian whose means differ by {@code (tau_i)_i}) and converted
+ *       with the exact
  *       curve {@code delta(eps) = Phi(-eps/tau + tau/2) - e^eps Phi(-eps/tau - tau/2)} (spec ndis §5.1,
  *       Prop. 1; Balle &amp; Wang 2018), via {@link GaussianMechanismCurve#epsilon};</li>
  *   <li>mixtures: the two groups are composed separately and added by basic composition, the zCDP/Gaussian group

@@ -12,8 +12,9 @@ import org.dpgauss.privacy.Zcdp;
  * composition theorems apply, so state the most specific one that holds:
  * <ul>
  *   <li>{@link #gaussian}: a Gaussian mechanism {@code f(x) + N(0, sigma^2 I)} with L2 sensitivity
- *       {@code Delta} (or any mechanism whose privacy profile is that of the Gaussian pair
- *       {@code N(0,1)}, {@code N(Delta/sigma, 1)}). These compose <em>exactly</em>: the composition is the
+ *       {@code Delta} (or any {@code mu}-GDP mechanism, {@code mu = Delta/sigma}: one whose privacy profile is
+ *       dominated by the Gaussian pair {@code N(0,1)}, {@code N(mu, 1)}). These compose <em>exactly</em>: the
+ *       composition is the
  *       Gaussian mechanism with {@code tau = sqrt(sum (Delta_i / sigma_i)^2)}. Use it for continuous Gaussian
  *       noise; for the discrete Gaussian of {@code org.dpgauss.privacy.noise} state {@link #zcdp} (its exact
  *       zCDP is proven, CKS20 Thm. 14; its (epsilon, delta) profile is close to but not the same as the

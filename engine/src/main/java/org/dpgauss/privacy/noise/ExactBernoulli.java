@@ -30,7 +30,7 @@ final class ExactBernoulli {
         return u;
     }
 
-    /** A uniform BigInteger on {@code [0, bound)}, {@code bound >= 1}, by masking to bound's bit length and rejecting. */
+    /** A uniform BigInteger on {@code [0, bound)}, {@code bound >= 1}, by masking to its bit length and rejecting. */
     static BigInteger uniformBelow(RandomSource random, BigInteger bound) {
         if (bound.bitLength() < 63) {
             return BigInteger.valueOf(uniformBelow(random, bound.longValueExact()));
@@ -80,7 +80,7 @@ final class ExactBernoulli {
         return bernoulliExpNegFraction(random, frac, den);
     }
 
-    /** {@code Bernoulli(exp(-num/den))} for {@code 0 <= num <= den}. Falls back to BigInteger if {@code den*k} overflows. */
+    /** {@code Bernoulli(exp(-num/den))}, {@code 0 <= num <= den}; BigInteger once {@code den*k} would overflow. */
     private static boolean bernoulliExpNegFraction(RandomSource random, long num, long den) {
         long k = 1;
         while (true) {

@@ -21,7 +21,7 @@ package org.dpgauss.privacy.noise;
  * roundings can go opposite ways: the inflation is {@code g sqrt(d)}, not {@code g sqrt(d) / 2}); in L1 it is
  * {@code g d}. Deterministic rounding plus this inflation was chosen over randomized rounding because it
  * keeps the mechanism a plain discrete Gaussian (whose zCDP is exact, CKS20 Thm. 14) and costs at most a
- * relative {@code sqrt(d) 2^-20 sigma / Delta} of sensitivity, below {@code 1e-4} for {@code d <= 10^4} and
+ * relative {@code sqrt(d) 2^-20 sigma / Delta} of sensitivity, below {@code 1e-3} for {@code d <= 10^4} and
  * {@code sigma / Delta <= 10}.
  */
 public final class NoiseGrid {
@@ -124,7 +124,8 @@ public final class NoiseGrid {
         }
         if (scale <= 0) {
             throw new IllegalArgumentException(name + "=" + scale + " is outside (0, inf): "
-                    + (scale == 0 ? "without noise there is no privacy guarantee" : "a noise scale cannot be negative"));
+                    + (scale == 0 ? "without noise there is no privacy guarantee"
+                            : "a noise scale cannot be negative"));
         }
         if (Double.isInfinite(scale)) {
             throw new IllegalArgumentException(name + "=" + scale + " is outside (0, inf): infinite noise is not a"
