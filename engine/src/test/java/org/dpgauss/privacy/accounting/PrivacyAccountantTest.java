@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.dpgauss.calibration.GaussianMechanismCurve;
+import org.dpgauss.mean.ClippedGaussianMean;
 import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
@@ -88,6 +89,16 @@ class PrivacyAccountantTest {
         double basic = GaussianMechanismCurve.epsilon(delta / 2, 0.5) + GaussianMechanismCurve.epsilon(delta / 2, 1.0);
         assertTrue(eps < basic, eps + " vs basic " + basic);
         assertTrue(eps < Zcdp.of(tau * tau / 2).toApproxDpTight(delta).epsilon());
+    }
+
+    @Test
+    void aMechanismsReportedGuaranteeIsRecordedAsItsZcdp() {
+        ClippedGaussianMean mean = ClippedGaussianMean.of(1.0, new double[3], 0.125);
+        PrivacyAccountant acc = PrivacyAccountant.create(R, ApproxDp.of(5.0, 1e-6));
+        acc.spend(Release.of("mean 1", mean.guarantee(1e-6)));
+        AccountingReport rep = acc.spend(Release.of("mean 2", mean.guarantee(1e-6)));
+        assertEquals(Release.Kind.ZCDP, rep.releases().get(1).kind());
+        assertEquals(Zcdp.of(0.25).toApproxDpTight(1e-6).epsilon(), rep.spent().epsilon(), 0.0);
     }
 
     @Test
