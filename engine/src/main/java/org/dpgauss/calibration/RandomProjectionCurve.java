@@ -332,6 +332,7 @@ public final class RandomProjectionCurve {
     /** {@code int_{t0}^inf f_r(y) (1 - exp(-c (y - t0))) dy}, c = (rho - 1)/2, in log scale. */
     static double byQuadrature(double t0, double rhoMinus1, int r) {
         double c = 0.5 * rhoMinus1;
+        double sm1 = 0.5 * r - 1;
         double mode = Math.max(r - 2.0, 0);
         double peak = Math.max(t0, mode); // log f is concave on (0, inf) for r >= 2, decreasing for r = 1
         double logPeak = logChiSquareDensity(r, peak);
@@ -340,16 +341,17 @@ public final class RandomProjectionCurve {
             inc *= 2;
         }
         double end = peak + inc;
+        // f(y)/f(peak) = exp((r/2 - 1) log(y/peak) - (y - peak)/2): no log-gamma per node
+        java.util.function.DoubleUnaryOperator density =
+                y -> Math.exp(sm1 * Math.log1p((y - peak) / peak) - 0.5 * (y - peak));
         double fast = 40 / c; // beyond t0 + 40/c the weight 1 - e^{-c(y-t0)} is 1 to double precision
         double sum;
         if (t0 + fast < end) {
-            sum = GaussLegendre.integrate(y -> Math.exp(logChiSquareDensity(r, y) - logPeak)
-                    * -Math.expm1(-c * (y - t0)), t0, t0 + fast, PANELS)
-                    + GaussLegendre.integrate(y -> Math.exp(logChiSquareDensity(r, y) - logPeak), t0 + fast, end,
-                            PANELS);
+            sum = GaussLegendre.integrate(y -> density.applyAsDouble(y) * -Math.expm1(-c * (y - t0)), t0, t0 + fast,
+                    PANELS) + GaussLegendre.integrate(density, t0 + fast, end, PANELS);
         } else {
-            sum = GaussLegendre.integrate(y -> Math.exp(logChiSquareDensity(r, y) - logPeak)
-                    * -Math.expm1(-c * (y - t0)), t0, end, PANELS);
+            sum = GaussLegendre.integrate(y -> density.applyAsDouble(y) * -Math.expm1(-c * (y - t0)), t0, end,
+                    PANELS);
         }
         return sum * Math.exp(logPeak);
     }
