@@ -30,11 +30,17 @@ import org.dpgauss.privacy.Zcdp;
  *       with the exact
  *       curve {@code delta(eps) = Phi(-eps/tau + tau/2) - e^eps Phi(-eps/tau - tau/2)} (spec ndis §5.1,
  *       Prop. 1; Balle &amp; Wang 2018), via {@link GaussianMechanismCurve#epsilon};</li>
+ *   <li>Gaussian-output releases given by a dominating pair ({@link Release#gaussianPair}): together with the
+ *       Gaussian-mechanism releases they are stacked into one block-diagonal Gaussian pair
+ *       ({@code GaussianPairComposition}; products of dominating pairs dominate the composition, Zhu, Dong &amp;
+ *       Wang, AISTATS 2022) whose profile
+ *       {@code max(delta_{P,Q}, delta_{Q,P})} is computed by {@code org.dpgauss.ndis.HockeyStickDivergence} and
+ *       inverted by bisection; with zCDP releases present the two parts split the delta (1/2, 1/10 and 9/10 are
+ *       tried). Cost: one {@code O(D^3)} decomposition per ordering for the stacked dimension {@code D} and a
+ *       few dozen generalized chi-square evaluations per recorded release.</li>
  *   <li>mixtures: the two groups are composed separately and added by basic composition, the zCDP/Gaussian group
  *       receiving whatever delta the {@code (epsilon, delta)} group leaves.</li>
  * </ul>
- * General Gaussian-output releases given by a dominating pair of Gaussians (the NDIS path of spec ndis) are not
- * supported yet; state their {@code (epsilon, delta)} or zCDP instead.
  *
  * <p><b>Neighbouring relation.</b> An accountant composes releases stated under one relation, fixed at
  * creation; a release under another relation is rejected ({@link IllegalArgumentException}), since the
@@ -49,6 +55,7 @@ public final class PrivacyAccountant {
     private final ApproxDp budget;
     private final double advancedSlack; // 0: advanced composition disabled
     private final List<Release> releases = new ArrayList<>();
+    private AccountingReport current; // report of `releases`, recomputed on every recorded release
 
     private PrivacyAccountant(NeighbouringRelation relation, ApproxDp budget, double advancedSlack) {
         this.relation = relation;
@@ -117,6 +124,7 @@ public final class PrivacyAccountant {
             throw new BudgetExceededException(release, before, total, after.composition(), reason);
         }
         releases.add(release);
+        current = after;
         return after;
     }
 
@@ -142,7 +150,10 @@ public final class PrivacyAccountant {
 
     /** @return the releases recorded so far and what they spend */
     public synchronized AccountingReport report() {
-        return compose(releases);
+        if (current == null) {
+            current = compose(releases);
+        }
+        return current;
     }
 
     // ------------------------------------------------------------------ composition
@@ -172,18 +183,43 @@ public final class PrivacyAccountant {
         }
     }
 
+    /** The releases that compose through zCDP, exact Gaussian or Gaussian-pair accounting. */
+    private static final class ZGroup {
+        final List<Double> taus = new ArrayList<>();
+        final List<Release> pairs = new ArrayList<>();
+        double rho;
+        int zcdps;
+
+        ZGroup copy() {
+            ZGroup g = new ZGroup();
+            g.taus.addAll(taus);
+            g.pairs.addAll(pairs);
+            g.rho = rho;
+            g.zcdps = zcdps;
+            return g;
+        }
+
+        boolean isEmpty() {
+            return taus.isEmpty() && pairs.isEmpty() && zcdps == 0;
+        }
+
+        int size() {
+            return taus.size() + pairs.size() + zcdps;
+        }
+    }
+
     /**
      * The smallest-epsilon valid composition with {@code delta <= targetDelta}; if none exists (the releases'
-     * own deltas exceed the target), basic composition, whose delta then exceeds the target.
+     * own deltas exceed the target), an infeasible candidate from basic composition.
      */
     static Candidate bestComposition(List<Release> list, double targetDelta, double slack) {
+        if (list.isEmpty()) {
+            return new Candidate(0, 0, "nothing released");
+        }
         List<ApproxDp> approx = new ArrayList<>();
         List<ApproxDp> approxNotPure = new ArrayList<>();
         double pureRho = 0;
-        double gaussianTau2 = 0;
-        double zcdpRho = 0;
-        int gaussians = 0;
-        int zcdps = 0;
+        ZGroup z = new ZGroup();
         for (Release r : list) {
             switch (r.kind()) {
                 case APPROX_DP:
@@ -195,17 +231,16 @@ public final class PrivacyAccountant {
                     }
                     break;
                 case ZCDP:
-                    zcdpRho += r.zcdp().rho();
-                    zcdps++;
+                    z.rho += r.zcdp().rho();
+                    z.zcdps++;
+                    break;
+                case GAUSSIAN:
+                    z.taus.add(r.tau());
                     break;
                 default:
-                    gaussianTau2 += r.tau() * r.tau();
-                    gaussians++;
+                    z.pairs.add(r);
                     break;
             }
-        }
-        if (list.isEmpty()) {
-            return new Candidate(0, 0, "nothing released");
         }
         double sumApproxDelta = 0;
         double sumApproxEps = 0;
@@ -213,32 +248,36 @@ public final class PrivacyAccountant {
             sumApproxDelta += a.delta();
             sumApproxEps += a.epsilon();
         }
-        Candidate best = null;
+        Cache cache = new Cache();
         // Variant 1: all (eps, delta) releases in the approx group.
-        best = better(best, mixed(approx, sumApproxDelta, gaussianTau2, gaussians, zcdpRho, zcdps, targetDelta,
-                slack));
-        // Variant 2: pure releases join the zCDP group as eps^2/2-zCDP (then no exact Gaussian path).
+        Candidate best = mixed(approx, sumApproxDelta, z, targetDelta, slack, cache);
+        // Variant 2: pure releases join the zCDP group as eps^2/2-zCDP (Bun-Steinke Prop. 1.4).
         if (approxNotPure.size() < approx.size()) {
             double d = 0;
             for (ApproxDp a : approxNotPure) {
                 d += a.delta();
             }
-            int pure = approx.size() - approxNotPure.size();
-            best = better(best, mixed(approxNotPure, d, gaussianTau2, gaussians, zcdpRho + pureRho, zcdps + pure,
-                    targetDelta, slack));
+            ZGroup z2 = z.copy();
+            z2.rho += pureRho;
+            z2.zcdps += approx.size() - approxNotPure.size();
+            best = better(best, mixed(approxNotPure, d, z2, targetDelta, slack, cache));
         }
         if (best == null) {
             return new Candidate(sumApproxEps, sumApproxDelta, "basic composition of the (eps, delta) releases"
-                    + " (infeasible: their deltas leave no delta of the budget's " + fmt(targetDelta) + (gaussians
-                    + zcdps > 0 ? " for the zCDP/Gaussian releases" : "") + ")", false);
+                    + " (infeasible: no composition reaches the budget's delta " + fmt(targetDelta)
+                    + (z.isEmpty() ? "" : " with delta > 0 left for the zCDP/Gaussian releases") + ")", false);
         }
         return best;
     }
 
+    /** The stacked pair of the Gaussian-pair group, built at most once per composition. */
+    private static final class Cache {
+        GaussianPairComposition pairs;
+    }
+
     /** Best of: approx group by basic/advanced, plus the zCDP/Gaussian group at the delta left. */
-    private static Candidate mixed(List<ApproxDp> approx, double sumApproxDelta, double tau2, int gaussians,
-            double rho, int zcdps, double targetDelta, double slack) {
-        boolean zGroup = gaussians + zcdps > 0;
+    private static Candidate mixed(List<ApproxDp> approx, double sumApproxDelta, ZGroup z, double targetDelta,
+            double slack, Cache cache) {
         List<Candidate> approxOptions = new ArrayList<>();
         if (approx.isEmpty()) {
             approxOptions.add(new Candidate(0, 0, null));
@@ -262,7 +301,7 @@ public final class PrivacyAccountant {
         }
         Candidate best = null;
         for (Candidate a : approxOptions) {
-            if (!zGroup) {
+            if (z.isEmpty()) {
                 if (a.delta <= targetDelta) {
                     best = better(best, a);
                 }
@@ -272,27 +311,63 @@ public final class PrivacyAccountant {
             if (!(left > 0)) {
                 continue; // the zCDP/Gaussian group needs some delta to convert at
             }
-            Candidate z = zGroup(tau2, gaussians, rho, zcdps, left);
-            String method = a.method == null ? z.method : a.method + " + (basic) " + z.method;
-            best = better(best, new Candidate(a.epsilon + z.epsilon, targetDelta, method));
+            Candidate zc = zGroup(z, left, cache);
+            if (zc == null || !(zc.epsilon + a.epsilon < Double.POSITIVE_INFINITY)) {
+                continue;
+            }
+            String method = a.method == null ? zc.method : a.method + " + (basic) " + zc.method;
+            best = better(best, new Candidate(a.epsilon + zc.epsilon, targetDelta, method));
         }
         return best;
     }
 
-    /** The zCDP/Gaussian group converted at {@code delta}: exact Gaussian when possible, else zCDP. */
-    private static Candidate zGroup(double tau2, int gaussians, double rho, int zcdps, double delta) {
-        double totalRho = rho + 0.5 * tau2;
-        Candidate viaZcdp = new Candidate(Zcdp.of(totalRho).toApproxDpTight(delta).epsilon(), delta,
-                "zCDP composition of " + (gaussians + zcdps) + " release(s): rho=" + fmt(totalRho)
-                        + " converted at delta=" + fmt(delta) + " (CKS20 Cor. 13)");
-        if (zcdps > 0) {
-            return viaZcdp;
+    /**
+     * The zCDP/Gaussian group converted at {@code delta}: exact Gaussian or Gaussian-pair composition when
+     * possible, else zCDP; with both pairs and zCDP releases, the two parts split delta (a few splits are tried).
+     * Null when no conversion reaches delta.
+     */
+    private static Candidate zGroup(ZGroup z, double delta, Cache cache) {
+        if (z.pairs.isEmpty()) {
+            double tau2 = 0;
+            for (double t : z.taus) {
+                tau2 += t * t;
+            }
+            double totalRho = z.rho + 0.5 * tau2;
+            Candidate viaZcdp = new Candidate(Zcdp.of(totalRho).toApproxDpTight(delta).epsilon(), delta,
+                    "zCDP composition of " + z.size() + " release(s): rho=" + fmt(totalRho)
+                            + " converted at delta=" + fmt(delta) + " (CKS20 Cor. 13)");
+            if (z.zcdps > 0) {
+                return viaZcdp;
+            }
+            double tau = Math.sqrt(tau2);
+            return better(viaZcdp, new Candidate(GaussianMechanismCurve.epsilon(delta, tau), delta,
+                    "exact Gaussian composition of " + z.taus.size() + " Gaussian release(s): tau=sqrt(sum tau_i^2)="
+                            + fmt(tau) + " at delta=" + fmt(delta) + " (ndis Prop. 1)"));
         }
-        double tau = Math.sqrt(tau2);
-        Candidate exact = new Candidate(GaussianMechanismCurve.epsilon(delta, tau), delta,
-                "exact Gaussian composition of " + gaussians + " Gaussian release(s): tau=sqrt(sum tau_i^2)="
-                        + fmt(tau) + " at delta=" + fmt(delta) + " (ndis Prop. 1)");
-        return better(viaZcdp, exact);
+        if (cache.pairs == null) {
+            cache.pairs = GaussianPairComposition.of(z.pairs, z.taus);
+        }
+        GaussianPairComposition stacked = cache.pairs;
+        String pairMethod = "exact composition of " + (z.pairs.size() + z.taus.size()) + " Gaussian-output"
+                + " release(s) as one stacked Gaussian pair of dimension " + stacked.dimension()
+                + " (max of both orderings, HockeyStickDivergence)";
+        if (z.zcdps == 0) {
+            double eps = stacked.epsilon(delta);
+            return eps < Double.POSITIVE_INFINITY ? new Candidate(eps, delta, pairMethod + " at delta=" + fmt(delta))
+                    : null;
+        }
+        Candidate best = null;
+        for (double f : new double[] {0.5, 0.1, 0.9}) {
+            double pairEps = stacked.epsilon(f * delta);
+            if (!(pairEps < Double.POSITIVE_INFINITY)) {
+                continue;
+            }
+            double zEps = Zcdp.of(z.rho).toApproxDpTight((1 - f) * delta).epsilon();
+            best = better(best, new Candidate(pairEps + zEps, delta, pairMethod + " at delta=" + fmt(f * delta)
+                    + " + (basic) zCDP composition of " + z.zcdps + " release(s): rho=" + fmt(z.rho)
+                    + " at delta=" + fmt((1 - f) * delta)));
+        }
+        return best;
     }
 
     private static Candidate better(Candidate a, Candidate b) {
