@@ -6,6 +6,8 @@ import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.Zcdp;
+import org.dpgauss.privacy.noise.NoiseGrid;
+import org.dpgauss.privacy.noise.SecureGaussianSampler;
 
 /**
  * The clipped Gaussian-mechanism mean (the baseline of spec anisotropic-mean-estimation §10): each row is
@@ -13,9 +15,29 @@ import org.dpgauss.privacy.Zcdp;
  * and isotropic Gaussian noise is added.
  *
  * <p><b>Guarantee:</b> rho-zCDP under <b>replace-one</b> neighbours with n public. Replacing one row moves
- * the average of the clipped rows by at most {@code 2C/n} in L2, and releasing {@code f + N(0, sigma^2 I)}
- * is {@code Delta^2 / (2 sigma^2)}-zCDP (spec second-moment-estimation §1.2), so
- * {@code sigma = 2C / (n sqrt(2 rho))}. The (epsilon, delta) statement uses the Bun–Steinke conversion.
+ * the average of the clipped rows by at most {@code Delta = 2C/n} in L2, and releasing
+ * {@code f + N(0, sigma^2 I)} is {@code Delta^2 / (2 sigma^2)}-zCDP (spec second-moment-estimation §1.2). The
+ * (epsilon, delta) statement uses the Bun–Steinke conversion.
+ *
+ * <p><b>Noise and its accounting.</b> The noise is the discrete Gaussian of {@link SecureGaussianSampler}
+ * (Canonne, Kamath &amp; Steinke 2020, exact integer sampling, so no floating-point attack à la Mironov 2012):
+ * with the power-of-two grid {@code g = NoiseGrid.spacing(Delta / sqrt(2 rho))} (about {@code 2^-20} of the
+ * ideal sigma) the release is {@code g * (round(f^/g) + Z)}, {@code Z_j ~ N_Z(0, s^2)} independent, an exact grid
+ * point. {@code f^} is the floating-point value of {@code f}; the integer query {@code round(f^/g)} has L2
+ * sensitivity at most {@code Delta' / g} with
+ * <pre>
+ *   Delta' = 2C/n + 4u ((d + 8) C / n + 4 C + ||c||_2)   (floating-point slack, u = 2^-53)
+ *          + g sqrt(d)                                   (rounding to the grid, NoiseGrid)
+ * </pre>
+ * and {@code s = ceil(Delta' / (g sqrt(2 rho)))}, so by CKS20 Thm. 14 the release is
+ * {@code (Delta'/g)^2 / (2 s^2) <= rho}-zCDP exactly. The slack term bounds how far the computed average can
+ * move beyond {@code 2C/n} for neighbouring inputs (rows shared by both datasets give bit-identical clipped
+ * terms; the differing term is off by at most {@code (d + 6) u C}; compensated (Kahan) summation errs by at most
+ * {@code (2u + O(n u^2))} times the sum of magnitudes, Higham, <i>Accuracy and Stability of Numerical
+ * Algorithms</i>, §4.3; one rounding each for the division by n and the centre). Both extra terms are tiny:
+ * {@link #sigma(int)}, the effective standard deviation {@code g s}, exceeds the ideal {@code 2C/(n sqrt(2 rho))}
+ * by a relative {@code 2^-20 (1 + sqrt(d / (2 rho))) + 2 u n (4 + ||c||/C)} at most (since
+ * {@code g <= 2^-20 Delta / sqrt(2 rho)}).
  *
  * <p>Clipping is the mechanism's definition, not input cleaning: rows outside the ball contribute their
  * projection. Accuracy degrades when C is small relative to the data's spread around c. How many rows were
@@ -23,13 +45,21 @@ import org.dpgauss.privacy.Zcdp;
  */
 public final class ClippedGaussianMean {
 
+    private static final double U = 0x1p-53;
+
     private final double clipRadius;
     private final double[] centre;
+    private final double centreNorm;
     private final Zcdp budget;
 
     private ClippedGaussianMean(double clipRadius, double[] centre, Zcdp budget) {
         this.clipRadius = clipRadius;
         this.centre = centre;
+        double s = 0;
+        for (double c : centre) {
+            s += c * c;
+        }
+        this.centreNorm = Math.nextUp(Math.sqrt(s));
         this.budget = budget;
     }
 
@@ -57,18 +87,42 @@ public final class ClippedGaussianMean {
         return new ClippedGaussianMean(clipRadius, centre.clone(), Zcdp.of(rho));
     }
 
-    /** Noise standard deviation per coordinate for n rows. */
+    /** The grid spacing {@code g} of the release for n rows (a power of two). */
+    public double grid(int n) {
+        checkRows(n);
+        return NoiseGrid.spacing("sigma", budget.sigmaFor(2.0 * clipRadius / n));
+    }
+
+    /**
+     * The L2 sensitivity {@code Delta'} accounted for n rows: {@code 2C/n} plus the floating-point slack plus the
+     * grid rounding {@code g sqrt(d)} (see the class comment).
+     */
+    public double sensitivity(int n) {
+        checkRows(n);
+        int d = centre.length;
+        double ideal = 2.0 * clipRadius / n;
+        double slack = 4 * U * ((d + 8.0) * clipRadius / n + 4 * clipRadius + centreNorm);
+        double total = ideal + Math.nextUp(slack) + NoiseGrid.l2RoundingInflation(grid(n), d);
+        return Math.nextUp(total);
+    }
+
+    /**
+     * Noise standard deviation per coordinate for n rows: the effective {@code g * s} of the discrete Gaussian,
+     * at least {@code sensitivity(n) / sqrt(2 rho)} and within a relative {@code 2^-20} of it.
+     */
     public double sigma(int n) {
-        return budget.sigmaFor(2.0 * clipRadius / n);
+        double g = grid(n);
+        return g * NoiseGrid.integerScale("sigma", budget.sigmaFor(sensitivity(n)), g);
     }
 
     /** The guarantee of one release, with the (epsilon, delta) implied at {@code delta}. */
     public PrivacyGuarantee guarantee(double delta) {
         return PrivacyGuarantee.zcdp(NeighbouringRelation.REPLACE_ONE, budget, delta, true,
-                "clipped Gaussian mechanism, L2 sensitivity 2C/n, n public");
+                "clipped Gaussian mechanism, L2 sensitivity 2C/n (+ grid rounding and floating-point slack), n public;"
+                        + " discrete Gaussian noise on a 2^-20 sigma grid (CKS20)");
     }
 
-    /** Releases the private mean of the rows of x. */
+    /** Releases the private mean of the rows of x; every coordinate is an exact point of {@link #grid(int)}. */
     public double[] release(RowBlockMatrix x, RandomSource random) {
         Objects.requireNonNull(random, "random source");
         if (x == null || x.rows() == 0) {
@@ -79,7 +133,18 @@ public final class ClippedGaussianMean {
             throw new IllegalArgumentException("data have " + d + " columns but the centre has " + centre.length);
         }
         int n = x.rows();
+        double g = grid(n);
+        // Public check before touching the data, so that no data-dependent failure can occur in rounding.
+        for (int j = 0; j < d; j++) {
+            if (Math.abs(centre[j]) + 2 * clipRadius > 0x1p51 * g) {
+                throw new IllegalArgumentException("centre coordinate " + j + "=" + centre[j] + " is more than 2^51"
+                        + " grid spacings (g=" + g + ") from 0: the release could not be an exact grid point;"
+                        + " subtract a public offset from the data first");
+            }
+        }
+        // Kahan-compensated sums: their error bound (2u + O(n u^2)) sum|t_i| is what the slack term accounts for.
         double[] sum = new double[d];
+        double[] comp = new double[d];
         double[] row = new double[d];
         for (int i = 0; i < n; i++) {
             x.copyRow(i, row, 0);
@@ -90,14 +155,25 @@ public final class ClippedGaussianMean {
             }
             double scale = norm2 > clipRadius * clipRadius ? clipRadius / Math.sqrt(norm2) : 1.0;
             for (int j = 0; j < d; j++) {
-                sum[j] += scale * row[j];
+                double y = scale * row[j] - comp[j];
+                double t = sum[j] + y;
+                comp[j] = (t - sum[j]) - y;
+                sum[j] = t;
             }
         }
-        double sigma = sigma(n);
+        double sigma = budget.sigmaFor(sensitivity(n));
+        SecureGaussianSampler sampler = SecureGaussianSampler.using(random);
         double[] out = new double[d];
         for (int j = 0; j < d; j++) {
-            out[j] = centre[j] + sum[j] / n + sigma * random.nextGaussian();
+            long k = NoiseGrid.index(centre[j] + sum[j] / n, g);
+            out[j] = g * (double) (k + sampler.sampleIndex(sigma, g));
         }
         return out;
+    }
+
+    private static void checkRows(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("n=" + n + " rows is outside [1, inf): a mean needs data");
+        }
     }
 }

@@ -18,9 +18,12 @@ package org.dpgauss.privacy;
  * <p><b>Floating-point caveat.</b> Noise computed in floating point, as {@code nextGaussian()} and any
  * Laplace/Gaussian sampler built naively on {@code nextDouble()} are, can leak information through the pattern
  * of representable outputs (Mironov, "On Significance of the Least Significant Bits for Differential Privacy",
- * CCS 2012). Samplers hardened against this (snapping, or discrete Gaussian/Laplace samplers in exact
- * arithmetic) come with the accounting work; {@code nextGaussian()} here is a plain polar-method draw and a
- * guarantee relying on it should say so.
+ * CCS 2012). For privacy noise use the hardened samplers of {@code org.dpgauss.privacy.noise}:
+ * {@link org.dpgauss.privacy.noise.SecureGaussianSampler} and
+ * {@link org.dpgauss.privacy.noise.SecureLaplaceSampler} draw discrete Gaussian/Laplace noise on a power-of-two grid
+ * in exact integer arithmetic (Canonne, Kamath &amp; Steinke 2020) from this interface's {@link #nextLong()};
+ * {@code nextGaussian()} here is a plain polar-method draw for simulation, and a guarantee relying on it should
+ * say so.
  *
  * <p>Implementations are not required to be thread-safe; {@link #secure()} happens to be, the seeded source is
  * not. Use one instance per thread, or synchronise externally.

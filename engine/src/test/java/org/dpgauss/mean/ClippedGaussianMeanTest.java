@@ -14,8 +14,14 @@ class ClippedGaussianMeanTest {
     @Test
     void noiseScaleIsTheZcdpGaussianMechanismForSensitivityTwoCOverN() {
         ClippedGaussianMean m = ClippedGaussianMean.of(3.0, new double[2], 0.5);
-        // Delta = 2C/n = 0.006 at n = 1000; sigma = Delta / sqrt(2 rho) = 0.006
-        assertEquals(0.006, m.sigma(1000), 1e-15);
+        // Delta = 2C/n = 0.006 at n = 1000; sigma = Delta / sqrt(2 rho) = 0.006, raised by the grid rounding
+        // g sqrt(d) (g = 2^-28 for sigma in [2^-8, 2^-7)), the floating-point slack and the rounding of s up to an
+        // integer: never below 0.006, and above it by less than 2^-20 + sqrt(2) 2^-28 / 0.006 relative.
+        assertEquals(0x1p-28, m.grid(1000), 0.0);
+        double sigma = m.sigma(1000);
+        assertTrue(sigma >= 0.006 && sigma <= 0.006 * (1 + 0x1p-20 + Math.sqrt(2) * 0x1p-28 / 0.006 + 1e-12),
+                "sigma " + sigma);
+        assertTrue(m.sensitivity(1000) > 0.006 + Math.sqrt(2) * 0x1p-28);
         Map<String, Object> g = m.guarantee(1e-6).toMap();
         assertEquals("replace-one", g.get("relation"));
         assertEquals(0.5, (Double) g.get("rho"), 0.0);
@@ -58,6 +64,19 @@ class ClippedGaussianMeanTest {
         double var = sumSq / count - mean * mean;
         assertTrue(Math.abs(mean) < 0.2, "mean " + mean);
         assertTrue(var > 0.8 && var < 1.2, "variance " + var);
+    }
+
+    @Test
+    void releasesAreExactGridPointsAndNeverReadBelowTheClaimedSensitivity() {
+        double[][] rows = {{0.3, -0.2, 0.1}, {1e3, 0, 0}, {-0.5, 0.5, 0.25}};
+        ClippedGaussianMean m = ClippedGaussianMean.of(1.0, new double[] {0.1, 0.2, 0.3}, 0.7);
+        double g = m.grid(rows.length);
+        double[] est = m.release(RowBlockMatrix.of(rows), RandomSource.insecureSeeded(9));
+        for (double v : est) {
+            assertEquals(Math.rint(v / g), v / g, 0.0, "coordinate " + v + " is not on the grid " + g);
+        }
+        assertTrue(m.sensitivity(3) >= 2.0 / 3);
+        assertThrows(IllegalArgumentException.class, () -> m.sigma(0));
     }
 
     @Test
