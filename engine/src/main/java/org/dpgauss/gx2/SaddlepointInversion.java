@@ -24,7 +24,8 @@ package org.dpgauss.gx2;
  */
 final class SaddlepointInversion {
 
-    private static final double REL_TOL = 1e-14;
+    /** Relative accuracy goal; the phase, a sum over all terms, carries rounding noise near 1e-14 of the scale. */
+    private static final double REL_TOL = 1e-13;
     private static final int MAX_PANELS = 20_000;
     /** Panel limit when inversion is forced although too costly: the result then carries its (large) bound. */
     private static final int MAX_PANELS_FORCED = 2_000;
@@ -151,7 +152,8 @@ final class SaddlepointInversion {
             for (int j = 0; j < m; j++) {
                 a[j] = 1 - 2 * w[j] * t0;
                 r[j] = 2 * w[j] / a[j];
-                b += -0.5 * k[j] * Math.log(a[j]) - 0.5 * nc[j];
+                // Real part at u = 0 in the form w t0 / a (no -nc/2 + nc/(2a) cancellation for tiny weights).
+                b += -0.5 * k[j] * Math.log(a[j]) + nc[j] * w[j] * t0 / a[j];
             }
             base = b;
             sign = t0 > 0 ? 1 : -1;
@@ -167,8 +169,9 @@ final class SaddlepointInversion {
                 re += -0.25 * k[j] * Math.log1p(v * v);
                 im += 0.5 * k[j] * Math.atan(v);
                 if (nc[j] != 0) {
+                    // nc/(2 a (1 + i v)...): real part relative to u = 0 is -c v^2, imaginary part c v.
                     double c = 0.5 * nc[j] / (a[j] * q);
-                    re += c;
+                    re -= c * v * v;
                     im += c * v;
                 }
             }
@@ -184,7 +187,7 @@ final class SaddlepointInversion {
                 double v2 = r[j] * uCut * r[j] * uCut;
                 re += -0.25 * k[j] * Math.log1p(v2);
                 if (nc[j] != 0) {
-                    re += 0.5 * nc[j] / (a[j] * (1 + v2));
+                    re -= 0.5 * nc[j] / a[j] * v2 / (1 + v2);
                 }
                 rho += 0.5 * k[j] * v2 / (1 + v2);
             }
@@ -240,7 +243,7 @@ final class SaddlepointInversion {
         double tail = Double.POSITIVE_INFINITY;
         int maxPanels = panels > MAX_PANELS || work > maxWork ? MAX_PANELS_FORCED : MAX_PANELS;
         for (int p = 0; p < maxPanels; p++) {
-            double tol = REL_TOL * Math.max(Math.abs(sum[0]), est) / 4;
+            double tol = REL_TOL * Math.max(Math.abs(sum[0]), est) / 8;
             gk.integrate(new double[] {u, u + width}, new double[] {tol}, 64, sum, err);
             u += width;
             width = Math.min(width * 1.3, hCap);
@@ -252,7 +255,7 @@ final class SaddlepointInversion {
         double direct = Math.max(0, Math.min(1, sum[0]));
         // Rounding: the oscillating integrand and its phase (a sum over all terms) carry relative errors of a
         // few ulps of the integral's scale; allow 1e-13 of it.
-        double bound = err[0] + tail + 1e-13 * Math.max(Math.abs(sum[0]), est);
+        double bound = err[0] + tail + REL_TOL * Math.max(Math.abs(sum[0]), est);
         return side > 0 ? new double[] {1 - direct, direct, bound} : new double[] {direct, 1 - direct, bound};
     }
 }
