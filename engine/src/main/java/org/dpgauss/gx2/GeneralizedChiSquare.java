@@ -248,7 +248,8 @@ public final class GeneralizedChiSquare {
             if (w[w.length - 1] < 0 && x >= 0) {
                 return new Tails(1, 0, 0, "support");
             }
-            if (w.length == 1) {
+            // NoncentralChiSquare sums O(sqrt(nc)) Poisson terms and accepts nc/2 up to 2^30; beyond, invert.
+            if (w.length == 1 && (k[0] == 1 || nc[0] <= 1e9)) {
                 return closedForm(x);
             }
         }

@@ -123,6 +123,12 @@ class GeneralizedChiSquareTest {
         // y = 200/0.5 = 400, sqrt(y) = 20, mu = 2: P = Phi(-22) + Phi(-18), about 1e-72.
         assertEquals(Normal.cdf(-22) + Normal.sf(18), one.sf(200), 1e-14 * one.sf(200));
         assertEquals("normal-difference", one.sfWithError(200).method());
+        // Huge non-centrality (spec §11.3 allows up to ~1e12): dof 1 stays closed form, dof 3 is inverted.
+        GeneralizedChiSquare huge1 = GeneralizedChiSquare.of(new double[] {1}, new int[] {1}, new double[] {1e12}, 0);
+        assertEquals(Normal.cdf(Math.sqrt(1e12 - 2e6) - 1e6), huge1.cdf(1e12 - 2e6), 1e-9);
+        GeneralizedChiSquare huge3 = GeneralizedChiSquare.of(new double[] {1}, new int[] {3}, new double[] {1e12}, 0);
+        assertEquals(0.5, huge3.cdf(1e12 + 3), 1e-5);
+        assertEquals(1, huge3.cdf(1e12 - 2e6) + huge3.sf(1e12 - 2e6), 1e-15);
         // Support edges and infinities.
         assertEquals(0, CASES[0].cdf(-1));
         assertEquals(1, CASES[5].cdf(0));
