@@ -199,4 +199,39 @@ class GeneralizedChiSquareTest {
             }
         }
     }
+
+    /** An NDIS-like spectrum of 500 distinct dof-1 terms of both signs (spec §3): bounded, monotone, mirrored. */
+    @Test
+    void manyTermsNdisLikeSpectrum() {
+        java.util.Random rnd = new java.util.Random(11);
+        int m = 500;
+        double[] w = new double[m];
+        int[] k = new int[m];
+        double[] nc = new double[m];
+        for (int j = 0; j < m; j++) {
+            double tau = Math.exp(Math.log(0.2) + Math.log(25) * (j + 0.5) / m);
+            double a = 1 - tau;
+            double b = 0.1 * rnd.nextGaussian();
+            w[j] = a / 2;
+            k[j] = 1;
+            nc[j] = (b / a) * (b / a);
+        }
+        GeneralizedChiSquare q = GeneralizedChiSquare.of(w, k, nc, 0.2);
+        GeneralizedChiSquare n = q.negate();
+        double sd = Math.sqrt(q.variance());
+        double prev = 0;
+        for (double z : new double[] {-4, -1, 0, 1, 3, 7}) {
+            double x = q.mean() + z * sd;
+            Gx2Probability c = q.cdfWithError(x);
+            Gx2Probability s = q.sfWithError(x);
+            assertEquals("saddlepoint-inversion", c.method());
+            assertTrue(c.absoluteErrorBound() < 1e-12 && c.absoluteErrorBound() <= 1e-12 * Math.min(c.value(), s.value())
+                + 1e-13, c.toString());
+            assertEquals(1, c.value() + s.value(), 1e-15);
+            assertTrue(c.value() > prev);
+            prev = c.value();
+            double small = Math.min(c.value(), s.value());
+            assertEquals(c.value(), n.sf(-x), 1e-11 * small);
+        }
+    }
 }
