@@ -136,17 +136,23 @@ class GeneralizedChiSquareTest {
         assertEquals(1, CASES[1].sf(Double.NEGATIVE_INFINITY));
     }
 
-    /** As sigma -> 0 the probabilities approach those without the normal term (|change| <= sigma * density bound). */
+    /**
+     * As sigma -> 0 the probabilities approach those without the normal term (|change| <= sigma * density bound):
+     * same-sign weights (conditioning on Z over Ruben) and mixed signs (nested conditioning over a closed form).
+     */
     @Test
     void continuousAsSigmaVanishes() {
-        double[] w = {1, -0.5, 2};
-        int[] k = {1, 1, 2};
-        double[] nc = {0.5, 0, 1};
-        GeneralizedChiSquare q0 = GeneralizedChiSquare.of(w, k, nc, 0);
-        for (double s : new double[] {1e-3, 1e-7}) {
-            GeneralizedChiSquare qs = GeneralizedChiSquare.of(w, k, nc, s);
-            for (double x : new double[] {-3, 4}) {
-                assertEquals(q0.cdf(x), qs.cdf(x), 10 * s, "sigma=" + s + " x=" + x);
+        double[][] ws = {{6, 3, 1}, {2, -1}};
+        int[][] ks = {{1, 1, 1}, {3, 1}};
+        double[][] ncs = {{0, 0.5, 0}, {0.5, 0}};
+        double[][] xs = {{4, 12}, {-1, 3}};
+        for (int c = 0; c < ws.length; c++) {
+            GeneralizedChiSquare q0 = GeneralizedChiSquare.of(ws[c], ks[c], ncs[c], 0);
+            for (double s : c == 0 ? new double[] {1e-3, 1e-7} : new double[] {1e-6}) {
+                GeneralizedChiSquare qs = GeneralizedChiSquare.of(ws[c], ks[c], ncs[c], s);
+                for (double x : xs[c]) {
+                    assertEquals(q0.cdf(x), qs.cdf(x), 10 * s, "sigma=" + s + " x=" + x);
+                }
             }
         }
     }
