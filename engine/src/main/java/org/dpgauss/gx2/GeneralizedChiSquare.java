@@ -369,10 +369,10 @@ public final class GeneralizedChiSquare {
         double upper = sum[1];
         double error = (lower <= upper ? err[0] : err[1]) + sum[2] + Double.MIN_NORMAL;
         String how = sigma > 0 ? "conditioning(normal term)" : "conditioning(term " + j + ")";
-        return Tails.of(lower, upper, error, how + " over " + r.describe(x));
+        return Tails.of(lower, upper, error, how + " over " + r.describe());
     }
 
-    private String describe(double x) {
+    private String describe() {
         if (sigma == 0 && w.length == 1) {
             return k[0] == 1 ? "normal-difference" : "noncentral-chi-square";
         }

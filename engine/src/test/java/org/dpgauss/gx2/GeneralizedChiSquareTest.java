@@ -136,17 +136,23 @@ class GeneralizedChiSquareTest {
         assertEquals(1, CASES[1].sf(Double.NEGATIVE_INFINITY));
     }
 
-    /** As sigma -> 0 the probabilities approach those without the normal term (|change| <= sigma * density bound). */
+    /**
+     * As sigma -> 0 the probabilities approach those without the normal term (|change| <= sigma * density bound):
+     * same-sign weights (conditioning on Z over Ruben) and mixed signs (nested conditioning over a closed form).
+     */
     @Test
     void continuousAsSigmaVanishes() {
-        double[] w = {1, -0.5, 2};
-        int[] k = {1, 1, 2};
-        double[] nc = {0.5, 0, 1};
-        GeneralizedChiSquare q0 = GeneralizedChiSquare.of(w, k, nc, 0);
-        for (double s : new double[] {1e-3, 1e-7}) {
-            GeneralizedChiSquare qs = GeneralizedChiSquare.of(w, k, nc, s);
-            for (double x : new double[] {-3, 4}) {
-                assertEquals(q0.cdf(x), qs.cdf(x), 10 * s, "sigma=" + s + " x=" + x);
+        double[][] ws = {{6, 3, 1}, {2, -1}};
+        int[][] ks = {{1, 1, 1}, {3, 1}};
+        double[][] ncs = {{0, 0.5, 0}, {0.5, 0}};
+        double[][] xs = {{4, 12}, {-1, 3}};
+        for (int c = 0; c < ws.length; c++) {
+            GeneralizedChiSquare q0 = GeneralizedChiSquare.of(ws[c], ks[c], ncs[c], 0);
+            for (double s : c == 0 ? new double[] {1e-3, 1e-7} : new double[] {1e-6}) {
+                GeneralizedChiSquare qs = GeneralizedChiSquare.of(ws[c], ks[c], ncs[c], s);
+                for (double x : xs[c]) {
+                    assertEquals(q0.cdf(x), qs.cdf(x), 10 * s, "sigma=" + s + " x=" + x);
+                }
             }
         }
     }
@@ -197,6 +203,41 @@ class GeneralizedChiSquareTest {
                     assertEquals(i[t].value(), c[t].value(), 1e-10 * i[t].value(), q + " x=" + x + " " + c[t]);
                 }
             }
+        }
+    }
+
+    /** An NDIS-like spectrum of 500 distinct dof-1 terms of both signs (spec §3): bounded, monotone, mirrored. */
+    @Test
+    void manyTermsNdisLikeSpectrum() {
+        java.util.Random rnd = new java.util.Random(11);
+        int m = 500;
+        double[] w = new double[m];
+        int[] k = new int[m];
+        double[] nc = new double[m];
+        for (int j = 0; j < m; j++) {
+            double tau = Math.exp(Math.log(0.2) + Math.log(25) * (j + 0.5) / m);
+            double a = 1 - tau;
+            double b = 0.1 * rnd.nextGaussian();
+            w[j] = a / 2;
+            k[j] = 1;
+            nc[j] = (b / a) * (b / a);
+        }
+        GeneralizedChiSquare q = GeneralizedChiSquare.of(w, k, nc, 0.2);
+        GeneralizedChiSquare n = q.negate();
+        double sd = Math.sqrt(q.variance());
+        double prev = 0;
+        for (double z : new double[] {-4, -1, 0, 1, 3, 7}) {
+            double x = q.mean() + z * sd;
+            Gx2Probability c = q.cdfWithError(x);
+            Gx2Probability s = q.sfWithError(x);
+            assertEquals("saddlepoint-inversion", c.method());
+            assertTrue(c.absoluteErrorBound() < 1e-12 && c.absoluteErrorBound() <= 1e-12 * Math.min(c.value(), s.value())
+                + 1e-13, c.toString());
+            assertEquals(1, c.value() + s.value(), 1e-15);
+            assertTrue(c.value() > prev);
+            prev = c.value();
+            double small = Math.min(c.value(), s.value());
+            assertEquals(c.value(), n.sf(-x), 1e-11 * small);
         }
     }
 }
