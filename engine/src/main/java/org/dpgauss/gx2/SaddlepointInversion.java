@@ -202,6 +202,91 @@ final class SaddlepointInversion {
         }
     }
 
+    /**
+     * The contour bent into the half-plane where {@code e^{-tx}} decays: {@code t(u) = t0 + b u^2 + i u} with
+     * {@code b x > 0} (sigma = 0 only). It crosses the real axis only at t0 and never meets the singularities
+     * {@code 1/(2 w_j)} or the pole at 0 (all on the real axis), and the integrand vanishes on the arcs joining it
+     * to the vertical line at infinity, so by Cauchy's theorem the integral is unchanged. By conjugate symmetry
+     * {@code (1/2 pi i) Int M(t) e^{-tx} / t dt = (1/pi) Int_0^inf Im[ M(t) e^{-tx} t'(u) / t ] du}; with b = 0 this is
+     * the vertical-line formula. Why: with sigma = 0 and few degrees of freedom the vertical-line integrand decays
+     * only like {@code u^{-1-sum k/2}}, while here it decays like {@code e^{-b x u^2}}.
+     */
+    private final class BentContour implements GaussKronrod.Integrand {
+        final double t0;
+        final double x;
+        final double b;
+        final double sign;
+        /** sum_j -(k_j/2) log(2|w_j|) and sum_j nc_j/(4|w_j|) for the tail bound. */
+        final double logScale;
+        final double ncOverW;
+        final double ncHalf;
+        final double kHalf;
+
+        BentContour(double x, double t0, double b) {
+            this.x = x;
+            this.t0 = t0;
+            this.b = b;
+            this.sign = t0 > 0 ? 1 : -1;
+            double ls = 0;
+            double nw = 0;
+            double nh = 0;
+            double kh = 0;
+            for (int j = 0; j < w.length; j++) {
+                ls += -0.5 * k[j] * Math.log(2 * Math.abs(w[j]));
+                nw += nc[j] / (4 * Math.abs(w[j]));
+                nh += 0.5 * nc[j];
+                kh += 0.5 * k[j];
+            }
+            logScale = ls;
+            ncOverW = nw;
+            ncHalf = nh;
+            kHalf = kh;
+        }
+
+        @Override
+        public void value(double u, double[] out) {
+            double tr = t0 + b * u * u;
+            double ti = u;
+            double re = -tr * x;
+            double im = -ti * x;
+            for (int j = 0; j < w.length; j++) {
+                double zr = 1 - 2 * w[j] * tr;
+                double zi = -2 * w[j] * ti;
+                // log z on the principal branch: z stays in one open half-plane for u > 0, so it is continuous
+                re += -0.25 * k[j] * Math.log(zr * zr + zi * zi);
+                im += -0.5 * k[j] * Math.atan2(zi, zr);
+                if (nc[j] != 0) {
+                    // nc w t / z
+                    double nr = nc[j] * w[j] * tr;
+                    double ni = nc[j] * w[j] * ti;
+                    double den = zr * zr + zi * zi;
+                    re += (nr * zr + ni * zi) / den;
+                    im += (ni * zr - nr * zi) / den;
+                }
+            }
+            double mag = Math.exp(re);
+            // g = e^{re + i im} / t ;  value = Im[g t'], t' = 2 b u + i
+            double gr = mag * Math.cos(im);
+            double gi = mag * Math.sin(im);
+            double tt = tr * tr + ti * ti;
+            double qr = (gr * tr + gi * ti) / tt; // g / t
+            double qi = (gi * tr - gr * ti) / tt;
+            out[0] = sign * (qi * 2 * b * u + qr) / Math.PI;
+        }
+
+        /**
+         * Bound on the integral over [U, inf): {@code |1 - 2 w_j t| >= 2 |w_j| u},
+         * {@code Re[nc w t/(1 - 2 w t)] <= -nc/2 + nc/(4 |w| u)}, {@code |t'|/|t| <= sqrt(4 b^2 u^2 + 1)/u}, all
+         * nonincreasing in u, times {@code e^{-x t0 - b x u^2}}; so the tail is at most
+         * {@code B(U) / (2 b x U)} with B the majorant at U.
+         */
+        double tailBound(double uCut) {
+            double logB = logScale - kHalf * Math.log(uCut) - ncHalf + ncOverW / uCut - x * t0 - b * x * uCut * uCut
+                    + 0.5 * Math.log(4 * b * b * uCut * uCut + 1) - Math.log(uCut);
+            return Math.exp(logB) / (Math.PI * 2 * b * x * uCut);
+        }
+    }
+
     /** Mean of the distribution (which tail is integrated). */
     double mean() {
         return mean;
@@ -216,6 +301,12 @@ final class SaddlepointInversion {
     double[] tails(double x, double maxWork, boolean force) {
         int side = x >= mean ? 1 : -1;
         double t0 = saddle(x, side);
+        if (sigma2 == 0 && x != 0) {
+            double[] r = bentTails(x, side, t0);
+            if (r != null) {
+                return r;
+            }
+        }
         Contour c = new Contour(x, t0);
         double[] hp = hPrime(t0, x);
         double s0 = 1 / Math.sqrt(hp[1]);
@@ -256,6 +347,67 @@ final class SaddlepointInversion {
         // Rounding: the oscillating integrand and its phase (a sum over all terms) carry relative errors of a
         // few ulps of the integral's scale; allow 1e-13 of it.
         double bound = err[0] + tail + REL_TOL * Math.max(Math.abs(sum[0]), est);
+        return side > 0 ? new double[] {1 - direct, direct, bound} : new double[] {direct, 1 - direct, bound};
+    }
+
+    /**
+     * The bent-contour integral ({@link BentContour}); null when its integrand grows much larger than the answer
+     * (cancellation would cost accuracy), so that the caller falls back to the vertical line.
+     */
+    private double[] bentTails(double x, int side, double t0) {
+        double[] hp = hPrime(t0, x);
+        double s0 = 1 / Math.sqrt(hp[1]);
+        double f0 = Math.exp(h(t0, x)) / Math.PI;
+        double est = f0 * s0;
+        // A mild bend, b = 1/(2 s0): the path leaves t0 vertically (the steepest direction there) and turns towards
+        // Re t -> sign(x) inf only at u ~ s0, so |M(t)| stays near its saddle value. The Gaussian decay e^{-b x u^2}
+        // may then set in late when |x| s0 is small, but panels grow geometrically, so a long range is cheap.
+        double b = Math.signum(x) * 0.5 / s0;
+        for (int attempt = 0; attempt < 4; attempt++, b *= 0.25) {
+            double[] r = bentTails(x, side, t0, b, s0, f0, est);
+            if (r != null) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    private double[] bentTails(double x, int side, double t0, double b, double s0, double f0, double est) {
+        BentContour c = new BentContour(x, t0, b);
+        double[] probe = new double[1];
+        double maxAbs = 0;
+        for (double u = 0.25 * s0; u < 1e300; u *= 1.25) {
+            c.value(u, probe);
+            if (!(Math.abs(probe[0]) <= 1e3 * f0)) {
+                return null; // the bend leads where the integrand is large: cancellation would cost digits
+            }
+            maxAbs = Math.max(maxAbs, Math.abs(probe[0]));
+            if (c.tailBound(u) <= 1e-3 * REL_TOL * est) {
+                break;
+            }
+        }
+        GaussKronrod gk = new GaussKronrod(c, 1);
+        double[] sum = new double[1];
+        double[] err = new double[1];
+        double u = 0;
+        double width = 0.5 * s0;
+        double tail = Double.POSITIVE_INFINITY;
+        for (int p = 0; p < 600; p++) {
+            double tol = REL_TOL * Math.max(Math.abs(sum[0]), est) / 8;
+            gk.integrate(new double[] {u, u + width}, new double[] {tol}, 64, sum, err);
+            u += width;
+            width *= 1.2;
+            tail = c.tailBound(u);
+            if (tail <= 0.1 * REL_TOL * Math.abs(sum[0])) {
+                break;
+            }
+        }
+        if (!(tail <= 0.1 * REL_TOL * Math.abs(sum[0])) || !(err[0] <= 1e-3 * Math.abs(sum[0]))) {
+            return null;
+        }
+        double direct = Math.max(0, Math.min(1, sum[0]));
+        // Rounding allowance relative to the largest integrand values met (probed on a geometric grid).
+        double bound = err[0] + tail + REL_TOL * Math.max(Math.max(Math.abs(sum[0]), est), maxAbs * s0);
         return side > 0 ? new double[] {1 - direct, direct, bound} : new double[] {direct, 1 - direct, bound};
     }
 }
