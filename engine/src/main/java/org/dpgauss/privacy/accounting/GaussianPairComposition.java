@@ -19,7 +19,7 @@ import org.ejml.data.DMatrixRMaj;
 final class GaussianPairComposition {
 
     /** Relative width at which the epsilon bisection stops (the feasible end is returned). */
-    private static final double RELATIVE_TOLERANCE = 1e-9;
+    private static final double RELATIVE_TOLERANCE = 1e-7;
     /** Above this epsilon the composition is reported as unreachable. */
     private static final double MAX_EPSILON = 1e6;
 
@@ -76,41 +76,99 @@ final class GaussianPairComposition {
         return dimension;
     }
 
-    /** The privacy profile at eps, rounded up by the evaluations' error bounds. */
-    double delta(double epsilon) {
-        return Math.max(upper(forward.evaluate(epsilon)), upper(backward.evaluate(epsilon)));
-    }
-
+    /** An evaluation rounded up by its stated absolute error bound. */
     private static double upper(DeltaEvaluation e) {
         return Math.min(1.0, e.delta() + e.absoluteErrorBound());
     }
 
+    /** Ordering that exceeded the target last (checked first: one evaluation then decides infeasibility). */
+    private boolean backwardFirst;
+
     /**
-     * The smallest epsilon (to a relative 1e-9, feasible end) with {@code delta(epsilon) <= target}, or
-     * {@code +infinity} when none below 1e6 exists (e.g. disjoint supports).
+     * Whether {@code max(delta_{P,Q}(eps), delta_{Q,P}(eps)) <= target}, also returning the binding value in
+     * {@code out[0]}. Evaluations cost up to seconds for general pairs, so the ordering that was binding last is
+     * evaluated first and the other one only when the first is feasible.
+     */
+    private boolean feasible(double epsilon, double target, double[] out) {
+        HockeyStickDivergence.Prepared first = backwardFirst ? backward : forward;
+        HockeyStickDivergence.Prepared second = backwardFirst ? forward : backward;
+        double a = upper(first.evaluate(epsilon));
+        if (a > target) {
+            out[0] = a;
+            return false;
+        }
+        double b = upper(second.evaluate(epsilon));
+        out[0] = Math.max(a, b);
+        if (b > target) {
+            backwardFirst = !backwardFirst;
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * The smallest epsilon (to a relative {@value #RELATIVE_TOLERANCE}; the feasible end of the bracket is
+     * returned, so the result is always valid) with {@code delta(epsilon) <= target}, or {@code +infinity} when
+     * none below 1e6 exists (e.g. disjoint supports). The bracket is found by doubling and narrowed by the
+     * Illinois variant of regula falsi on {@code ln delta(eps) - ln target}, which is nearly linear in eps for
+     * Gaussian pairs, with a bisection step whenever an interpolation fails to shrink the bracket by half.
      */
     double epsilon(double target) {
-        if (delta(0) <= target) {
+        double[] v = new double[1];
+        if (feasible(0, target, v)) {
             return 0;
         }
         double lo = 0;
+        double fLo = Math.log(v[0]) - Math.log(target); // > 0: infeasible side
         double hi = 1;
-        while (delta(hi) > target) {
+        double fHi;
+        while (true) {
+            if (feasible(hi, target, v)) {
+                fHi = Math.log(Math.max(v[0], Double.MIN_NORMAL)) - Math.log(target); // <= 0
+                break;
+            }
             lo = hi;
+            fLo = Math.log(v[0]) - Math.log(target);
             hi *= 2;
             if (hi > MAX_EPSILON) {
                 return Double.POSITIVE_INFINITY;
             }
         }
-        while (hi - lo > RELATIVE_TOLERANCE * hi) {
-            double mid = 0.5 * (lo + hi);
-            if (mid <= lo || mid >= hi) {
-                break;
+        int side = 0; // Illinois: halve the stale end's function value when the same end moves twice
+        for (int i = 0; i < 200 && hi - lo > RELATIVE_TOLERANCE * hi; i++) {
+            double width = hi - lo;
+            double x = hi - fHi * (hi - lo) / (fHi - fLo);
+            if (!(x > lo && x < hi) || Double.isNaN(x)) {
+                x = 0.5 * (lo + hi);
             }
-            if (delta(mid) <= target) {
-                hi = mid;
+            // keep the step away from the ends so that the bracket always shrinks
+            double margin = 0.01 * width;
+            x = Math.min(hi - margin, Math.max(lo + margin, x));
+            if (feasible(x, target, v)) {
+                hi = x;
+                fHi = Math.log(Math.max(v[0], Double.MIN_NORMAL)) - Math.log(target);
+                if (side == 1) {
+                    fLo /= 2;
+                }
+                side = 1;
             } else {
-                lo = mid;
+                lo = x;
+                fLo = Math.log(v[0]) - Math.log(target);
+                if (side == -1) {
+                    fHi /= 2;
+                }
+                side = -1;
+            }
+            if (hi - lo > 0.5 * width && i % 3 == 2) {
+                // slow progress: one bisection step
+                double mid = 0.5 * (lo + hi);
+                if (feasible(mid, target, v)) {
+                    hi = mid;
+                    fHi = Math.log(Math.max(v[0], Double.MIN_NORMAL)) - Math.log(target);
+                } else {
+                    lo = mid;
+                    fLo = Math.log(v[0]) - Math.log(target);
+                }
             }
         }
         return hi;

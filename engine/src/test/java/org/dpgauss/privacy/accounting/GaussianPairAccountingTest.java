@@ -55,7 +55,7 @@ class GaussianPairAccountingTest {
         return new Gaussian[] {g(mp, cp), g(mq, cq)};
     }
 
-    private static void assertComposesByStacking(Gaussian p, Gaussian q) {
+    private static void assertComposesByStacking(Gaussian p, Gaussian q, boolean compareWithBasic) {
         PrivacyAccountant acc = PrivacyAccountant.create(R, ApproxDp.of(20, DELTA));
         acc.spend(Release.gaussianPair("first", R, p, q));
         AccountingReport rep = acc.spend(Release.gaussianPair("second", R, p, q));
@@ -67,6 +67,9 @@ class GaussianPairAccountingTest {
         double below = eps * (1 - 1e-4);
         assertTrue(Math.max(h.delta(s[0], s[1], below), h.delta(s[1], s[0], below)) > DELTA,
                 "reported eps " + eps + " is not tight");
+        if (!compareWithBasic) {
+            return; // general pairs cost seconds per evaluation: skip the second search
+        }
         // tighter than basic composition of the two releases at delta/2 each
         PrivacyAccountant single = PrivacyAccountant.create(R, ApproxDp.of(20, DELTA / 2));
         double each = single.spend(Release.gaussianPair("one", R, p, q)).spent().epsilon();
@@ -77,11 +80,18 @@ class GaussianPairAccountingTest {
     void pairsWithDifferentCovariancesComposeByStacking() {
         // equal means, covariances differing in one direction (the chi-square/gamma closed form of ndis)
         assertComposesByStacking(g(new double[2], new double[][] {{1, 0}, {0, 1}}),
-                g(new double[2], new double[][] {{1.5, 0}, {0, 1}}));
+                g(new double[2], new double[][] {{1.5, 0}, {0, 1}}), true);
     }
 
+    /**
+     * A general pair (different means and covariances) needs the generalized chi-square CDF; with branch gx2 at
+     * 542ac5f one evaluation of this 4-D stacked pair took 2-20 s on a shared 2-core machine and the test about
+     * 2 minutes, so it runs only with {@code -Ddpgauss.slowTests=true}.
+     */
     @Test
     void generalPairsComposeByStacking() {
+        Assumptions.assumeTrue(Boolean.getBoolean("dpgauss.slowTests"),
+                "slow (generalized chi-square evaluations): run with -Ddpgauss.slowTests=true");
         Gaussian p = g(new double[] {0, 0}, new double[][] {{1, 0}, {0, 1}});
         Gaussian q = g(new double[] {0.5, 0}, new double[][] {{1.5, 0.2}, {0.2, 1}});
         try {
@@ -90,7 +100,7 @@ class GaussianPairAccountingTest {
             // the generalized chi-square CDF (branch gx2) is not merged yet: nothing to check against
             Assumptions.assumeTrue(false, "generalized chi-square not available: " + notYet.getMessage());
         }
-        assertComposesByStacking(p, q);
+        assertComposesByStacking(p, q, false);
     }
 
     @Test
