@@ -103,7 +103,7 @@ public final class BayesianLogisticRegression {
      */
     public Gaussian outputDistribution(double[][] x, double[] y) {
         check(x, y);
-        return mechanism.outputDistribution(fit(x, y, lambda), bohningCovariance(x, lambda, dimension));
+        return mechanism.outputDistribution(fit(x, y, lambda, dimension), bohningCovariance(x, lambda, dimension));
     }
 
     /**
@@ -116,7 +116,7 @@ public final class BayesianLogisticRegression {
      */
     public GaussianRelease release(double[][] x, double[] y, RandomSource random) {
         check(x, y);
-        double[] theta = fit(x, y, lambda);
+        double[] theta = fit(x, y, lambda, dimension);
         double[] v = mechanism.release(theta, bohningCovariance(x, lambda, dimension), random);
         return new GaussianRelease(v, mechanism.variance(), mechanism.guarantee(random));
     }
