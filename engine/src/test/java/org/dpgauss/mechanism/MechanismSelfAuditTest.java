@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
  * Self-audit of the NDIS-calibrated BLR and GPR mechanisms (spec ndis §6.6-6.8, §11.1): the exact hockey-stick
  * divergence between the output distributions on neighbouring datasets, in BOTH orderings, at the claimed epsilon,
  * is at most the claimed delta. One-dimensional outputs use the independent closed form of
- * {@link OneDimensionalDivergence}; d-dimensional BLR uses {@link HockeyStickDivergence} (needs the generalized
- * chi-square of branch gx2; skipped, visibly, while it is unavailable). Each audit also shows the pair is
+ * {@link OneDimensionalDivergence}; d-dimensional BLR uses {@link HockeyStickDivergence} (Theorem 4.1 through the
+ * generalized chi-square of branch gx2; the test aborts visibly if that is unavailable). Each audit also shows the pair is
  * informative: with the noise variance divided by a large factor the same pair violates the claim.
  */
 class MechanismSelfAuditTest {
@@ -82,6 +82,14 @@ class MechanismSelfAuditTest {
                 m.outputDistribution(new double[0][], new double[0]));
         assertTrue(empty[0] <= DELTA && empty[1] <= DELTA, Arrays.toString(empty));
         assertTrue(worst > 0, "the pairs are distinguishable at all");
+        // power: the record (1, -1) against the empty set with a hundredth of the calibrated noise violates the claim
+        Gaussian a = m.outputDistribution(new double[][] {{1}}, new double[] {-1});
+        Gaussian b = m.outputDistribution(new double[0][], new double[0]);
+        double cut = 0.99 * m.mechanism().variance();
+        double under = Math.max(
+                OneDimensionalDivergence.delta(a.mean()[0], var(a) - cut, b.mean()[0], var(b) - cut, EPS),
+                OneDimensionalDivergence.delta(b.mean()[0], var(b) - cut, a.mean()[0], var(a) - cut, EPS));
+        assertTrue(under > DELTA, "under-noised audit " + under);
     }
 
     /** BLR with d = 3 through the general NDIS (Theorem 4.1). */
