@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# run-projection.sh: spec ndis.md §8.4 experiments for the random projection mechanism (M_RP vs LSV ridge
+# utility against epsilon; ridge of the Poisson / PTR wrappers against lambda_min) and file the results.
+#
+# Usage (from anywhere; the script works from the repository root):
+#   bench/run-projection.sh [OUTDIR] [--rebuild] [--n N] [--d D] [--reps K]
+#
+#   OUTDIR     output folder (default: bench/results/projection)
+#   --n, --d   data size (default 100000 x 100; rows N(0, diag(1..1/d)) scaled onto the unit sphere)
+#   --reps     independent projections averaged per (r, epsilon) (default 3)
+#   --rebuild  rebuild bench/target/benchmarks.jar even if it looks up to date
+#
+# Environment:
+#   JAVA       java executable (default: java on PATH)
+#
+# What it does:
+#   1. Builds the shaded jar bench/target/benchmarks.jar (mvn -B -q -DskipTests package -pl bench -am) when
+#      it is missing, older than any pom.xml or module source, or --rebuild.
+#   2. Runs  java -Djava.awt.headless=true -cp bench/target/benchmarks.jar
+#            org.dpgauss.bench.projection.ProjectionComparison OUTDIR N D K
+#      which writes OUTDIR/projection.json (relative Gram errors, ridges, wrapper ridge curves, machine,
+#      command, date), OUTDIR/utility.png and OUTDIR/ridge.png. Engine: -Ddpgauss.engine=cpu (default) or gpu
+#      via JAVA_OPTS.
+#   3. Tees the printed summary to OUTDIR/projection.log.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+JAR=bench/target/benchmarks.jar
+JAVA="${JAVA:-java}"
+outdir=""
+rebuild=0
+n=100000
+d=100
+reps=3
+while (($# > 0)); do
+    case "$1" in
+        --rebuild) rebuild=1 ;;
+        -h | --help) sed -n '2,/^set -euo pipefail$/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
+        --n) shift; n="$1" ;;
+        --d) shift; d="$1" ;;
+        --reps) shift; reps="$1" ;;
+        -*) echo "run-projection.sh: unknown option '$1'" >&2; exit 2 ;;
+        *)
+            if [[ -n "$outdir" ]]; then
+                echo "run-projection.sh: more than one output folder given ('$outdir', '$1')" >&2
+                exit 2
+            fi
+            outdir="$1"
+            ;;
+    esac
+    shift
+done
+outdir="${outdir:-bench/results/projection}"
+
+needs_build() {
+    [[ $rebuild -eq 1 || ! -f "$JAR" ]] && return 0
+    local paths=(pom.xml)
+    local m
+    for m in cpu-fallback kernels engine bench; do
+        [[ -f "$m/pom.xml" ]] && paths+=("$m/pom.xml")
+        [[ -d "$m/src/main" ]] && paths+=("$m/src/main")
+    done
+    [[ -n "$(find "${paths[@]}" -type f -newer "$JAR" -print -quit 2>/dev/null)" ]]
+}
+
+if needs_build; then
+    echo ">> building $JAR (mvn -B -q -DskipTests package -pl bench -am)" >&2
+    mvn -B -q -DskipTests package -pl bench -am
+    [[ -f "$JAR" ]] || { echo "run-projection.sh: build finished but $JAR is missing" >&2; exit 1; }
+else
+    echo ">> using existing $JAR" >&2
+fi
+
+mkdir -p "$outdir"
+cmd=("$JAVA" ${JAVA_OPTS:-} -Djava.awt.headless=true -cp "$JAR" org.dpgauss.bench.projection.ProjectionComparison "$outdir" "$n" "$d" "$reps")
+command_line="bench/run-projection.sh $outdir --n $n --d $d --reps $reps  ->  $(printf '%q ' "${cmd[@]}")"
+command_line="${command_line% }"
+log="$outdir/projection.log"
+{
+    echo "# command: $command_line"
+    echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(hostname 2>/dev/null || uname -n); nproc: $(nproc);" \
+        "git: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+} >"$log"
+echo ">> $command_line" >&2
+"${cmd[0]}" "-Dprojection.command=$command_line" "${cmd[@]:1}" 2>&1 | tee -a "$log"
+echo ">> done: $outdir/projection.json, $outdir/utility.png, $outdir/ridge.png, $log" >&2
