@@ -82,6 +82,7 @@ final class DemoCommand implements Callable<Integer> {
 
         List<Map<String, Object>> mechanisms = new ArrayList<>();
         mechanisms.add(clippedMean(x, mu, variances, random));
+        mechanisms.add(DemoProjection.report(engine, random, n, d));
         Map<String, Object> profile = privacyProfile(engine, (Double) mechanisms.get(0).get("sensitivity"),
                 (Double) mechanisms.get(0).get("noise_sigma"));
 
@@ -116,8 +117,13 @@ final class DemoCommand implements Callable<Integer> {
         for (Map<String, Object> m : mechanisms) {
             out.printf(Locale.ROOT, "  %s [%s]%n", m.get("name"), m.get("status"));
             out.printf(Locale.ROOT, "    guarantee: %s%n", m.get("guarantee_text"));
-            out.printf(Locale.ROOT, "    error:     %s = %.4g (expected about %.3g)%n", m.get("error_metric"),
-                    (Double) m.get("error"), (Double) m.get("expected_error"));
+            if (m.containsKey("expected_error")) {
+                out.printf(Locale.ROOT, "    error:     %s = %.4g (expected about %.3g)%n", m.get("error_metric"),
+                        (Double) m.get("error"), (Double) m.get("expected_error"));
+            } else if (m.containsKey("relative_gram_error")) {
+                out.printf(Locale.ROOT, "    error:     %s = %.4g%n", m.get("error_metric"),
+                        (Double) m.get("relative_gram_error"));
+            }
             out.printf(Locale.ROOT, "    time:      %.3f s%n", (Double) m.get("seconds"));
         }
         out.printf(Locale.ROOT, "privacy profile of the Gaussian mechanism with the mean's sensitivity %.4g and "

@@ -5,43 +5,23 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.dpgauss.io.DataReader;
-import org.dpgauss.io.DataFormatException;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-/** {@code dpgauss project} (registered here on a local CommandLine; Main registers it in the integration). */
+/** {@code dpgauss project} . */
 class ProjectCommandTest {
 
     @TempDir
     Path dir;
 
-    /** Runs the command line with project and mechanism added, with Main's error handling. */
+    /** Runs the real command line (Main registers project and mechanism). */
     static MainTest.Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = new CommandLine(new Main());
-        cl.addSubcommand("project", new ProjectCommand());
-        cl.addSubcommand("mechanism", new MechanismCommand());
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            if (ex instanceof IllegalArgumentException || ex instanceof DataFormatException
-                    || ex instanceof java.io.IOException || ex instanceof ArithmeticException) {
-                commandLine.getErr().println("dpgauss: error: " + ex.getMessage());
-                return 1;
-            }
-            throw ex;
-        });
-        int code = cl.execute(args);
-        return new MainTest.Run(code, out.toString(), err.toString());
+        return MainTest.run(args);
     }
 
     private Path csv(String... lines) throws Exception {
