@@ -166,7 +166,7 @@ final class NdisCommand implements Runnable {
         double delta;
 
         @Option(names = "--eta", paramLabel = "h",
-                description = "Audit accuracy in (0, 1] (default: claimed delta / 10, or 1e-12 when delta = 0).")
+                description = "Audit accuracy in (0, 1] (default: min(claimed delta / 10, 1e-9)).")
         Double eta;
 
         @Option(names = "--grid", split = ",", paramLabel = "e1,e2,..",
@@ -175,7 +175,7 @@ final class NdisCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            double h = eta != null ? eta : (delta > 0 ? delta / 10 : 1e-12);
+            double h = eta != null ? eta : (delta > 0 ? Math.min(delta / 10, 1e-9) : 1e-9);
             PairFile p = PairFile.read(pair);
             HockeyStickDivergence hs = HockeyStickDivergence.using(parent.main.selectEngine().engine());
             DeltaAuditor.Report r;

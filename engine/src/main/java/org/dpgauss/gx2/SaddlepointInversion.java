@@ -29,6 +29,8 @@ final class SaddlepointInversion {
     private static final int MAX_PANELS = 20_000;
     /** Panel limit when inversion is forced although too costly: the result then carries its (large) bound. */
     private static final int MAX_PANELS_FORCED = 2_000;
+    /** Estimated vertical-line panels above which the bent contour is tried first (sigma = 0 only). */
+    private static final double BENT_PANELS = 60;
 
     private final double[] w;
     private final double[] k;
@@ -301,12 +303,6 @@ final class SaddlepointInversion {
     double[] tails(double x, double maxWork, boolean force) {
         int side = x >= mean ? 1 : -1;
         double t0 = saddle(x, side);
-        if (sigma2 == 0 && x != 0) {
-            double[] r = bentTails(x, side, t0);
-            if (r != null) {
-                return r;
-            }
-        }
         Contour c = new Contour(x, t0);
         double[] hp = hPrime(t0, x);
         double s0 = 1 / Math.sqrt(hp[1]);
@@ -323,6 +319,14 @@ final class SaddlepointInversion {
         }
         double panels = Math.log(Math.max(1, Math.min(uCut, hCap) / s0)) / Math.log(1.3) + uCut / hCap + 1;
         double work = 30 * panels * Math.max(1, w.length);
+        // Many terms make the vertical-line integrand decay fast; few degrees of freedom make it decay like a
+        // power. Only then is the bent contour worth its longer path.
+        if (sigma2 == 0 && x != 0 && (doublings >= 1100 || panels > BENT_PANELS)) {
+            double[] r = bentTails(x, side, t0);
+            if (r != null) {
+                return r;
+            }
+        }
         if (!force && (doublings >= 1100 || work > maxWork || panels > MAX_PANELS)) {
             return null;
         }

@@ -139,4 +139,37 @@ class AccountingCommandsTest {
         assertEquals(1, run("ndis", "delta", "--pair", text.toString(), "--epsilon", "1").code);
         assertEquals(1, run("ndis", "delta", "--pair", dir.resolve("nope.json").toString(), "--epsilon", "1").code);
     }
+
+    @Test
+    void ndisEpsilonInvertsTheProfile(@TempDir Path dir) throws Exception {
+        // Equal covariances: the analytic Gaussian mechanism with tau = 1; reference-values.md: delta(1) = 0.1269367375066439
+        Path p = pair(dir, "{\"mean1\":[0],\"cov1\":[[1]],\"mean2\":[1],\"cov2\":[[1]]}");
+        MainTest.Run r = run("ndis", "epsilon", "--pair", p.toString(), "--delta", "0.1269367375066439", "--json");
+        assertEquals(0, r.code, r.err);
+        assertEquals(1.0, r.json().get("epsilon").asDouble(), 1e-8);
+        assertTrue(r.json().get("bounded").asBoolean());
+        Path disjoint = pair(dir, "{\"mean1\":[0,0],\"cov1\":[[1,0],[0,0]],\"mean2\":[0,0],\"cov2\":[[1,0],[0,1]]}");
+        MainTest.Run d = run("ndis", "epsilon", "--pair", disjoint.toString(), "--delta", "1e-6", "--json");
+        assertEquals(0, d.code, d.err);
+        assertTrue(d.json().get("epsilon").isNull(), d.out);
+        assertTrue(!d.json().get("bounded").asBoolean(), d.out);
+    }
+
+    @Test
+    void ndisAuditRefutesAnUnderstatedClaimAndAcceptsTheTrueOne(@TempDir Path dir) throws Exception {
+        // spec §9.2 2-D example: delta_{X,Y}(1) = 0.194608 (the larger ordering)
+        Path p = pair(dir, "{\"mean1\":[1,0],\"cov1\":[[2,0.5],[0.5,1]],\"mean2\":[0,0],\"cov2\":[[1,0],[0,1]]}");
+        MainTest.Run bad = run("ndis", "audit", "--pair", p.toString(), "--epsilon", "1", "--delta", "0.19",
+                "--eta", "1e-6", "--grid", "0.5,2", "--json");
+        assertEquals(0, bad.code, bad.err);
+        JsonNode b = bad.json();
+        assertTrue(b.get("refuted").asBoolean(), bad.out);
+        assertEquals(0.194608, b.get("worstLowerBound").asDouble(), 2e-6);
+        assertEquals(6, b.get("rows").size(), "3 epsilons x 2 orderings");
+        MainTest.Run ok = run("ndis", "audit", "--pair", p.toString(), "--epsilon", "1", "--delta", "0.1947",
+                "--eta", "1e-6", "--json");
+        assertTrue(!ok.json().get("refuted").asBoolean(), ok.out);
+        MainTest.Run text = run("ndis", "audit", "--pair", p.toString(), "--epsilon", "1", "--delta", "0.19");
+        assertTrue(text.out.contains("REFUTED"), text.out);
+    }
 }
