@@ -22,7 +22,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The hockey-stick divergence delta_{X,Y}(eps) between two Gaussians in dimension d (spec ndis §3, §10 "NDIS
  * coefficients" and "generalized chi-square CDF"): a random pair with different means and different covariances
- * (each {@code A A^T / d + 0.5 I} with A standard normal, fixed seed), eps = 1. Target (issue 3): under 3 s at
+ * ({@code S1 = A A^T / d + 0.5 I}, {@code S2 = S1 + 0.03 B B^T / d}, A, B standard normal, means 0.02 N(0, I)
+ * apart, fixed seed), eps = 1. Target (issue 3): under 3 s at
  * d = 500 on the CPU.
  *
  * <ul>
@@ -57,13 +58,25 @@ public class HockeyStickDivergenceBenchmark {
         ComputeEngine engine = BenchData.engine("HockeyStickDivergenceBenchmark", "d=" + dimension);
         divergence = HockeyStickDivergence.using(engine);
         SplittableRandom rnd = new SplittableRandom(20240611L);
-        x = randomGaussian(rnd, dimension);
-        y = randomGaussian(rnd, dimension);
+        // a "neighbouring" pair: S2 = S1 + 0.03 B B^T / d, means 0.02 N(0, I) apart; delta_{X,Y}(1) is about 0.06
+        // (two independent random covariances in d = 500 give delta = 1 - 1e-12, which is not representative)
+        DMatrixRMaj s1 = randomSpd(rnd, dimension, 0.5);
+        DMatrixRMaj s2 = randomSpd(rnd, dimension, 0);
+        for (int i = 0; i < s2.data.length; i++) {
+            s2.data[i] = s1.data[i] + 0.03 * s2.data[i];
+        }
+        double[] m1 = new double[dimension];
+        for (int i = 0; i < dimension; i++) {
+            m1[i] = 0.02 * gaussian(rnd);
+        }
+        x = Gaussian.of(m1, s1);
+        y = Gaussian.of(new double[dimension], s2);
         prepared = divergence.prepare(x, y);
         nextEpsilon = 1;
     }
 
-    static Gaussian randomGaussian(SplittableRandom rnd, int d) {
+    /** {@code A A^T / d + ridge I} with A standard normal. */
+    static DMatrixRMaj randomSpd(SplittableRandom rnd, int d, double ridge) {
         DMatrixRMaj a = new DMatrixRMaj(d, d);
         for (int i = 0; i < a.data.length; i++) {
             a.data[i] = gaussian(rnd);
@@ -71,13 +84,9 @@ public class HockeyStickDivergenceBenchmark {
         DMatrixRMaj s = new DMatrixRMaj(d, d);
         org.ejml.dense.row.CommonOps_DDRM.multTransB(1.0 / d, a, a, s);
         for (int i = 0; i < d; i++) {
-            s.add(i, i, 0.5);
+            s.add(i, i, ridge);
         }
-        double[] mean = new double[d];
-        for (int i = 0; i < d; i++) {
-            mean[i] = 0.05 * gaussian(rnd);
-        }
-        return Gaussian.of(mean, s);
+        return s;
     }
 
     private static double gaussian(SplittableRandom rnd) {

@@ -65,8 +65,8 @@ class NdisPropertiesTest {
     @Test
     void rangeRandom() {
         Pairs.assumeGx2();
-        for (Gaussian[] p : randomPairs(12, 1)) {
-            for (double e : EPS) {
+        for (Gaussian[] p : randomPairs(3, 1)) {
+            for (double e : new double[] {0.5, 2}) {
                 double v = HSD.delta(p[0], p[1], e);
                 assertTrue(v >= 0 && v <= 1, "delta out of [0,1]: " + v);
             }
@@ -76,10 +76,10 @@ class NdisPropertiesTest {
     // ---- item 2: nonincreasing, -> 0, convex in e^eps ---------------------------------------------------------
 
     private static void checkMonotoneConvex(Gaussian x, Gaussian y) {
-        double[] eps = new double[41];
+        double[] eps = new double[21];
         double[] v = new double[eps.length];
         for (int i = 0; i < eps.length; i++) {
-            eps[i] = 0.1 * i;
+            eps[i] = 0.2 * i;
             v[i] = HSD.delta(x, y, eps[i]);
         }
         for (int i = 1; i < eps.length; i++) {
@@ -105,7 +105,7 @@ class NdisPropertiesTest {
     @Test
     void monotoneAndConvexRandom() {
         Pairs.assumeGx2();
-        for (Gaussian[] p : randomPairs(6, 2)) {
+        for (Gaussian[] p : randomPairs(1, 2)) {
             checkMonotoneConvex(p[0], p[1]);
         }
     }
@@ -122,7 +122,7 @@ class NdisPropertiesTest {
     @Test
     void totalVariationSymmetricRandom() {
         Pairs.assumeGx2();
-        for (Gaussian[] p : randomPairs(12, 3)) {
+        for (Gaussian[] p : randomPairs(3, 3)) {
             assertEquals(HSD.delta(p[0], p[1], 0), HSD.delta(p[1], p[0], 0), 1e-9);
         }
     }
@@ -130,7 +130,11 @@ class NdisPropertiesTest {
     // ---- item 4: duality delta_{Y,X}(eps) = 1 - e^eps + e^eps delta_{X,Y}(-eps) ------------------------------
 
     private static void checkDuality(Gaussian x, Gaussian y) {
-        for (double e : new double[] {0.2, 0.7, 1.5, 3}) {
+        checkDuality(x, y, new double[] {0.2, 0.7, 1.5, 3});
+    }
+
+    private static void checkDuality(Gaussian x, Gaussian y, double[] eps) {
+        for (double e : eps) {
             double lhs = HSD.delta(y, x, e);
             double rhs = -Math.expm1(e) + Math.exp(e) * HSD.delta(x, y, -e);
             assertEquals(lhs, rhs, 1e-9 * Math.exp(e), "duality at eps=" + e);
@@ -147,8 +151,8 @@ class NdisPropertiesTest {
     @Test
     void dualityRandom() {
         Pairs.assumeGx2();
-        for (Gaussian[] p : randomPairs(8, 4)) {
-            checkDuality(p[0], p[1]);
+        for (Gaussian[] p : randomPairs(2, 4)) {
+            checkDuality(p[0], p[1], new double[] {0.7, 2});
         }
     }
 
@@ -198,14 +202,14 @@ class NdisPropertiesTest {
     void affineInvarianceRandom() {
         Pairs.assumeGx2();
         Random rnd = new Random(6);
-        for (Gaussian[] p : randomPairs(6, 7)) {
+        for (Gaussian[] p : randomPairs(2, 7)) {
             int d = p[0].dimension();
             double[][] a = Pairs.randomSpd(rnd, d, 0.5);
             if (d > 1) {
                 a[0][1] += 0.5;
             }
             double[] c = Pairs.randomVector(rnd, d, 2);
-            for (double e : new double[] {0, 0.5, 2}) {
+            for (double e : new double[] {0.5}) {
                 assertEquals(HSD.delta(p[0], p[1], e), HSD.delta(affine(p[0], a, c), affine(p[1], a, c), e), 1e-8);
             }
         }
@@ -262,7 +266,7 @@ class NdisPropertiesTest {
     @Test
     void lemma1MonteCarloMatchesTheorem41() {
         Pairs.assumeGx2();
-        for (Gaussian[] p : randomPairs(4, 9)) {
+        for (Gaussian[] p : randomPairs(2, 9)) {
             NdisCoefficients c = NdisCoefficients.compute(HSD.engine(), p[0], p[1]);
             for (double e : new double[] {0, 0.5, 1.5}) {
                 double[] mc = monteCarlo(c, e, 42, 400_000);
@@ -311,14 +315,14 @@ class NdisPropertiesTest {
     void lemma2BoundRandomMultivariate() {
         Pairs.assumeGx2();
         Random rnd = new Random(11);
-        for (int d = 2; d <= 4; d++) {
+        for (int d = 2; d <= 3; d++) {
             double[][] s1 = Pairs.randomSpd(rnd, d, 0.3);
             double[][] s2 = Pairs.plusPsd(rnd, s1, 0.8);
             Gaussian x = Gaussian.of(new double[d], s1);
             Gaussian y = Gaussian.of(new double[d], s2);
             double threshold = EasyDirectionBound.threshold(NdisCoefficients.compute(HSD.engine(), x, y).tau());
             assertTrue(HSD.delta(x, y, threshold * (1 + 1e-9)) <= 1e-12);
-            for (double e : new double[] {0, 0.1, 0.5 * threshold, 0.9 * threshold}) {
+            for (double e : new double[] {0.5 * threshold}) {
                 assertTrue(EasyDirectionBound.delta(HSD, x, y, e) >= HSD.delta(x, y, e) - 1e-10);
             }
         }
@@ -340,9 +344,10 @@ class NdisPropertiesTest {
 
     @Test
     void lemma3HardDirectionDominates() {
+        // 30 one-dimensional cases (Lemma 4 closed form) and 4 multivariate ones (generalized chi-square)
         Random rnd = new Random(12);
-        for (int i = 0; i < 30; i++) {
-            int d = 1 + i % 4;
+        for (int i = 0; i < 34; i++) {
+            int d = i < 30 ? 1 : 2 + i % 2;
             double[][] s2 = Pairs.randomSpd(rnd, d, 0.3);
             double[][] s1 = Pairs.plusPsd(rnd, s2, 0.2 + rnd.nextDouble());
             Gaussian x = Gaussian.of(new double[d], s1);
@@ -350,7 +355,8 @@ class NdisPropertiesTest {
             if (d > 1) {
                 Pairs.assumeGx2();
             }
-            for (double e : new double[] {0, 0.25, 0.5, 1, 2}) {
+            double[] eps = d == 1 ? new double[] {0, 0.25, 0.5, 1, 2} : new double[] {0.5, 1.5};
+            for (double e : eps) {
                 assertTrue(HSD.delta(x, y, e) >= HSD.delta(y, x, e) - 1e-10, "Lemma 3 violated at eps=" + e);
             }
         }
@@ -378,13 +384,13 @@ class NdisPropertiesTest {
     void triangleInequalityRandom() {
         Pairs.assumeGx2();
         Random rnd = new Random(13);
-        for (int i = 0; i < 6; i++) {
-            int d = 1 + i % 3;
+        for (int i = 0; i < 2; i++) {
+            int d = 1 + i;
             Gaussian x = Pairs.random(rnd, d);
             Gaussian y = Pairs.random(rnd, d);
             Gaussian z = Pairs.random(rnd, d);
-            for (double e1 : new double[] {0, 0.5}) {
-                for (double e2 : new double[] {0, 1}) {
+            for (double e1 : new double[] {0.5}) {
+                for (double e2 : new double[] {1}) {
                     assertTrue(HSD.delta(x, z, e1 + e2)
                             <= HSD.delta(x, y, e1) + Math.exp(e1) * HSD.delta(y, z, e2) + 1e-9);
                 }
@@ -413,12 +419,12 @@ class NdisPropertiesTest {
         Pairs.assumeGx2();
         Random rnd = new Random(14);
         for (int i = 0; i < 6; i++) {
-            int d = 1 + i % 3;
+            int d = 1; // 1-D keeps every component a closed form (Theorem 4.2 evaluates ~250 terms)
             double[][] s2 = Pairs.randomSpd(rnd, d, 0.4);
             double[][] s1 = Pairs.plusPsd(rnd, s2, 0.5);
             Gaussian big = Gaussian.of(Pairs.randomVector(rnd, d, 0.5), s1);
             Gaussian small = Gaussian.of(Pairs.randomVector(rnd, d, 0.5), s2);
-            for (double e : new double[] {0, 0.5, 1.5}) {
+            for (double e : new double[] {0.5}) {
                 assertTrue(TriangleBound.delta(HSD, big, small, e) >= HSD.delta(big, small, e) - 1e-9);
                 assertTrue(TriangleBound.delta(HSD, small, big, e) >= HSD.delta(small, big, e) - 1e-9);
             }
