@@ -64,7 +64,6 @@ class NdisPropertiesTest {
 
     @Test
     void rangeRandom() {
-        Pairs.assumeGx2();
         for (Gaussian[] p : randomPairs(3, 1)) {
             for (double e : new double[] {0.5, 2}) {
                 double v = HSD.delta(p[0], p[1], e);
@@ -104,7 +103,6 @@ class NdisPropertiesTest {
 
     @Test
     void monotoneAndConvexRandom() {
-        Pairs.assumeGx2();
         for (Gaussian[] p : randomPairs(1, 2)) {
             checkMonotoneConvex(p[0], p[1]);
         }
@@ -121,7 +119,6 @@ class NdisPropertiesTest {
 
     @Test
     void totalVariationSymmetricRandom() {
-        Pairs.assumeGx2();
         for (Gaussian[] p : randomPairs(3, 3)) {
             assertEquals(HSD.delta(p[0], p[1], 0), HSD.delta(p[1], p[0], 0), 1e-9);
         }
@@ -150,7 +147,6 @@ class NdisPropertiesTest {
 
     @Test
     void dualityRandom() {
-        Pairs.assumeGx2();
         for (Gaussian[] p : randomPairs(2, 4)) {
             checkDuality(p[0], p[1], new double[] {0.7, 2});
         }
@@ -200,7 +196,6 @@ class NdisPropertiesTest {
 
     @Test
     void affineInvarianceRandom() {
-        Pairs.assumeGx2();
         Random rnd = new Random(6);
         for (Gaussian[] p : randomPairs(2, 7)) {
             int d = p[0].dimension();
@@ -265,7 +260,6 @@ class NdisPropertiesTest {
 
     @Test
     void lemma1MonteCarloMatchesTheorem41() {
-        Pairs.assumeGx2();
         for (Gaussian[] p : randomPairs(2, 9)) {
             NdisCoefficients c = NdisCoefficients.compute(HSD.engine(), p[0], p[1]);
             for (double e : new double[] {0, 0.5, 1.5}) {
@@ -313,7 +307,6 @@ class NdisPropertiesTest {
 
     @Test
     void lemma2BoundRandomMultivariate() {
-        Pairs.assumeGx2();
         Random rnd = new Random(11);
         for (int d = 2; d <= 3; d++) {
             double[][] s1 = Pairs.randomSpd(rnd, d, 0.3);
@@ -353,7 +346,6 @@ class NdisPropertiesTest {
             Gaussian x = Gaussian.of(new double[d], s1);
             Gaussian y = Gaussian.of(new double[d], s2);
             if (d > 1) {
-                Pairs.assumeGx2();
             }
             double[] eps = d == 1 ? new double[] {0, 0.25, 0.5, 1, 2} : new double[] {0.5, 1.5};
             for (double e : eps) {
@@ -382,7 +374,6 @@ class NdisPropertiesTest {
 
     @Test
     void triangleInequalityRandom() {
-        Pairs.assumeGx2();
         Random rnd = new Random(13);
         for (int i = 0; i < 2; i++) {
             int d = 1 + i;
@@ -407,7 +398,6 @@ class NdisPropertiesTest {
             for (double e : new double[] {0, 0.5, 1, 2}) {
                 double bound = TriangleBound.delta(HSD, p[0], p[1], e);
                 if (p[0].mean()[0] != p[1].mean()[0]) {
-                    Pairs.assumeGx2();
                 }
                 assertTrue(bound >= HSD.delta(p[0], p[1], e) - 1e-10, "Theorem 4.2 below exact at eps=" + e);
             }
@@ -416,7 +406,6 @@ class NdisPropertiesTest {
 
     @Test
     void theorem42AboveExactRandom() {
-        Pairs.assumeGx2();
         Random rnd = new Random(14);
         for (int i = 0; i < 6; i++) {
             int d = 1; // 1-D keeps every component a closed form (Theorem 4.2 evaluates ~250 terms)
@@ -484,7 +473,6 @@ class NdisPropertiesTest {
     /** Spec §3 "Grouping": I_r (x) S outputs merge into d terms with r degrees of freedom; same value unmerged. */
     @Test
     void kroneckerMergingAgreesWithUnmerged() {
-        Pairs.assumeGx2();
         Random rnd = new Random(16);
         int d = 3;
         int r = 4;

@@ -1,8 +1,6 @@
 package org.dpgauss.ndis;
 
 import java.util.Random;
-import org.dpgauss.gx2.GeneralizedChiSquare;
-import org.junit.jupiter.api.Assumptions;
 
 /** Random Gaussians for the property tests (fixed seeds) and the gx2 availability guard. */
 final class Pairs {
@@ -53,17 +51,5 @@ final class Pairs {
             }
         }
         return out;
-    }
-
-    /** Skips a test while the generalized chi-square implementation (branch gx2) is not merged yet. */
-    static void assumeGx2() {
-        boolean ok;
-        try {
-            GeneralizedChiSquare.of(new double[] {1, -2}, new int[] {1, 1}, null, 0).cdf(0.5);
-            ok = true;
-        } catch (UnsupportedOperationException e) {
-            ok = false;
-        }
-        Assumptions.assumeTrue(ok, "generalized chi-square not merged yet");
     }
 }
