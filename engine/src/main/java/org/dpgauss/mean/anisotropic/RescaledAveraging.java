@@ -1,0 +1,375 @@
+package org.dpgauss.mean.anisotropic;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.util.Objects;
+import org.dpgauss.engine.ComputeEngine;
+import org.dpgauss.engine.CpuEngine;
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.privacy.ApproxDp;
+import org.dpgauss.privacy.NeighbouringRelation;
+import org.dpgauss.privacy.PrivacyGuarantee;
+import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.Zcdp;
+import org.dpgauss.privacy.noise.DiscreteLaplace;
+import org.dpgauss.privacy.noise.NoiseGrid;
+import org.dpgauss.privacy.noise.SecureGaussianSampler;
+
+/**
+ * Private re-scaled averaging {@code Avg_{M,lambda,epsilon,delta}}, Algorithm 1 of spec
+ * anisotropic-mean-estimation §3 (Dagan, Jordan, Yang, Zakynthinou, Zhivotovskiy): a dimension-free private mean
+ * for subgaussian data with a known (or bounded) covariance proxy, with no clipping, range or centre.
+ * <ol>
+ *   <li>map the rows to {@code y = M^{-1/4} x} and run {@link BasicFilter} with the predicate
+ *       {@code ||y - y'||_2 <= lambda} (neighbour counts by {@link ComputeEngine#neighbourCounts}); C = kept rows;</li>
+ *   <li>noisy count {@code n^ = |C| - log(1/delta)/epsilon + Lap(1/epsilon)}; if {@code |C| = 0} or
+ *       {@code n^ <= 0} return {@link AnisotropicMeanResult#FAIL} (the only failure exit, §3.1 step 5, §9);</li>
+ *   <li>release the whitened mean {@code ybar = mean(M^{-1/4} C)} with Gaussian noise of L2 sensitivity
+ *       {@code 2 lambda / n^} and publish {@code M^{1/4} (ybar + noise)}: noise covariance proportional to
+ *       {@code M^{1/2}} (§3.1 [D], step 6–7).</li>
+ * </ol>
+ * Choices of M: {@link ShapeMatrix#of} with {@code M = Sigma} (known covariance, main estimator),
+ * {@link ShapeMatrix#identity} (folklore), {@link ShapeMatrix#diagonal}; lambda by {@link LambdaRule} (§3.2).
+ *
+ * <p><b>Guarantee</b> ({@link Calibration#PROVABLE}, the default): {@code (epsilon*, delta*)}-DP under
+ * <b>replace-one</b> neighbours with n public ({@link NeighbouringRelation#REPLACE_ONE}, spec §5.2 item 1), or under
+ * add/remove if that relation is requested. Thm 3.5: for internal {@code epsilon, delta in (0, 1/2)} Algorithm 1 is
+ * {@code (21 epsilon, e^10 delta)}-DP (add/remove); group privacy of size 2 gives replace-one
+ * {@code (42 epsilon, (1 + e^{21 epsilon}) e^10 delta)}. So the internal values are
+ * {@code epsilon = epsilon* / 42}, {@code delta = delta* / (e^10 (1 + e^{epsilon* / 2}))} for replace-one
+ * ({@code epsilon* / 21}, {@code delta* e^-10} for add/remove), rounded down. {@link Calibration#NOMINAL_UNCERTIFIED}
+ * passes the target through and its results are marked uncertified. A seeded (insecure) random source also makes
+ * the result uncertified.
+ *
+ * <p><b>Noise on a grid</b> (so that the sampler's floating-point behaviour cannot leak, Mironov 2012):
+ * <ul>
+ *   <li>Count: the Laplace draw is {@code g_L Z}, {@code Z} discrete Laplace with integer scale
+ *       {@code t = ceil(b/g_L)}, {@code b = 1/epsilon}, {@code g_L = NoiseGrid.spacing(b) <= 1}; {@code |C|} is an
+ *       exact grid point (integer sensitivity {@code 1/g_L}), so this is {@code 1/(g_L t) <= epsilon}-DP (geometric
+ *       mechanism). The shift {@code log(1/delta)/epsilon} becomes {@code g_L K}, {@code K = ceil(t ln(1/delta)) + 1},
+ *       which keeps Lemma 3.4's event {@code n^ >= |C|} at probability
+ *       {@code e^{-K/t}/(1 + e^{-1/t}) <= delta e^{-1/t}/(1 + e^{-1/t}) < delta/2}, as the proof needs. The test
+ *       {@code n^ <= 0} is an exact integer comparison.</li>
+ *   <li>Mean: the whitened mean is summed exactly ({@link ExactSum}) and rounded to the power-of-two grid
+ *       {@code g}; the release is {@code g (round(ybar/g) + Z)}, {@code Z_j} independent discrete Gaussians
+ *       ({@link SecureGaussianSampler}). Its sensitivity on friendly neighbours is
+ *       {@code Delta' = 2 lambda (1 + 1e-9) / n^ + g sqrt(d)}: the factor {@code 1 + 1e-9} covers the predicate's
+ *       floating-point evaluation (the engine recomputes pairs within a relative {@code 1e-9} of the radius
+ *       directly, spec §8), {@code g sqrt(d)} the grid rounding ({@link NoiseGrid}). The standard deviation is
+ *       {@code max(Delta' sqrt(2 ln(1.25/delta))/epsilon, Delta'/sqrt(2 rho))} with
+ *       {@code rho = Zcdp.forApproxDp(epsilon, delta)}: the second term makes the discrete mechanism
+ *       {@code (epsilon, delta)}-DP via zCDP (CKS20 Thm. 14 and Bun–Steinke), which the proof of Thm 3.5 needs
+ *       for fixed {@code n^}; the first is the paper's classical calibration (§3.1 step 6), kept so that the noise
+ *       is never below the paper's. They differ by well under 1% in the provable regime.</li>
+ * </ul>
+ *
+ * <p><b>Accuracy</b> (Thm 3.3): for {@code n >= 2 log(1/(delta beta))/epsilon} (internal values) and
+ * {@code lambda >= lambda*(beta)}, with probability at least {@code 1 - 3.5 beta} the result is not FAIL and
+ * {@code ||mu^ - mu|| <= sqrt(tr Sigma/n) + sqrt(2||Sigma|| log(1/beta)/n)
+ * + 4 sqrt(2 log(1.25/delta)) lambda/(epsilon n) (sqrt(tr M^{1/2}) + sqrt(2 ||M^{1/2}|| log(1/beta)))}. The
+ * privacy part of the error scales as {@code lambda sqrt(tr M^{1/2})}: for {@code M = Sigma} about
+ * {@code tr Sigma^{1/2}}, for {@code M = I} about {@code sqrt(d tr Sigma)} (spec §10).
+ *
+ * <p>Immutable; thread safety is that of the random source and engine passed to {@link #release}.
+ */
+public final class RescaledAveraging {
+
+    /** Relative slack on lambda for the floating-point predicate (see class comment). */
+    static final double PREDICATE_SLACK = 1e-9;
+    /** Largest nominal epsilon: keeps the count's grid index {@code |C| / g_L} within a long. */
+    static final double MAX_NOMINAL_EPSILON = 1024;
+
+    private final ShapeMatrix shape;
+    private final double lambda;
+    private final ApproxDp target;
+    private final NeighbouringRelation relation;
+    private final Calibration calibration;
+    private final double epsilon;   // internal, passed to Algorithm 1
+    private final double delta;     // internal
+    // count noise
+    private final double countGrid;
+    private final long countScale;
+    private final long countShift;
+
+    private RescaledAveraging(ShapeMatrix shape, double lambda, ApproxDp target, NeighbouringRelation relation,
+            Calibration calibration, double epsilon, double delta) {
+        this.shape = shape;
+        this.lambda = lambda;
+        this.target = target;
+        this.relation = relation;
+        this.calibration = calibration;
+        this.epsilon = epsilon;
+        this.delta = delta;
+        double b = 1.0 / epsilon;
+        this.countGrid = NoiseGrid.spacing("count Laplace scale 1/epsilon", b);
+        this.countScale = NoiseGrid.integerScale("count Laplace scale 1/epsilon", b, countGrid);
+        // K = ceil(t ln(1/delta)) + 1: the +1 also absorbs the rounding of t * ln(1/delta) (< 1e-6 in absolute).
+        this.countShift = (long) Math.ceil(countScale * Math.log(1.0 / delta)) + 1;
+    }
+
+    /**
+     * The provable estimator under replace-one neighbours (the default everywhere).
+     *
+     * @param shape M
+     * @param lambda the predicate radius (public), see {@link LambdaRule}
+     * @param epsilon the target epsilon*, in {@code (0, 21)}
+     * @param delta the target delta*, in {@code (0, 1)}
+     * @return the estimator
+     */
+    public static RescaledAveraging provable(ShapeMatrix shape, double lambda, double epsilon, double delta) {
+        return of(shape, lambda, epsilon, delta, NeighbouringRelation.REPLACE_ONE, Calibration.PROVABLE);
+    }
+
+    /**
+     * @param shape M, positive definite
+     * @param lambda the predicate radius, finite and {@code > 0} (public; any value is private, §3.3)
+     * @param epsilon the target epsilon*: PROVABLE needs internal {@code epsilon* / 42} (replace-one) or
+     *        {@code epsilon* / 21} (add/remove) in {@code (2^-21, 1/2)}; NOMINAL needs {@code (2^-21, 1024]}
+     * @param delta the target delta*, in {@code (0, 1)}
+     * @param relation the neighbouring relation the target is stated under
+     * @param calibration PROVABLE (default) or NOMINAL_UNCERTIFIED
+     * @return the estimator
+     * @throws IllegalArgumentException naming the parameter, value, allowed range and reason
+     */
+    public static RescaledAveraging of(ShapeMatrix shape, double lambda, double epsilon, double delta,
+            NeighbouringRelation relation, Calibration calibration) {
+        Objects.requireNonNull(shape, "M");
+        Objects.requireNonNull(relation, "neighbouring relation");
+        Objects.requireNonNull(calibration, "calibration");
+        if (!(lambda > 0) || !Double.isFinite(lambda)) {
+            throw new IllegalArgumentException("lambda=" + lambda + " is outside (0, inf): it is the radius of the"
+                    + " friendliness predicate ||M^(-1/4)(x - y)|| <= lambda (spec §3.1)");
+        }
+        if (!(delta > 0 && delta < 1)) {
+            throw new IllegalArgumentException("delta=" + delta + " is outside (0, 1): Algorithm 1 is approximate DP"
+                    + " only (pure DP needs n = Omega(d log R / epsilon), Thm 1.1)");
+        }
+        double eps;
+        double del;
+        if (calibration == Calibration.PROVABLE) {
+            boolean swap = relation == NeighbouringRelation.REPLACE_ONE;
+            double factor = swap ? 42 : 21;
+            if (!(epsilon > 0 && epsilon < factor / 2) || !Double.isFinite(epsilon)) {
+                throw new IllegalArgumentException("epsilon=" + epsilon + " is outside (0, " + (factor / 2) + "): the"
+                        + " provable calibration runs Algorithm 1 at epsilon/" + (int) factor + " (" + relation.id()
+                        + ", Thm 3.5), which must be below 1/2; use Calibration.NOMINAL_UNCERTIFIED for an"
+                        + " uncertified run");
+            }
+            eps = Math.nextDown(epsilon / factor);
+            double denom = swap ? Math.exp(10) * (1 + Math.exp(epsilon / 2)) : Math.exp(10);
+            del = Math.nextDown(Math.nextDown(delta / Math.nextUp(denom)));
+        } else {
+            if (!(epsilon > 0 && epsilon <= MAX_NOMINAL_EPSILON)) {
+                throw new IllegalArgumentException("epsilon=" + epsilon + " is outside (0, " + MAX_NOMINAL_EPSILON
+                        + "]: larger values put the count's noise grid below 2^-31 and overflow its integer index");
+            }
+            eps = epsilon;
+            del = delta;
+        }
+        if (!(1.0 / eps < 0x1p21)) {
+            throw new IllegalArgumentException("epsilon=" + epsilon + " gives internal epsilon " + eps + ", below"
+                    + " 2^-21: the count's Laplace scale 1/epsilon would need a grid coarser than 1, so |C| would no"
+                    + " longer be a grid point (allowed: internal epsilon in (2^-21, 1/2))");
+        }
+        return new RescaledAveraging(shape, lambda, ApproxDp.of(epsilon, delta), relation, calibration, eps, del);
+    }
+
+    /**
+     * Known covariance, main estimator {@code M = Sigma}, lambda by {@link LambdaRule#knownCovariance}; provable,
+     * replace-one.
+     */
+    public static RescaledAveraging knownCovariance(ShapeMatrix sigma, int n, double beta, double epsilon,
+            double delta) {
+        return provable(sigma, LambdaRule.knownCovariance(sigma, n, beta), epsilon, delta);
+    }
+
+    /**
+     * Folklore estimator {@code M = I}, lambda by {@link LambdaRule#folklore}; provable, replace-one.
+     */
+    public static RescaledAveraging folklore(int d, double traceSigma, double normSigma, int n, double beta,
+            double epsilon, double delta) {
+        return provable(ShapeMatrix.identity(d), LambdaRule.folklore(traceSigma, normSigma, n, beta), epsilon, delta);
+    }
+
+    /** @return M */
+    public ShapeMatrix shape() {
+        return shape;
+    }
+
+    /** @return lambda */
+    public double lambda() {
+        return lambda;
+    }
+
+    /** @return the epsilon passed to Algorithm 1 */
+    public double internalEpsilon() {
+        return epsilon;
+    }
+
+    /** @return the delta passed to Algorithm 1 */
+    public double internalDelta() {
+        return delta;
+    }
+
+    /** @return the calibration mode */
+    public Calibration calibration() {
+        return calibration;
+    }
+
+    /**
+     * The guarantee of a release drawing from {@code random}: the target {@code (epsilon*, delta*)} under the
+     * chosen relation, certified only for PROVABLE calibration with a secure source.
+     *
+     * @param random the source that will be used
+     * @return the guarantee
+     */
+    public PrivacyGuarantee guarantee(RandomSource random) {
+        Objects.requireNonNull(random, "random source");
+        boolean provable = calibration == Calibration.PROVABLE;
+        String notes = "private re-scaled averaging (Algorithm 1, spec anisotropic-mean-estimation §3) with "
+                + shape + ", lambda=" + lambda + "; internal (epsilon, delta)=(" + epsilon + ", " + delta + "); "
+                + (provable
+                        ? "Thm 3.5 (21 eps, e^10 delta) add/remove"
+                                + (relation == NeighbouringRelation.REPLACE_ONE ? ", group privacy 2 for replace-one"
+                                        + " with n public" : "")
+                        : "NOMINAL calibration: target passed through, NO proof (uncertified)")
+                + "; discrete Laplace/Gaussian noise on power-of-two grids (CKS20)"
+                + (random.isInsecure() ? "; INSECURE seeded random source" : "");
+        return PrivacyGuarantee.approxDp(relation, target, provable && !random.isInsecure(), notes);
+    }
+
+    /** Releases with the CPU engine. */
+    public AnisotropicMeanResult release(RowBlockMatrix x, RandomSource random) {
+        return release(x, CpuEngine.instance(), random);
+    }
+
+    /**
+     * Runs Algorithm 1 on the rows of x.
+     *
+     * @param x the data (n x d), finite; n is public
+     * @param engine the engine for the neighbour counts
+     * @param random the noise source ({@link RandomSource#secure()} for private releases)
+     * @return the estimate, or {@link AnisotropicMeanResult#FAIL}
+     * @throws IllegalArgumentException if x is empty, has the wrong width, or has a non-finite or huge
+     *         ({@code > 2^900} after whitening) entry (checked before any noise is drawn, spec §9)
+     */
+    public AnisotropicMeanResult release(RowBlockMatrix x, ComputeEngine engine, RandomSource random) {
+        Objects.requireNonNull(engine, "compute engine");
+        Objects.requireNonNull(random, "random source");
+        RowBlockMatrix y = whiten(x);
+        int n = y.rows();
+        int d = y.cols();
+        // Steps 1-3: BasicFilter on y = M^{-1/4} x with radius lambda.
+        boolean[] keep = BasicFilter.run(y, lambda, engine, random);
+        int kept = 0;
+        for (boolean k : keep) {
+            kept += k ? 1 : 0;
+        }
+        // Step 4: noisy count (drawn also when |C| = 0, as in the pseudocode).
+        long countIndex = noisyCountIndex(kept, random);
+        // Step 5: the only failure exit.
+        if (kept == 0 || countIndex <= 0) {
+            return AnisotropicMeanResult.FAIL;
+        }
+        double nHat = countGrid * countIndex; // <= |X| whenever the true n^ < |X| (monotone rounding)
+        // Steps 6-7 in whitened coordinates, exact mean rounded to the grid.
+        double g = meanGrid(nHat);
+        double sigma = meanSigma(nHat, d);
+        ExactSum[] sums = new ExactSum[d];
+        for (int j = 0; j < d; j++) {
+            sums[j] = new ExactSum();
+        }
+        double[] row = new double[d];
+        for (int i = 0; i < n; i++) {
+            if (keep[i]) {
+                y.copyRow(i, row, 0);
+                for (int j = 0; j < d; j++) {
+                    sums[j].add(row[j]);
+                }
+            }
+        }
+        SecureGaussianSampler sampler = SecureGaussianSampler.using(random);
+        BigDecimal divisor = new BigDecimal(g).multiply(BigDecimal.valueOf(kept));
+        double[] w = new double[d];
+        for (int j = 0; j < d; j++) {
+            BigInteger index = sums[j].value().divide(divisor, 0, RoundingMode.HALF_EVEN).toBigIntegerExact();
+            BigInteger released = index.add(BigInteger.valueOf(sampler.sampleIndex(sigma, g)));
+            w[j] = new BigDecimal(released).multiply(new BigDecimal(g)).doubleValue();
+        }
+        double[] estimate = new double[d];
+        shape.applyPower(0.25, w, estimate);
+        return AnisotropicMeanResult.success(estimate, guarantee(random));
+    }
+
+    /**
+     * The count release {@code |C|/g_L + Z - K} in units of {@code g_L} (so {@code n^ = g_L * index}).
+     * Package-private for the Lemma 3.4 test.
+     */
+    long noisyCountIndex(int kept, RandomSource random) {
+        long z = DiscreteLaplace.withScale(countScale).sample(random);
+        long exact = Math.round(kept / countGrid); // exact: countGrid is a power of two <= 1, kept < 2^31
+        return exact + z - countShift;
+    }
+
+    /** @return the count's grid spacing {@code g_L} */
+    double countGrid() {
+        return countGrid;
+    }
+
+    /** The grid of the whitened release for a noisy count {@code n^}: from the ideal sensitivity. */
+    double meanGrid(double nHat) {
+        return NoiseGrid.spacing("whitened-mean sigma", sigmaFor(idealSensitivity(nHat)));
+    }
+
+    /**
+     * The standard deviation per whitened coordinate for a noisy count {@code n^} (before the grid's
+     * {@code ceil}), with the grid-rounding inflation included. Package-private for tests (spec §6 U5).
+     */
+    double meanSigma(double nHat, int d) {
+        double sens = Math.nextUp(idealSensitivity(nHat) + NoiseGrid.l2RoundingInflation(meanGrid(nHat), d));
+        return sigmaFor(sens);
+    }
+
+    private double idealSensitivity(double nHat) {
+        return Math.nextUp(2.0 * Math.nextUp(lambda * (1 + PREDICATE_SLACK)) / nHat);
+    }
+
+    private double sigmaFor(double sensitivity) {
+        double classical = Math.nextUp(sensitivity * Math.sqrt(2 * Math.log(1.25 / delta)) / epsilon);
+        double viaZcdp = Zcdp.sigmaFor(Zcdp.forApproxDp(epsilon, delta).rho(), sensitivity);
+        return Math.max(classical, viaZcdp);
+    }
+
+    private RowBlockMatrix whiten(RowBlockMatrix x) {
+        if (x == null || x.rows() == 0) {
+            throw new IllegalArgumentException("data have no rows: the estimator needs n >= 1");
+        }
+        int d = shape.dimension();
+        if (x.cols() != d) {
+            throw new IllegalArgumentException("data have " + x.cols() + " columns but M is " + d + " x " + d);
+        }
+        int n = x.rows();
+        RowBlockMatrix y = RowBlockMatrix.zeros(n, d, x.blockRows());
+        double[] row = new double[d];
+        double[] out = new double[d];
+        for (int i = 0; i < n; i++) {
+            x.copyRow(i, row, 0);
+            for (int j = 0; j < d; j++) {
+                if (!Double.isFinite(row[j])) {
+                    throw new IllegalArgumentException("data row " + i + " column " + j + " is " + row[j]
+                            + ": entries must be finite (a NaN distance would silently drop the row, spec §9)");
+                }
+            }
+            shape.applyPower(-0.25, row, out);
+            for (int j = 0; j < d; j++) {
+                if (!(Math.abs(out[j]) <= ExactSum.MAX_ABS)) {
+                    throw new IllegalArgumentException("data row " + i + " maps to M^(-1/4) x with coordinate " + j
+                            + " = " + out[j] + ", outside [-2^900, 2^900]: the exact summation would overflow");
+                }
+            }
+            y.setRow(i, out);
+        }
+        return y;
+    }
+}
