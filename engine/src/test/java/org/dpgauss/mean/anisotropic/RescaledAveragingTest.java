@@ -223,6 +223,26 @@ class RescaledAveragingTest {
     }
 
     @Test
+    void noisyCountRarelyFallsBelowHalfTheRowsAtTheMinimumSampleSize() {
+        // U3 (Thm 3.3 failure budget): with C = X and n >= 2 log(1/(delta beta))/eps, Pr[n^ < n/2] <= beta/2. At
+        // n = ceil(minimum) the event is Lap(1/eps) < -log(1/beta)/eps (up to one grid step), probability ~ beta/2
+        // = 0.005. 40000 draws: sd 3.5e-4; window [0.0035, 0.0065] is > 4 sd (failure probability < 1e-4).
+        RescaledAveraging m = RescaledAveraging.provable(ShapeMatrix.identity(1), 1.0, EPS, DELTA);
+        int n = (int) Math.ceil(m.minimumRowsForAccuracy(BETA));
+        RandomSource r = RandomSource.insecureSeeded(17);
+        long half = Math.round(n / 2.0 / m.countGrid());
+        int trials = 40_000;
+        int below = 0;
+        for (int t = 0; t < trials; t++) {
+            if (m.noisyCountIndex(n, r) < half) {
+                below++;
+            }
+        }
+        double rate = below / (double) trials;
+        assertTrue(rate <= 0.0065 && rate >= 0.0035, "Pr[n^ < n/2] = " + rate + ", expected about beta/2 = 0.005");
+    }
+
+    @Test
     void provableCalibrationAchievesTheTargetAndNominalIsMarked() {
         RescaledAveraging p = RescaledAveraging.provable(ShapeMatrix.identity(3), 5.0, 2.0, 1e-6);
         double e = p.internalEpsilon();
