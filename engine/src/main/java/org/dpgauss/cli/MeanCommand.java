@@ -11,6 +11,10 @@ import java.util.concurrent.Callable;
 import org.dpgauss.io.DataReader;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.mean.ClippedGaussianMean;
+import org.dpgauss.mean.anisotropic.AnisotropicMeanResult;
+import org.dpgauss.mean.anisotropic.AnisotropicMethod;
+import org.dpgauss.mean.anisotropic.ShapeMatrix;
+import org.ejml.data.DMatrixRMaj;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.Zcdp;
@@ -22,6 +26,11 @@ import picocli.CommandLine.ParentCommand;
 /** Private mean of a data file. */
 @Command(name = "mean", mixinStandardHelpOptions = true,
         description = {"Release a differentially private mean of the rows of a CSV or .npy file.",
+            "--method anisotropic|folklore: private re-scaled averaging (spec anisotropic-mean-estimation §3, "
+                    + "Algorithm 1 with BasicFilter) for data with a known (public) covariance proxy given by "
+                    + "--covariance FILE or --variances; anisotropic rescales by Sigma (dimension-free error), "
+                    + "folklore by the identity. Guarantee: (epsilon, delta)-DP under replace-one neighbours with n "
+                    + "public. It may print only {\"status\":\"FAIL\"} (too few rows survive the filter).",
             "--method clipped: the clipped Gaussian-mechanism mean; rows are projected onto the L2 ball of public "
                     + "radius --clip around the public --centre, averaged, and N(0, sigma^2 I) noise is added with "
                     + "sigma = 2C/(n sqrt(2 rho)).",
@@ -36,12 +45,26 @@ final class MeanCommand implements Callable<Integer> {
     Path input;
 
     @Option(names = "--method", defaultValue = "clipped",
-            description = "Estimator (default: ${DEFAULT-VALUE}); this build has: clipped.")
+            description = "Estimator (default: ${DEFAULT-VALUE}): clipped, anisotropic or folklore.")
     String method;
 
-    @Option(names = "--clip", required = true, paramLabel = "C",
-            description = "Public L2 clipping radius around the centre (> 0); choose it without looking at the data.")
-    double clip;
+    @Option(names = "--clip", paramLabel = "C",
+            description = "clipped: public L2 clipping radius around the centre (> 0); choose it without looking at "
+                    + "the data.")
+    Double clip;
+
+    @Option(names = "--covariance", paramLabel = "FILE",
+            description = "anisotropic/folklore: public d x d covariance proxy (CSV or .npy), positive definite.")
+    Path covariance;
+
+    @Option(names = "--variances", split = ",", paramLabel = "v1,v2,..",
+            description = "anisotropic/folklore: public diagonal covariance proxy (instead of --covariance).")
+    double[] variances;
+
+    @Option(names = "--beta", defaultValue = "0.01",
+            description = "anisotropic/folklore: accuracy failure probability of the lambda rule, in (0, 1) "
+                    + "(default: ${DEFAULT-VALUE}).")
+    double beta;
 
     @Option(names = "--centre", split = ",", paramLabel = "c1,c2,..",
             description = "Public centre of the clipping ball (default: the origin).")
@@ -49,6 +72,8 @@ final class MeanCommand implements Callable<Integer> {
 
     @ArgGroup(exclusive = true, multiplicity = "1")
     Budget budget;
+
+    private static final String RESCALED = "anisotropic|folklore";
 
     static final class Budget {
         @Option(names = "--rho", required = true, description = "zCDP budget rho > 0.")
@@ -65,11 +90,19 @@ final class MeanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (!"clipped".equals(method.toLowerCase(Locale.ROOT))) {
-            throw new IllegalArgumentException("--method=" + method + " is not available in this build; available: clipped");
-        }
+        String chosen = method.toLowerCase(Locale.ROOT).strip();
         if (!(delta > 0 && delta < 1)) {
             throw new IllegalArgumentException("--delta=" + delta + " must be in (0, 1)");
+        }
+        if (chosen.equals("anisotropic") || chosen.equals("folklore")) {
+            return rescaled(AnisotropicMethod.fromId(chosen));
+        }
+        if (!"clipped".equals(chosen)) {
+            throw new IllegalArgumentException("--method=" + method + " is not available; available: clipped, "
+                    + "anisotropic, folklore");
+        }
+        if (clip == null) {
+            throw new IllegalArgumentException("--method clipped needs --clip C (a public clipping radius > 0)");
         }
         double rho = budget.rho != null ? budget.rho : Zcdp.forApproxDp(budget.epsilon, delta).rho();
         // parameters are validated before the data are read
@@ -105,6 +138,71 @@ final class MeanCommand implements Callable<Integer> {
                     input, x.rows(), x.cols(), clip);
             out.println("  mean:      " + Arrays.toString(mean));
             out.printf(Locale.ROOT, "  noise:     sigma = %.6g per coordinate%n", mech.sigma(x.rows()));
+            out.println("  guarantee: " + g.describe());
+            out.println("  random:    " + random.describe());
+            if (random.isInsecure()) {
+                out.println("WARNING: --insecure-seed was given: the noise above is predictable and NOT private.");
+            }
+        }
+        return 0;
+    }
+
+    /** Algorithm 1 (spec anisotropic-mean-estimation §3): FAIL prints nothing else (design.md). */
+    private Integer rescaled(AnisotropicMethod which) throws IOException {
+        if (budget.epsilon == null) {
+            throw new IllegalArgumentException("--method " + which.id() + " takes --epsilon (an (epsilon, delta) "
+                    + "guarantee), not --rho");
+        }
+        if ((covariance == null) == (variances == null)) {
+            throw new IllegalArgumentException("--method " + which.id() + " needs exactly one of --covariance FILE "
+                    + "or --variances v1,v2,.. (the public covariance proxy)");
+        }
+        ShapeMatrix sigma;
+        if (variances != null) {
+            sigma = ShapeMatrix.diagonal(variances);
+        } else {
+            RowBlockMatrix c = DataReader.read(covariance);
+            if (c.rows() != c.cols()) {
+                throw new IllegalArgumentException(covariance.getFileName() + " is " + c.rows() + " x " + c.cols()
+                        + ", expected a square covariance matrix");
+            }
+            DMatrixRMaj a = new DMatrixRMaj(c.rows(), c.cols());
+            for (int i = 0; i < c.rows(); i++) {
+                for (int j = 0; j < c.cols(); j++) {
+                    a.set(i, j, c.get(i, j));
+                }
+            }
+            sigma = ShapeMatrix.of(a);
+        }
+        RowBlockMatrix x = DataReader.read(input);
+        if (x.cols() != sigma.dimension()) {
+            throw new IllegalArgumentException("the covariance proxy is " + sigma.dimension() + "-dimensional but "
+                    + input.getFileName() + " has " + x.cols() + " columns");
+        }
+        RandomSource random = main.randomSource();
+        AnisotropicMeanResult r = which.estimator(sigma, x.rows(), beta, budget.epsilon, delta)
+                .release(x, main.selectEngine().engine(), random);
+        PrintWriter out = main.spec.commandLine().getOut();
+        if (r.isFail()) {
+            out.println(main.json ? "{\"status\":\"FAIL\"}" : "FAIL");
+            return 0;
+        }
+        PrivacyGuarantee g = r.guarantee();
+        if (main.json) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("status", "PASS");
+            m.put("method", which.id());
+            m.put("mean", r.estimate());
+            m.put("guarantee", g.toMap());
+            m.put("n", x.rows());
+            m.put("d", x.cols());
+            m.put("insecure", random.isInsecure());
+            m.put("randomness", random.describe());
+            out.println(Json.write(m));
+        } else {
+            out.printf(Locale.ROOT, "private mean of %s (n=%d, d=%d), re-scaled averaging (%s)%n", input, x.rows(),
+                    x.cols(), which.id());
+            out.println("  mean:      " + Arrays.toString(r.estimate()));
             out.println("  guarantee: " + g.describe());
             out.println("  random:    " + random.describe());
             if (random.isInsecure()) {

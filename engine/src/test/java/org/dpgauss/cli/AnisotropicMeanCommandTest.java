@@ -1,0 +1,80 @@
+package org.dpgauss.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code mean --method anisotropic|folklore}: contract JSON, FAIL releases nothing else, clear errors. */
+class AnisotropicMeanCommandTest {
+
+    private static Path data(Path dir, int n, int d, long seed) throws Exception {
+        Random rnd = new Random(seed);
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < d; j++) {
+                sb.append(j == 0 ? "" : ",").append(5 + rnd.nextGaussian() / (j + 1));
+            }
+            sb.append('\n');
+        }
+        Path p = dir.resolve("x" + n + ".csv");
+        Files.writeString(p, sb.toString());
+        return p;
+    }
+
+    private static String variances(int d) {
+        StringBuilder sb = new StringBuilder();
+        for (int j = 0; j < d; j++) {
+            sb.append(j == 0 ? "" : ",").append(1.0 / ((j + 1) * (j + 1)));
+        }
+        return sb.toString();
+    }
+
+    @Test
+    void anisotropicReleasesWithItsGuarantee(@TempDir Path dir) throws Exception {
+        Path x = data(dir, 3000, 5, 1);
+        MainTest.Run r = MainTest.run("--insecure-seed", "7", "mean", "--input", x.toString(), "--method",
+                "anisotropic", "--variances", variances(5), "--epsilon", "2", "--delta", "1e-6", "--json");
+        assertEquals(0, r.code, r.err);
+        JsonNode j = r.json();
+        assertEquals("PASS", j.get("status").asText());
+        assertEquals("anisotropic", j.get("method").asText());
+        assertEquals(5, j.get("mean").size());
+        assertEquals("replace-one", j.get("guarantee").get("relation").asText(), r.out);
+        assertTrue(j.get("insecure").asBoolean());
+    }
+
+    @Test
+    void failPrintsNothingElse(@TempDir Path dir) throws Exception {
+        // 20 rows are far below log(1/delta)/epsilon: the noisy count fails (spec §3, Algorithm 1)
+        Path x = data(dir, 20, 3, 2);
+        MainTest.Run r = MainTest.run("--insecure-seed", "7", "mean", "--input", x.toString(), "--method", "folklore",
+                "--variances", variances(3), "--epsilon", "1", "--delta", "1e-6", "--json");
+        assertEquals(0, r.code, r.err);
+        assertEquals("{\"status\":\"FAIL\"}", r.out.strip());
+    }
+
+    @Test
+    void parametersAreCheckedWithClearMessages(@TempDir Path dir) throws Exception {
+        Path x = data(dir, 50, 3, 3);
+        MainTest.Run none = MainTest.run("mean", "--input", x.toString(), "--method", "anisotropic", "--epsilon", "1");
+        assertEquals(1, none.code);
+        assertTrue(none.err.contains("--covariance"), none.err);
+        MainTest.Run wrongD = MainTest.run("mean", "--input", x.toString(), "--method", "anisotropic", "--variances",
+                "1,1", "--epsilon", "1");
+        assertEquals(1, wrongD.code);
+        assertTrue(wrongD.err.contains("columns"), wrongD.err);
+        MainTest.Run rho = MainTest.run("mean", "--input", x.toString(), "--method", "folklore", "--variances", "1,1,1",
+                "--rho", "0.5");
+        assertEquals(1, rho.code);
+        assertTrue(rho.err.contains("--epsilon"), rho.err);
+        MainTest.Run clip = MainTest.run("mean", "--input", x.toString(), "--epsilon", "1");
+        assertEquals(1, clip.code);
+        assertTrue(clip.err.contains("--clip"), clip.err);
+    }
+}
