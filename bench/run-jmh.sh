@@ -18,7 +18,7 @@
 #   JAVA               java executable (default: java on PATH).
 #
 # What it does:
-#   1. Builds the shaded jar (mvn -B -q -DskipTests package, from the repository root) when
+#   1. Builds the shaded jar (mvn -B -q -DskipTests package -pl bench -am, from the repository root; see bench/lib.sh) when
 #      bench/target/benchmarks.jar is missing, older than any pom.xml or module source, or --rebuild.
 #   2. Writes <dir>/machine.json (hostname, nproc, total memory from free -g, CPU model from
 #      /proc/cpuinfo, java -version, date, git commit, the exact command) and appends the command
@@ -68,24 +68,9 @@ while (($# > 0)); do
 done
 
 # ---- 1. build if needed ------------------------------------------------------------------------
-needs_build() {
-    [[ $rebuild -eq 1 || ! -f "$JAR" ]] && return 0
-    local paths=(pom.xml)
-    local m
-    for m in cpu-fallback kernels engine bench; do
-        [[ -f "$m/pom.xml" ]] && paths+=("$m/pom.xml")
-        [[ -d "$m/src/main" ]] && paths+=("$m/src/main")
-    done
-    [[ -n "$(find "${paths[@]}" -type f -newer "$JAR" -print -quit 2>/dev/null)" ]]
-}
-
-if needs_build; then
-    echo ">> building $JAR (mvn -B -q -DskipTests package)" >&2
-    mvn -B -q -DskipTests package
-    [[ -f "$JAR" ]] || { echo "run-jmh.sh: build finished but $JAR is missing" >&2; exit 1; }
-else
-    echo ">> using existing $JAR" >&2
-fi
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
+ensure_benchmarks_jar run-jmh.sh "$rebuild"
 
 # ---- 2. output folder, names, command ----------------------------------------------------------
 host="$(hostname -s 2>/dev/null || uname -n)"

@@ -54,24 +54,9 @@ while (($# > 0)); do
 done
 outdir="${outdir:-bench/results/projection}"
 
-needs_build() {
-    [[ $rebuild -eq 1 || ! -f "$JAR" ]] && return 0
-    local paths=(pom.xml)
-    local m
-    for m in cpu-fallback kernels engine bench; do
-        [[ -f "$m/pom.xml" ]] && paths+=("$m/pom.xml")
-        [[ -d "$m/src/main" ]] && paths+=("$m/src/main")
-    done
-    [[ -n "$(find "${paths[@]}" -type f -newer "$JAR" -print -quit 2>/dev/null)" ]]
-}
-
-if needs_build; then
-    echo ">> building $JAR (mvn -B -q -DskipTests package -pl bench -am)" >&2
-    mvn -B -q -DskipTests package -pl bench -am
-    [[ -f "$JAR" ]] || { echo "run-projection.sh: build finished but $JAR is missing" >&2; exit 1; }
-else
-    echo ">> using existing $JAR" >&2
-fi
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
+ensure_benchmarks_jar run-projection.sh "$rebuild"
 
 mkdir -p "$outdir"
 cmd=("$JAVA" ${JAVA_OPTS:-} -Djava.awt.headless=true -cp "$JAR" org.dpgauss.bench.projection.ProjectionComparison "$outdir" "$n" "$d" "$reps")
