@@ -1,0 +1,105 @@
+package org.dpgauss.mean.anisotropic;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.privacy.ApproxDp;
+import org.dpgauss.privacy.NeighbouringRelation;
+import org.dpgauss.privacy.PrivacyGuarantee;
+import org.dpgauss.privacy.RandomSource;
+import org.junit.jupiter.api.Test;
+
+class UnknownCovarianceMeanTest {
+
+    private static final double[] SIGMA = {100, 1, 1e-2, 1e-2, 1e-2};
+    private static final int N = 22000;
+    private static final double EPS = 4;
+    private static final double DELTA = 1e-3;
+    private static final double BETA = 0.5;
+
+    @Test
+    void chiSquareRuleMatchesTheSpecTable() {
+        int[][] table = {{1, 11}, {2, 16}, {10, 30}, {100, 50}, {1000, 72}, {10000, 95}};
+        for (int[] row : table) {
+            assertEquals(row[1], ChiSquareRule.groupHalfSize(row[0]), "d=" + row[0]);
+        }
+        // Gamma sanity: P(1, x) = 1 - e^-x
+        assertEquals(1 - Math.exp(-2.5), ChiSquareRule.regularizedLowerGamma(1, 2.5), 1e-14);
+        assertEquals(Math.exp(-7.0), ChiSquareRule.regularizedUpperGamma(1, 7), 1e-16);
+        assertThrows(IllegalArgumentException.class, () -> ChiSquareRule.groupHalfSize(0));
+    }
+
+    @Test
+    void planUsesPublicQuantitiesAndGrowsK() {
+        UnknownCovarianceMean small = UnknownCovarianceMean.of(N, 5, EPS, DELTA, BETA);
+        assertEquals(ChiSquareRule.groupHalfSize(5), small.ell());
+        assertEquals((N / 2) / (2 * small.ell()), small.groups());
+        assertEquals(1, small.k());
+        UnknownCovarianceMean big = UnknownCovarianceMean.of(40 * N, 5, EPS, DELTA, BETA);
+        assertTrue(big.k() > small.k(), "k=" + big.k());
+        // §4.11 worked example: N = 1e5, d = 1000, epsilon = 1, delta = 1e-6, beta = 0.01 is infeasible or k = 0
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> UnknownCovarianceMean.of(100000, 1000, 1, 1e-6, 0.01));
+        assertTrue(e.getMessage().startsWith("insufficient samples"), e.getMessage());
+        PrivacyGuarantee g = small.guarantee(RandomSource.secure());
+        assertEquals(NeighbouringRelation.REPLACE_ONE, g.relation());
+        assertEquals(ApproxDp.of(EPS, DELTA), g.approxDp().orElseThrow());
+        assertTrue(g.certified());
+    }
+
+    /**
+     * End to end on Gaussian data with unknown Sigma = diag(100, 1, .01, .01, .01) and a far mean. Each Avg call
+     * gets lambda = sqrt(32 S^)(1 + 2 sqrt(ln(n/beta'))) with S^ at most 4 S (w.h.p.), so the error is at most the
+     * sum over the two blocks of Thm 3.3's bound at the largest lambda; the bound is about 4 times the typical
+     * error (spec §7), so failure is far below 1e-3 per run. HIGH (k = 1): I_top is empty by design. PAPER
+     * (k = 1): coordinate 0 goes to I_top.
+     */
+    @Test
+    void estimatesTheMeanWithinTheoremBounds() {
+        int d = SIGMA.length;
+        double[] mu = AnisotropicTestData.farMean(d);
+        RowBlockMatrix x = AnisotropicTestData.gaussian(N, mu, SIGMA, 77);
+        int n = N / 2;
+        double trace = 0;
+        for (double s : SIGMA) {
+            trace += s;
+        }
+        double logTerm = 1 + 2 * Math.sqrt(Math.log(n / (BETA / 6)));
+        double lambdaAll = Math.sqrt(32 * 4 * trace) * logTerm;
+        double bound = RescaledAveraging.provable(ShapeMatrix.identity(d), lambdaAll, EPS / 2, DELTA / 2)
+                .accuracyBound(trace, 100, n, 0.01);
+        for (TopVar.Threshold rule : TopVar.Threshold.values()) {
+            UnknownCovarianceMean alg = UnknownCovarianceMean.of(N, d, EPS, DELTA, BETA, rule);
+            AnisotropicMeanResult r = alg.release(x, RandomSource.insecureSeeded(5));
+            assertFalse(r.isFail(), rule.toString());
+            double err = AnisotropicTestData.distance(r.estimate(), mu);
+            assertTrue(err <= bound, rule + ": error " + err + " > bound " + bound);
+            assertFalse(r.guarantee().certified());
+        }
+    }
+
+    @Test
+    void invalidParametersAreRejected() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> UnknownCovarianceMean.of(N, 5, 42, DELTA, BETA));
+        assertTrue(e.getMessage().contains("epsilon=42.0") && e.getMessage().contains("(0, 42)"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> UnknownCovarianceMean.of(1, 5, EPS, DELTA, BETA));
+        assertThrows(IllegalArgumentException.class, () -> UnknownCovarianceMean.of(N, 0, EPS, DELTA, BETA));
+        assertThrows(IllegalArgumentException.class, () -> UnknownCovarianceMean.of(N, 5, EPS, 0, BETA));
+        e = assertThrows(IllegalArgumentException.class, () -> UnknownCovarianceMean.of(N, 5, EPS, DELTA, 1));
+        assertTrue(e.getMessage().contains("beta=1.0"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> UnknownCovarianceMean.of(2000, 5, EPS, DELTA, BETA));
+        assertTrue(e.getMessage().startsWith("insufficient samples"), e.getMessage());
+        UnknownCovarianceMean alg = UnknownCovarianceMean.of(N, 5, EPS, DELTA, BETA);
+        RowBlockMatrix wrong = RowBlockMatrix.zeros(N, 4);
+        e = assertThrows(IllegalArgumentException.class, () -> alg.release(wrong, RandomSource.insecureSeeded(1)));
+        assertTrue(e.getMessage().contains("expected N x d"), e.getMessage());
+        RowBlockMatrix nan = RowBlockMatrix.zeros(N, 5);
+        nan.set(3, 2, Double.NaN);
+        e = assertThrows(IllegalArgumentException.class, () -> alg.release(nan, RandomSource.insecureSeeded(1)));
+        assertTrue(e.getMessage().contains("non-finite"), e.getMessage());
+    }
+}
