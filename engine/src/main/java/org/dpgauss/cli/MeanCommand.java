@@ -14,6 +14,7 @@ import org.dpgauss.mean.ClippedGaussianMean;
 import org.dpgauss.mean.anisotropic.AnisotropicMeanResult;
 import org.dpgauss.mean.anisotropic.AnisotropicMethod;
 import org.dpgauss.mean.anisotropic.ShapeMatrix;
+import org.dpgauss.mean.anisotropic.UnknownCovarianceMean;
 import org.ejml.data.DMatrixRMaj;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
@@ -29,7 +30,8 @@ import picocli.CommandLine.ParentCommand;
             "--method anisotropic|folklore: private re-scaled averaging (spec anisotropic-mean-estimation §3, "
                     + "Algorithm 1 with BasicFilter) for data with a known (public) covariance proxy given by "
                     + "--covariance FILE or --variances; anisotropic rescales by Sigma (dimension-free error), "
-                    + "folklore by the identity. Guarantee: (epsilon, delta)-DP under replace-one neighbours with n "
+                    + "folklore by the identity; anisotropic without a proxy estimates an unknown diagonal covariance "
+                    + "privately first (Algorithm 2). Guarantee: (epsilon, delta)-DP under replace-one neighbours with n "
                     + "public. It may print only {\"status\":\"FAIL\"} (too few rows survive the filter).",
             "--method clipped: the clipped Gaussian-mechanism mean; rows are projected onto the L2 ball of public "
                     + "radius --clip around the public --centre, averaged, and N(0, sigma^2 I) noise is added with "
@@ -153,9 +155,15 @@ final class MeanCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--method " + which.id() + " takes --epsilon (an (epsilon, delta) "
                     + "guarantee), not --rho");
         }
-        if ((covariance == null) == (variances == null)) {
-            throw new IllegalArgumentException("--method " + which.id() + " needs exactly one of --covariance FILE "
-                    + "or --variances v1,v2,.. (the public covariance proxy)");
+        if (covariance != null && variances != null) {
+            throw new IllegalArgumentException("--covariance and --variances both give the covariance proxy: pass one");
+        }
+        if (covariance == null && variances == null) {
+            if (which == AnisotropicMethod.FOLKLORE) {
+                throw new IllegalArgumentException("--method folklore needs --covariance FILE or --variances v1,v2,.. "
+                        + "(its lambda uses the trace and norm of the covariance)");
+            }
+            return unknownCovariance();
         }
         ShapeMatrix sigma;
         if (variances != null) {
@@ -182,6 +190,19 @@ final class MeanCommand implements Callable<Integer> {
         RandomSource random = main.randomSource();
         AnisotropicMeanResult r = which.estimator(sigma, x.rows(), beta, budget.epsilon, delta)
                 .release(x, main.selectEngine().engine(), random);
+        return print(r, which.id(), x, random);
+    }
+
+    /** Algorithm 2 (spec anisotropic-mean-estimation §4): unknown diagonal covariance. */
+    private Integer unknownCovariance() throws IOException {
+        RowBlockMatrix x = DataReader.read(input);
+        RandomSource random = main.randomSource();
+        AnisotropicMeanResult r = UnknownCovarianceMean.of(x.rows(), x.cols(), budget.epsilon, delta, beta)
+                .release(x, random);
+        return print(r, "anisotropic (unknown diagonal covariance)", x, random);
+    }
+
+    private Integer print(AnisotropicMeanResult r, String methodName, RowBlockMatrix x, RandomSource random) {
         PrintWriter out = main.spec.commandLine().getOut();
         if (r.isFail()) {
             out.println(main.json ? "{\"status\":\"FAIL\"}" : "FAIL");
@@ -191,7 +212,7 @@ final class MeanCommand implements Callable<Integer> {
         if (main.json) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("status", "PASS");
-            m.put("method", which.id());
+            m.put("method", methodName);
             m.put("mean", r.estimate());
             m.put("guarantee", g.toMap());
             m.put("n", x.rows());
@@ -201,7 +222,7 @@ final class MeanCommand implements Callable<Integer> {
             out.println(Json.write(m));
         } else {
             out.printf(Locale.ROOT, "private mean of %s (n=%d, d=%d), re-scaled averaging (%s)%n", input, x.rows(),
-                    x.cols(), which.id());
+                    x.cols(), methodName);
             out.println("  mean:      " + Arrays.toString(r.estimate()));
             out.println("  guarantee: " + g.describe());
             out.println("  random:    " + random.describe());

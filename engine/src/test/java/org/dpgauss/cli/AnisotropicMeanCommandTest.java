@@ -62,9 +62,15 @@ class AnisotropicMeanCommandTest {
     @Test
     void parametersAreCheckedWithClearMessages(@TempDir Path dir) throws Exception {
         Path x = data(dir, 50, 3, 3);
-        MainTest.Run none = MainTest.run("mean", "--input", x.toString(), "--method", "anisotropic", "--epsilon", "1");
+        MainTest.Run none = MainTest.run("mean", "--input", x.toString(), "--method", "folklore", "--epsilon", "1");
         assertEquals(1, none.code);
         assertTrue(none.err.contains("--covariance"), none.err);
+        // without a proxy, anisotropic runs Algorithm 2, whose public sample-size check refuses 50 rows up front
+        MainTest.Run unknown = MainTest.run("mean", "--input", x.toString(), "--method", "anisotropic", "--epsilon",
+                "1", "--json");
+        assertEquals(1, unknown.code);
+        assertTrue(unknown.err.contains("insufficient samples"), unknown.err);
+        assertEquals("", unknown.out.strip());
         MainTest.Run wrongD = MainTest.run("mean", "--input", x.toString(), "--method", "anisotropic", "--variances",
                 "1,1", "--epsilon", "1");
         assertEquals(1, wrongD.code);
