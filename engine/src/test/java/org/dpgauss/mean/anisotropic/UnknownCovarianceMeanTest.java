@@ -26,9 +26,8 @@ class UnknownCovarianceMeanTest {
         for (int[] row : table) {
             assertEquals(row[1], ChiSquareRule.groupHalfSize(row[0]), "d=" + row[0]);
         }
-        // Gamma sanity: P(1, x) = 1 - e^-x
-        assertEquals(1 - Math.exp(-2.5), ChiSquareRule.regularizedLowerGamma(1, 2.5), 1e-14);
-        assertEquals(Math.exp(-7.0), ChiSquareRule.regularizedUpperGamma(1, 7), 1e-16);
+        // the rule's tails: chi2_2 has P[chi2_2 <= x] = 1 - e^{-x/2}; l = 2 gives Pr[< 1] + Pr[> 4] = 1 - e^-0.5 + e^-2
+        assertEquals(1 - Math.exp(-0.5) + Math.exp(-2.0), ChiSquareRule.outsideProbability(2), 1e-15);
         assertThrows(IllegalArgumentException.class, () -> ChiSquareRule.groupHalfSize(0));
     }
 
