@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.File;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -70,7 +69,7 @@ public final class Figure2Reproduction {
         }
         json.put("series", series);
         json.put("computeSeconds", seconds);
-        json.put("machine", machine());
+        json.put("machine", MachineInfo.describe());
         json.put("command", System.getProperty("figure2.command",
                 "java -cp <classpath> org.dpgauss.bench.Figure2Reproduction " + outdir));
         json.put("date", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
@@ -121,35 +120,5 @@ public final class Figure2Reproduction {
             }
         }
         System.out.println("wrote " + jsonFile + " and " + png);
-    }
-
-    private static Map<String, Object> machine() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            host = "unknown";
-        }
-        m.put("hostname", host);
-        m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
-                + System.getProperty("os.arch"));
-        m.put("availableProcessors", Runtime.getRuntime().availableProcessors());
-        m.put("cpuModel", cpuModel());
-        m.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
-        return m;
-    }
-
-    private static String cpuModel() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                if (line.startsWith("model name")) {
-                    return line.substring(line.indexOf(':') + 1).trim();
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // not Linux: leave unknown
-        }
-        return "unknown";
     }
 }

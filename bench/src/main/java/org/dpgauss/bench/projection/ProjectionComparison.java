@@ -1,5 +1,7 @@
 package org.dpgauss.bench.projection;
 
+import org.dpgauss.bench.MachineInfo;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.awt.BasicStroke;
@@ -7,7 +9,6 @@ import java.awt.Color;
 import java.awt.Font;
 import java.io.File;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -150,7 +151,7 @@ public final class ProjectionComparison {
         json.put("engine", engine.description());
         json.put("seconds", Map.of("data", dataSeconds, "projections", projSeconds,
                 "total", (System.nanoTime() - t0) * 1e-9));
-        json.put("machine", machine());
+        json.put("machine", MachineInfo.describe());
         json.put("command", System.getProperty("projection.command",
                 "java -cp <classpath> org.dpgauss.bench.projection.ProjectionComparison " + outdir + " " + n + " "
                         + d + " " + reps));
@@ -372,33 +373,5 @@ public final class ProjectionComparison {
                 new Font("SansSerif", Font.BOLD, 18), plot, true);
         chart.setBackgroundPaint(Color.WHITE);
         ChartUtils.saveChartAsPNG(png, chart, 1000, 650);
-    }
-
-    private static Map<String, Object> machine() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            host = "unknown";
-        }
-        m.put("hostname", host);
-        m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
-                + System.getProperty("os.arch"));
-        m.put("availableProcessors", Runtime.getRuntime().availableProcessors());
-        String cpu = "unknown";
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                if (line.startsWith("model name")) {
-                    cpu = line.substring(line.indexOf(':') + 1).trim();
-                    break;
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // not Linux
-        }
-        m.put("cpuModel", cpu);
-        m.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
-        return m;
     }
 }
