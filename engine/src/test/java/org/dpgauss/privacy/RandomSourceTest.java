@@ -26,7 +26,7 @@ class RandomSourceTest {
 
             @Override
             public void nextBytes(byte[] bytes) {
-                throw new UnsupportedOperationException();
+                throw new UnsupportedOperationException("test double: only nextLong() is scripted");
             }
 
             @Override
