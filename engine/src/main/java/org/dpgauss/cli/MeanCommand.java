@@ -13,6 +13,7 @@ import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.mean.ClippedGaussianMean;
 import org.dpgauss.mean.anisotropic.AnisotropicMeanResult;
 import org.dpgauss.mean.anisotropic.AnisotropicMethod;
+import org.dpgauss.mean.anisotropic.CoordinateWiseMean;
 import org.dpgauss.mean.anisotropic.ShapeMatrix;
 import org.dpgauss.mean.anisotropic.UnknownCovarianceMean;
 import org.ejml.data.DMatrixRMaj;
@@ -33,6 +34,11 @@ import picocli.CommandLine.ParentCommand;
                     + "folklore by the identity; anisotropic without a proxy estimates an unknown diagonal covariance "
                     + "privately first (Algorithm 2). Guarantee: (epsilon, delta)-DP under replace-one neighbours with n "
                     + "public. It may print only {\"status\":\"FAIL\"} (too few rows survive the filter).",
+            "--method coordinate: the coordinate-wise baseline (spec §10 B3): per-coordinate stable-histogram range "
+                    + "finding with bins of width sqrt(Sigma_ii) (--variances or the diagonal of --covariance), "
+                    + "clipping to a box, spherical Gaussian noise. Guarantee: (epsilon, delta)-DP under replace-one "
+                    + "neighbours with n public; it may print only {\"status\":\"FAIL\"} (a histogram found no "
+                    + "bin: about sqrt(d)/epsilon rows are needed).",
             "--method clipped: the clipped Gaussian-mechanism mean; rows are projected onto the L2 ball of public "
                     + "radius --clip around the public --centre, averaged, and N(0, sigma^2 I) noise is added with "
                     + "sigma = 2C/(n sqrt(2 rho)).",
@@ -47,7 +53,7 @@ final class MeanCommand implements Callable<Integer> {
     Path input;
 
     @Option(names = "--method", defaultValue = "clipped",
-            description = "Estimator (default: ${DEFAULT-VALUE}): clipped, anisotropic or folklore.")
+            description = "Estimator (default: ${DEFAULT-VALUE}): clipped, anisotropic, folklore or coordinate.")
     String method;
 
     @Option(names = "--clip", paramLabel = "C",
@@ -56,15 +62,18 @@ final class MeanCommand implements Callable<Integer> {
     Double clip;
 
     @Option(names = "--covariance", paramLabel = "FILE",
-            description = "anisotropic/folklore: public d x d covariance proxy (CSV or .npy), positive definite.")
+            description = "anisotropic/folklore/coordinate: public d x d covariance proxy (CSV or .npy), positive "
+                    + "definite (coordinate uses its diagonal).")
     Path covariance;
 
     @Option(names = "--variances", split = ",", paramLabel = "v1,v2,..",
-            description = "anisotropic/folklore: public diagonal covariance proxy (instead of --covariance).")
+            description = "anisotropic/folklore/coordinate: public diagonal covariance proxy (instead of "
+                    + "--covariance).")
     double[] variances;
 
     @Option(names = "--beta", defaultValue = "0.01",
-            description = "anisotropic/folklore: accuracy failure probability of the lambda rule, in (0, 1) "
+            description = "anisotropic/folklore/coordinate: accuracy failure probability of the lambda rule (of the "
+                    + "clipping radius for coordinate), in (0, 1) "
                     + "(default: ${DEFAULT-VALUE}).")
     double beta;
 
@@ -99,9 +108,12 @@ final class MeanCommand implements Callable<Integer> {
         if (chosen.equals("anisotropic") || chosen.equals("folklore")) {
             return rescaled(AnisotropicMethod.fromId(chosen));
         }
+        if (chosen.equals("coordinate")) {
+            return coordinateWise();
+        }
         if (!"clipped".equals(chosen)) {
             throw new IllegalArgumentException("--method=" + method + " is not available; available: clipped, "
-                    + "anisotropic, folklore");
+                    + "anisotropic, folklore, coordinate");
         }
         if (clip == null) {
             throw new IllegalArgumentException("--method clipped needs --clip C (a public clipping radius > 0)");
@@ -198,8 +210,40 @@ final class MeanCommand implements Callable<Integer> {
         RowBlockMatrix x = DataReader.read(input);
         RandomSource random = main.randomSource();
         AnisotropicMeanResult r = UnknownCovarianceMean.of(x.rows(), x.cols(), budget.epsilon, delta, beta)
-                .release(x, random);
+                .release(x, main.selectEngine().engine(), random);
         return print(r, "anisotropic (unknown diagonal covariance)", x, random);
+    }
+
+    /** Baseline B3 (spec anisotropic-mean-estimation §10): coordinate-wise range finding, box clip, Gaussian. */
+    private Integer coordinateWise() throws IOException {
+        if (budget.epsilon == null) {
+            throw new IllegalArgumentException("--method coordinate takes --epsilon (an (epsilon, delta) guarantee),"
+                    + " not --rho");
+        }
+        if ((covariance == null) == (variances == null)) {
+            throw new IllegalArgumentException("--method coordinate needs exactly one of --variances v1,v2,.. or "
+                    + "--covariance FILE (its bin widths are the public standard deviations sqrt(Sigma_ii))");
+        }
+        double[] v = variances;
+        if (covariance != null) {
+            RowBlockMatrix c = DataReader.read(covariance);
+            if (c.rows() != c.cols()) {
+                throw new IllegalArgumentException(covariance.getFileName() + " is " + c.rows() + " x " + c.cols()
+                        + ", expected a square covariance matrix");
+            }
+            v = new double[c.rows()];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = c.get(i, i);
+            }
+        }
+        RowBlockMatrix x = DataReader.read(input);
+        if (x.cols() != v.length) {
+            throw new IllegalArgumentException("the covariance proxy is " + v.length + "-dimensional but "
+                    + input.getFileName() + " has " + x.cols() + " columns");
+        }
+        RandomSource random = main.randomSource();
+        AnisotropicMeanResult r = CoordinateWiseMean.of(v, x.rows(), beta, budget.epsilon, delta).release(x, random);
+        return print(r, "coordinate", x, random);
     }
 
     private Integer print(AnisotropicMeanResult r, String methodName, RowBlockMatrix x, RandomSource random) {
@@ -221,7 +265,7 @@ final class MeanCommand implements Callable<Integer> {
             m.put("randomness", random.describe());
             out.println(Json.write(m));
         } else {
-            out.printf(Locale.ROOT, "private mean of %s (n=%d, d=%d), re-scaled averaging (%s)%n", input, x.rows(),
+            out.printf(Locale.ROOT, "private mean of %s (n=%d, d=%d), method %s%n", input, x.rows(),
                     x.cols(), methodName);
             out.println("  mean:      " + Arrays.toString(r.estimate()));
             out.println("  guarantee: " + g.describe());

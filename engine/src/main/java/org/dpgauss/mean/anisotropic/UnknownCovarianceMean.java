@@ -3,6 +3,8 @@ package org.dpgauss.mean.anisotropic;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.dpgauss.engine.ComputeEngine;
+import org.dpgauss.engine.CpuEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
@@ -187,6 +189,19 @@ public final class UnknownCovarianceMean {
      * @return the estimate under {@link #guarantee}, or {@link AnisotropicMeanResult#FAIL}
      */
     public AnisotropicMeanResult release(RowBlockMatrix x, RandomSource random) {
+        return release(x, CpuEngine.instance(), random);
+    }
+
+    /**
+     * Runs Algorithm 2 with the given engine for the neighbour counts of the two Algorithm 1 calls.
+     *
+     * @param x the data, {@code N x d}, finite
+     * @param engine the engine for {@link BasicFilter}'s neighbour counts
+     * @param random the noise source ({@link RandomSource#secure()} for private releases)
+     * @return the estimate under {@link #guarantee}, or {@link AnisotropicMeanResult#FAIL}
+     */
+    public AnisotropicMeanResult release(RowBlockMatrix x, ComputeEngine engine, RandomSource random) {
+        Objects.requireNonNull(engine, "compute engine");
         Objects.requireNonNull(random, "random");
         if (x.rows() != rows || x.cols() != d) {
             throw new IllegalArgumentException("data is " + x.rows() + " x " + x.cols() + ", expected N x d = "
@@ -243,7 +258,7 @@ public final class UnknownCovarianceMean {
             int[] cols = top.stream().mapToInt(Integer::intValue).toArray();
             RescaledAveraging avg = RescaledAveraging.provable(ShapeMatrix.diagonal(diag),
                     Math.sqrt(32 * sTop) * logTerm, epsilon / 2, delta / 2);
-            AnisotropicMeanResult r = avg.release(columns(xMean, cols), random);
+            AnisotropicMeanResult r = avg.release(columns(xMean, cols), engine, random);
             if (r.isFail()) {
                 return AnisotropicMeanResult.FAIL;
             }
@@ -256,7 +271,7 @@ public final class UnknownCovarianceMean {
             }
             RescaledAveraging avg = RescaledAveraging.provable(ShapeMatrix.identity(bot.length),
                     Math.sqrt(32 * sBot.value()) * logTerm, epsilon / 2, delta / 2);
-            AnisotropicMeanResult r = avg.release(columns(xMean, bot), random);
+            AnisotropicMeanResult r = avg.release(columns(xMean, bot), engine, random);
             if (r.isFail()) {
                 return AnisotropicMeanResult.FAIL;
             }

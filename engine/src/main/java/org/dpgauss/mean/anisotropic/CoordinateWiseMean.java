@@ -1,0 +1,272 @@
+package org.dpgauss.mean.anisotropic;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.util.Objects;
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.privacy.ApproxDp;
+import org.dpgauss.privacy.NeighbouringRelation;
+import org.dpgauss.privacy.PrivacyGuarantee;
+import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.Zcdp;
+import org.dpgauss.privacy.noise.NoiseGrid;
+import org.dpgauss.privacy.noise.SecureGaussianSampler;
+
+/**
+ * The coordinate-wise private mean, baseline B3 of spec anisotropic-mean-estimation §10 (Karwa–Vadhan range finding
+ * per coordinate, clipping to a box, spherical Gaussian noise), for data with known per-coordinate standard
+ * deviations {@code sigma_i = Sigma_ii^{1/2}}:
+ * <ol>
+ *   <li><b>Centring</b>, budget {@code (epsilon* /2, delta* /2)}: for every coordinate i, the values
+ *       {@code floor(x_i / w_i)} ({@code w_i = sigma_i}) go into a {@link StableHistogram} at
+ *       {@code (epsilon_c, delta_c)} with {@code delta_c = delta* /(4d)} and {@code epsilon_c} the better of basic
+ *       ({@code epsilon* /(2d)}) and advanced composition over d histograms with slack {@code delta* /4}
+ *       ({@code sqrt(2d ln(4/delta*)) e_c + d e_c (e^{e_c} - 1) <= epsilon* /2}). Centre
+ *       {@code c_i = (b_i + 1/2) w_i}. If any histogram returns bottom, the release is
+ *       {@link AnisotropicMeanResult#FAIL}.</li>
+ *   <li><b>Clipping</b>: each coordinate to {@code [c_i - r_i, c_i + r_i]},
+ *       {@code r_i = w_i (1.5 + sqrt(2 ln(2nd/beta)))} (the mode bin lies within one bin of the one holding
+ *       {@code mu_i}, so {@code |c_i - mu_i| <= 1.5 sigma_i}; the Gaussian tail term covers all n d values with
+ *       probability {@code 1 - beta}).</li>
+ *   <li><b>Mean</b>, budget {@code (epsilon* /2, delta* /2)}: the mean of the clipped rows plus spherical Gaussian
+ *       noise of L2 sensitivity {@code Delta = sqrt(sum_i (2 r_i)^2) / n} (replace one row).</li>
+ * </ol>
+ * Its privacy cost shows the two terms Algorithm 1 removes: the centring needs about {@code sqrt(d)/epsilon} rows
+ * (composition over d histograms) and the noise has norm about {@code sqrt(d tr Sigma log(nd/beta))/(epsilon n)}.
+ *
+ * <p><b>Guarantee:</b> {@code (epsilon*, delta*)}-DP under <b>replace-one</b> neighbours with n public
+ * ({@link NeighbouringRelation#REPLACE_ONE}): replacing a row changes one value in each of the d histograms
+ * (each {@code (epsilon_c, delta_c)}-DP for replace-one of one value, Lemma A.2; composed to
+ * {@code (epsilon* /2, delta* /2)}), and, for fixed centres, moves the clipped mean by at most {@code Delta}; basic
+ * composition gives the total. The sigma, w_i and n are public.
+ *
+ * <p><b>Noise on a grid</b> (as in {@link RescaledAveraging}): the clipped values are summed exactly
+ * ({@link ExactSum}), so the mean's sensitivity is exactly {@code sqrt(sum (hi_i - lo_i)^2)/n} with the
+ * floating-point interval ends {@code lo_i, hi_i} (rounded up); the mean is rounded to the power-of-two grid
+ * {@code g} and released as {@code g (round(mean/g) + Z)}, {@code Z_j} discrete Gaussians (CKS20), with
+ * {@code Delta' = Delta + g sqrt(d)}. The standard deviation is
+ * {@code max(Delta' sqrt(2 ln(2.5/delta*)) / (epsilon* /2), Delta' / sqrt(2 rho))},
+ * {@code rho = Zcdp.forApproxDp(epsilon* /2, delta* /2)}: the second term is what makes the discrete mechanism
+ * provably {@code (epsilon* /2, delta* /2)}-DP for every epsilon, the first is spec B3's classical value, kept so the
+ * noise is never below the spec's. Immutable.
+ */
+public final class CoordinateWiseMean {
+
+    private final double[] width;
+    private final double[] radius;
+    private final int n;
+    private final double beta;
+    private final ApproxDp target;
+    private final StableHistogram histogram;
+    private final double histogramEpsilon;
+    private final Zcdp meanBudget;
+
+    private CoordinateWiseMean(double[] width, double[] radius, int n, double beta, ApproxDp target,
+            double histogramEpsilon, StableHistogram histogram, Zcdp meanBudget) {
+        this.width = width;
+        this.radius = radius;
+        this.n = n;
+        this.beta = beta;
+        this.target = target;
+        this.histogramEpsilon = histogramEpsilon;
+        this.histogram = histogram;
+        this.meanBudget = meanBudget;
+    }
+
+    /**
+     * @param variances the public per-coordinate variances {@code Sigma_ii} (a proxy: upper bounds are fine), each
+     *        finite and {@code > 0}
+     * @param n the public number of rows, {@code >= 1}
+     * @param beta the accuracy failure probability of the clipping radius, in {@code (0, 1)}
+     * @param epsilon the target epsilon*, finite and {@code > 0} (the histograms need
+     *        {@code epsilon_c >= 2^-26})
+     * @param delta the target delta*, in {@code (0, 1)}
+     * @return the estimator
+     * @throws IllegalArgumentException naming the parameter, its value, the allowed range and why
+     */
+    public static CoordinateWiseMean of(double[] variances, int n, double beta, double epsilon, double delta) {
+        Objects.requireNonNull(variances, "variances");
+        int d = variances.length;
+        if (d == 0) {
+            throw new IllegalArgumentException("variances has no coordinates: the data dimension d must be >= 1");
+        }
+        if (n < 1) {
+            throw new IllegalArgumentException("n=" + n + " is outside [1, inf): the mean needs rows");
+        }
+        if (!(beta > 0 && beta < 1)) {
+            throw new IllegalArgumentException("beta=" + beta + " is outside (0, 1): it is the failure probability"
+                    + " of the clipping radius");
+        }
+        if (!(epsilon > 0) || !Double.isFinite(epsilon)) {
+            throw new IllegalArgumentException("epsilon=" + epsilon + " is outside (0, inf): the privacy budget"
+                    + " must be positive and finite");
+        }
+        if (!(delta > 0 && delta < 1)) {
+            throw new IllegalArgumentException("delta=" + delta + " is outside (0, 1): the histograms and the"
+                    + " Gaussian mechanism are approximate DP only");
+        }
+        double tail = 1.5 + Math.sqrt(2 * Math.log(2.0 * n * d / beta));
+        double[] w = new double[d];
+        double[] r = new double[d];
+        for (int i = 0; i < d; i++) {
+            double v = variances[i];
+            if (!(v > 0) || !Double.isFinite(v)) {
+                throw new IllegalArgumentException("variance " + i + " = " + v + " is outside (0, inf): the bin"
+                        + " width sigma_i = sqrt(Sigma_ii) must be positive and finite");
+            }
+            w[i] = Math.sqrt(v);
+            r[i] = w[i] * tail;
+            if (!(r[i] < 0x1p500) || !(w[i] > 0x1p-500)) {
+                throw new IllegalArgumentException("variance " + i + " = " + v + " gives bin width " + w[i]
+                        + " and radius " + r[i] + ", outside [2^-500, 2^500]: rescale the data");
+            }
+        }
+        // §10 B3: d histograms share (epsilon* /2, delta* /2) by advanced composition (slack delta* /4).
+        double epsC = Sparse.perInstanceEpsilon(d, epsilon / 2, delta / 4);
+        if (!(epsC >= 0x1p-26)) {
+            throw new IllegalArgumentException("epsilon=" + epsilon + " with d=" + d + " gives per-histogram epsilon "
+                    + epsC + ", below 2^-26: the histograms' noise scale would exceed their exact-sampling range");
+        }
+        StableHistogram h = StableHistogram.of(epsC, delta / (4.0 * d));
+        Zcdp rho = Zcdp.forApproxDp(epsilon / 2, delta / 2);
+        return new CoordinateWiseMean(w, r, n, beta, ApproxDp.of(epsilon, delta), epsC, h, rho);
+    }
+
+    /** @return d */
+    public int dimension() {
+        return width.length;
+    }
+
+    /** @return the per-histogram epsilon_c */
+    public double histogramEpsilon() {
+        return histogramEpsilon;
+    }
+
+    /** @return the per-coordinate histogram (threshold and noise scale are public) */
+    public StableHistogram histogram() {
+        return histogram;
+    }
+
+    /** @return the clipping radius {@code r_i} of coordinate i */
+    public double radius(int i) {
+        return radius[i];
+    }
+
+    /**
+     * The noise standard deviation per coordinate for centres {@code c} (the clip interval ends depend on them
+     * through floating-point rounding only; for a public estimate pass any centre, e.g. zeros).
+     *
+     * @param centre the centres c_i
+     * @return the standard deviation before the grid's ceiling
+     */
+    public double noiseSigma(double[] centre) {
+        double ideal = sensitivity(centre);
+        double g = NoiseGrid.spacing("sigma", sigmaFor(ideal));
+        return sigmaFor(Math.nextUp(ideal + NoiseGrid.l2RoundingInflation(g, width.length)));
+    }
+
+    /**
+     * @param random the source that will be used
+     * @return {@code (epsilon*, delta*)}-DP, replace-one with n public; certified unless the source is insecure
+     */
+    public PrivacyGuarantee guarantee(RandomSource random) {
+        Objects.requireNonNull(random, "random source");
+        return PrivacyGuarantee.approxDp(NeighbouringRelation.REPLACE_ONE, target, !random.isInsecure(),
+                "coordinate-wise mean (spec anisotropic-mean-estimation §10 B3): d=" + width.length + " stable"
+                        + " histograms at (" + histogramEpsilon + ", " + (target.delta() / (4.0 * width.length))
+                        + ") composed to (eps/2, delta/2), box clipping, discrete Gaussian mean at (eps/2, delta/2)"
+                        + " via zCDP rho=" + meanBudget.rho() + "; n=" + n + " public"
+                        + (random.isInsecure() ? "; INSECURE seeded random source" : ""));
+    }
+
+    /**
+     * Runs the estimator.
+     *
+     * @param x the data, {@code n x d}, finite
+     * @param random the noise source ({@link RandomSource#secure()} for private releases)
+     * @return the estimate, or {@link AnisotropicMeanResult#FAIL} when a histogram returns bottom
+     * @throws IllegalArgumentException for data of the wrong shape or with a non-finite entry (checked first)
+     */
+    public AnisotropicMeanResult release(RowBlockMatrix x, RandomSource random) {
+        Objects.requireNonNull(random, "random source");
+        int d = width.length;
+        if (x == null || x.rows() != n || x.cols() != d) {
+            throw new IllegalArgumentException("data are " + (x == null ? "null" : x.rows() + " x " + x.cols())
+                    + ", expected n x d = " + n + " x " + d + ": n is public and fixes the noise");
+        }
+        long[][] bins = new long[d][n];
+        double[] row = new double[d];
+        for (int r = 0; r < n; r++) {
+            x.copyRow(r, row, 0);
+            for (int i = 0; i < d; i++) {
+                if (!Double.isFinite(row[i])) {
+                    throw new IllegalArgumentException("data row " + r + " column " + i + " is " + row[i]
+                            + ": entries must be finite (spec §9)");
+                }
+                // saturating cast: a row function, so any value is fine for privacy
+                bins[i][r] = (long) Math.floor(row[i] / width[i]);
+            }
+        }
+        double[] centre = new double[d];
+        boolean failed = false;
+        for (int i = 0; i < d; i++) { // every histogram is drawn, so the timing only reveals FAIL
+            StableHistogram.Result b = histogram.release(bins[i], random);
+            if (b.isFail()) {
+                failed = true;
+            } else {
+                centre[i] = ((double) b.bin() + 0.5) * width[i];
+            }
+        }
+        if (failed) {
+            return AnisotropicMeanResult.FAIL;
+        }
+        double[] lo = new double[d];
+        double[] hi = new double[d];
+        for (int i = 0; i < d; i++) {
+            lo[i] = centre[i] - radius[i];
+            hi[i] = centre[i] + radius[i];
+            if (!Double.isFinite(lo[i]) || !Double.isFinite(hi[i])) {
+                return AnisotropicMeanResult.FAIL; // a centre near Long.MAX bins: post-processing of the histograms
+            }
+        }
+        ExactSum[] sums = new ExactSum[d];
+        for (int i = 0; i < d; i++) {
+            sums[i] = new ExactSum();
+        }
+        for (int r = 0; r < n; r++) {
+            x.copyRow(r, row, 0);
+            for (int i = 0; i < d; i++) {
+                sums[i].add(Math.min(Math.max(row[i], lo[i]), hi[i]));
+            }
+        }
+        double ideal = sensitivity(centre);
+        double g = NoiseGrid.spacing("sigma", sigmaFor(ideal));
+        double sigma = sigmaFor(Math.nextUp(ideal + NoiseGrid.l2RoundingInflation(g, d)));
+        SecureGaussianSampler sampler = SecureGaussianSampler.using(random);
+        BigDecimal divisor = new BigDecimal(g).multiply(BigDecimal.valueOf(n));
+        double[] estimate = new double[d];
+        for (int i = 0; i < d; i++) {
+            BigInteger index = sums[i].value().divide(divisor, 0, RoundingMode.HALF_EVEN).toBigIntegerExact();
+            BigInteger released = index.add(BigInteger.valueOf(sampler.sampleIndex(sigma, g)));
+            estimate[i] = new BigDecimal(released).multiply(new BigDecimal(g)).doubleValue();
+        }
+        return AnisotropicMeanResult.success(estimate, guarantee(random));
+    }
+
+    /** {@code sqrt(sum (hi_i - lo_i)^2) / n}, rounded up, for the floating-point interval ends of the centres. */
+    private double sensitivity(double[] centre) {
+        double s = 0;
+        for (int i = 0; i < width.length; i++) {
+            double len = Math.nextUp((centre[i] + radius[i]) - (centre[i] - radius[i]));
+            s = Math.nextUp(s + Math.nextUp(len * len));
+        }
+        return Math.nextUp(Math.nextUp(Math.sqrt(s)) / n);
+    }
+
+    private double sigmaFor(double sensitivity) {
+        double eps = target.epsilon() / 2;
+        double classical = Math.nextUp(sensitivity * Math.sqrt(2 * Math.log(2.5 / target.delta())) / eps);
+        return Math.max(classical, meanBudget.sigmaFor(sensitivity));
+    }
+}
