@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# run-anisotropic.sh: issue 7 item 6 - L2 error of the private mean estimators of spec
+# anisotropic-mean-estimation (Algorithm 1 with M = Sigma, folklore M = I, Algorithm 2 with both TopVar
+# thresholds, the clipped Gaussian mechanism, the coordinate-wise mean, the non-private mean) against
+# epsilon in {0.1, 0.5, 1} (delta = 1e-6) on N(mu, diag(sigma_i^2)) data with sigma_i^2 = i^-2 and e^-i,
+# beside the calibrated predictions and the paper's rates; and the CPU time of one neighbour count.
+#
+# Usage (from anywhere; the script works from the repository root):
+#   bench/run-anisotropic.sh [OUTDIR] [--rebuild] [--cells LIST] [--runs K] [--no-timing]
+#
+#   OUTDIR       output folder (default: bench/results/anisotropic)
+#   --cells      comma list of n:d:heavyRuns (default 10000:100:20,10000:1000:5,100000:100:1): the
+#                Algorithm 1/2 methods run on heavyRuns datasets, the cheap methods on --runs datasets
+#   --runs       datasets per cell for the cheap methods (default 20)
+#   --no-timing  skip the stand-alone neighbour-count timing (n = 100000, d = 100, CPU)
+#   --rebuild    rebuild bench/target/benchmarks.jar even if it looks up to date
+#
+# Environment:
+#   JAVA         java executable (default: java on PATH)
+#   JAVA_OPTS    extra JVM options (e.g. -Ddpgauss.engine=gpu to count neighbours on the GPU)
+#
+# What it does:
+#   1. Builds the shaded jar bench/target/benchmarks.jar when it is stale (bench/lib.sh).
+#   2. Unless --no-timing: times one neighbour count at n = 100000, d = 100 on the CPU with
+#        ./dpgauss bench neighbours --n 100000 --d 100 --engine cpu --repeat 1 --warmup 0 --json
+#      and writes OUTDIR/neighbour-count-cpu.json (the command, date, machine and the timing).
+#   3. Runs  java -Djava.awt.headless=true -cp bench/target/benchmarks.jar
+#            org.dpgauss.bench.anisotropic.AnisotropicComparison OUTDIR CELLS RUNS
+#      which writes OUTDIR/anisotropic.json (rewritten after every cell) and one PNG per cell,
+#      OUTDIR/error-<spectrum>-n<N>-d<D>.png; the log goes to OUTDIR/anisotropic.log.
+#   Randomness is SEEDED (Philox keys for the data, RandomSource.insecureSeeded for the noise): a
+#   reproducible simulation, not private releases.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+JAR=bench/target/benchmarks.jar
+JAVA="${JAVA:-java}"
+outdir=""
+rebuild=0
+cells="10000:100:20,10000:1000:5,100000:100:1"
+runs=20
+timing=1
+while (($# > 0)); do
+    case "$1" in
+        --rebuild) rebuild=1 ;;
+        -h | --help) sed -n '2,/^set -euo pipefail$/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
+        --cells) shift; cells="$1" ;;
+        --runs) shift; runs="$1" ;;
+        --no-timing) timing=0 ;;
+        -*) echo "run-anisotropic.sh: unknown option '$1'" >&2; exit 2 ;;
+        *)
+            if [[ -n "$outdir" ]]; then
+                echo "run-anisotropic.sh: more than one output folder given ('$outdir', '$1')" >&2
+                exit 2
+            fi
+            outdir="$1"
+            ;;
+    esac
+    shift
+done
+outdir="${outdir:-bench/results/anisotropic}"
+
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
+ensure_benchmarks_jar run-anisotropic.sh "$rebuild"
+mkdir -p "$outdir"
+
+if [[ $timing -eq 1 ]]; then
+    tcmd=(./dpgauss bench neighbours --n 100000 --d 100 --engine cpu --repeat 1 --warmup 0 --json)
+    echo ">> ${tcmd[*]}" >&2
+    started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    result="$("${tcmd[@]}" 2>/dev/null | tail -1)"
+    {
+        printf '{\n  "description": "one exact neighbour count (BasicFilter kernel, spec §8), n = 100000, d = 100, CPU engine",\n'
+        printf '  "command": "%s",\n' "${tcmd[*]}"
+        printf '  "started": "%s",\n  "host": "%s",\n  "nproc": %s,\n' "$started" "$(hostname 2>/dev/null || uname -n)" "$(nproc)"
+        printf '  "cpu": "%s",\n' "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
+        printf '  "note": "machine shared with other jobs: absolute times are noisy",\n'
+        printf '  "result": %s\n}\n' "$result"
+    } >"$outdir/neighbour-count-cpu.json"
+    echo ">> $outdir/neighbour-count-cpu.json" >&2
+fi
+
+cmd=("$JAVA" ${JAVA_OPTS:-} -Djava.awt.headless=true -cp "$JAR" org.dpgauss.bench.anisotropic.AnisotropicComparison "$outdir" "$cells" "$runs")
+command_line="bench/run-anisotropic.sh $outdir --cells $cells --runs $runs  ->  $(printf '%q ' "${cmd[@]}")"
+command_line="${command_line% }"
+log="$outdir/anisotropic.log"
+{
+    echo "# command: $command_line"
+    echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(hostname 2>/dev/null || uname -n); nproc: $(nproc);" \
+        "git: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+} >"$log"
+echo ">> $command_line" >&2
+"${cmd[0]}" "-Danisotropic.command=$command_line" "${cmd[@]:1}" 2>&1 | tee -a "$log"
+echo ">> done: $outdir/anisotropic.json, $outdir/error-*.png, $log" >&2
