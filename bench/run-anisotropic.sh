@@ -9,8 +9,10 @@
 #   bench/run-anisotropic.sh [OUTDIR] [--rebuild] [--cells LIST] [--runs K] [--no-timing]
 #
 #   OUTDIR       output folder (default: bench/results/anisotropic)
-#   --cells      comma list of n:d:heavyRuns (default 10000:100:20,10000:1000:5,100000:100:1): the
-#                Algorithm 1/2 methods run on heavyRuns datasets, the cheap methods on --runs datasets
+#   --cells      comma list of n:d:heavyRuns[:cheapRuns] (default
+#                10000:100:20,10000:1000:20,100000:100:20,100000:1000:5:5): the Algorithm 1/2 methods run
+#                on heavyRuns datasets, the cheap methods on cheapRuns (default --runs) datasets; a cell stops
+#                its Algorithm 1/2 runs after -Danisotropic.cellBudgetSeconds (JAVA_OPTS, default 900 s)
 #   --runs       datasets per cell for the cheap methods (default 20)
 #   --no-timing  skip the stand-alone neighbour-count timing (n = 100000, d = 100, CPU)
 #   --rebuild    rebuild bench/target/benchmarks.jar even if it looks up to date
@@ -39,7 +41,7 @@ JAR=bench/target/benchmarks.jar
 JAVA="${JAVA:-java}"
 outdir=""
 rebuild=0
-cells="10000:100:20,10000:1000:5,100000:100:1"
+cells="10000:100:20,10000:1000:20,100000:100:20,100000:1000:5:5"
 runs=20
 timing=1
 while (($# > 0)); do

@@ -65,11 +65,15 @@ import org.jfree.data.xy.XYSeriesCollection;
  * </ul>
  * Neighbour counts (the O(n^2 d) kernel of BasicFilter) are memoised per dataset and radius by
  * {@link CachingCountsEngine}: lambda does not depend on epsilon, so the counts of one dataset are computed once and
- * reused, exactly, for the three epsilons (and by Algorithm 2 whenever its lambda and columns repeat).
+ * reused, exactly, for the three epsilons (and by Algorithm 2 whenever its lambda and columns repeat); and when every
+ * whitened row lies within lambda/2 of the centroid the counts are all n by the triangle inequality (exact, O(n d)).
+ * Both give the counts the engine would compute, so every release has the library's output distribution.
  *
  * <p>Usage: {@code AnisotropicComparison OUTDIR CELLS [RUNS]} with CELLS a comma list of
- * {@code n:d:heavyRuns} (heavyRuns = datasets on which the Algorithm 1/2 methods run; the cheap methods run on
- * RUNS datasets, default 20). The JSON and one PNG per (spectrum, n, d) are rewritten after every cell.
+ * {@code n:d:heavyRuns[:cheapRuns]} (heavyRuns = datasets on which the Algorithm 1/2 methods run; the cheap methods
+ * run on cheapRuns datasets, default RUNS, default 20). System property {@code anisotropic.cellBudgetSeconds}
+ * (default 900): after that much wall time in a cell, the Algorithm 1/2 methods stop (the JSON records the runs
+ * actually made); {@code anisotropic.resume=true} keeps the cells already in OUTDIR/anisotropic.json. The JSON and one PNG per (spectrum, n, d) are rewritten after every cell.
  * The system property {@code anisotropic.command} is recorded as the command.
  */
 public final class AnisotropicComparison {
@@ -112,6 +116,17 @@ public final class AnisotropicComparison {
         json.put("note", "2-core machine shared with other jobs (run under nice): absolute times are noisy");
         json.put("started", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         List<Map<String, Object>> results = new ArrayList<>();
+        Path jsonFile = outdir.resolve("anisotropic.json");
+        if (Boolean.getBoolean("anisotropic.resume") && Files.exists(jsonFile)) {
+            // keep the cells of an interrupted run (same seeds: a cell's result does not depend on the others)
+            @SuppressWarnings("unchecked")
+            Map<String, Object> old = new ObjectMapper().readValue(jsonFile.toFile(), Map.class);
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> done = (List<Map<String, Object>>) old.get("cells");
+            results.addAll(done);
+            json.put("resumedFrom", Map.of("started", old.get("started"), "command", old.get("command"),
+                    "cells", done.size()));
+        }
         json.put("cells", results);
         json.put("complete", false);
 
@@ -120,11 +135,18 @@ public final class AnisotropicComparison {
             int n = Integer.parseInt(p[0]);
             int d = Integer.parseInt(p[1]);
             int heavy = Integer.parseInt(p[2]);
+            int cheap = p.length > 3 ? Integer.parseInt(p[3]) : runs;
             for (String spectrum : SPECTRA) {
-                Map<String, Object> r = runCell(spectrum, n, d, Math.max(runs, heavy), heavy, engine);
+                if (results.stream().anyMatch(c -> spectrum.equals(c.get("spectrumId"))
+                        && ((Number) c.get("n")).intValue() == n && ((Number) c.get("d")).intValue() == d)) {
+                    System.out.printf(Locale.ROOT, "%s n=%d d=%d: kept from the resumed JSON%n", spectrum, n, d);
+                    continue;
+                }
+                Map<String, Object> r = runCell(spectrum, n, d, Math.max(cheap, heavy), heavy, engine);
                 results.add(r);
-                json.put("countCache", Map.of("hits", engine.hits(), "misses", engine.misses(),
-                        "secondsPerShape", countTimes(engine)));
+                json.put("countCache", Map.of("reusedFromCache", engine.hits(), "notCached", engine.misses(),
+                        "allPassShortcut", engine.shortcuts(), "computedByEngine", engine.misses() - engine.shortcuts(),
+                        "engineSecondsPerShape", countTimes(engine)));
                 write(outdir, json);
                 chart(r, outdir.resolve("error-" + spectrum + "-n" + n + "-d" + d + ".png").toFile());
             }
@@ -225,7 +247,12 @@ public final class AnisotropicComparison {
         }
         double[] seconds = new double[METHODS.length];
         long t0 = System.nanoTime();
+        double budget = Double.parseDouble(System.getProperty("anisotropic.cellBudgetSeconds", "900"));
+        int heavyDone = 0;
         for (int run = 0; run < runs; run++) {
+            if (run < heavy && run > 0 && (System.nanoTime() - t0) * 1e-9 > budget) {
+                heavy = run; // wall-time budget of the cell spent: the Algorithm 1/2 methods stop here
+            }
             RowBlockMatrix x = SyntheticData.gaussian(n, d, mu, v, cellKey * 1000 + run);
             engine.clear();
             long s0 = System.nanoTime();
@@ -250,13 +277,23 @@ public final class AnisotropicComparison {
                     errors[m][e][run] = out == null ? null : dist(out, mu);
                 }
             }
+            if (run < heavy) {
+                heavyDone = run + 1;
+            }
             if (run < heavy || run % 5 == 4) {
-                System.out.printf(Locale.ROOT, "%s n=%d d=%d run %d/%d done (%.0f s; counts: %d computed, %d reused)%n",
-                        spectrum, n, d, run + 1, runs, (System.nanoTime() - t0) * 1e-9, engine.misses(),
+                System.out.printf(Locale.ROOT, "%s n=%d d=%d run %d/%d done (%.0f s; counts: %d by the engine, %d by the"
+                        + " all-pass shortcut, %d reused)%n", spectrum, n, d, run + 1, runs,
+                        (System.nanoTime() - t0) * 1e-9, engine.misses() - engine.shortcuts(), engine.shortcuts(),
                         engine.hits());
             }
         }
 
+        for (int m = 1; m <= 4; m++) {
+            for (int e = 0; e < ne; e++) {
+                errors[m][e] = Arrays.copyOf(errors[m][e], heavyDone);
+            }
+        }
+        heavy = heavyDone;
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("spectrum", spectrum.equals("poly2") ? "sigma_i^2 = i^-2" : "sigma_i^2 = max(e^-i, 1e-12)");
         r.put("spectrumId", spectrum);
@@ -264,6 +301,7 @@ public final class AnisotropicComparison {
         r.put("d", d);
         r.put("runsCheapMethods", runs);
         r.put("runsAlgorithm1And2", heavy);
+        r.put("cellBudgetSeconds", budget);
         r.put("traceSigma", tr);
         r.put("traceSigmaHalf", trHalf);
         r.put("normSigma", norm);

@@ -1,8 +1,7 @@
 package org.dpgauss.mean.anisotropic;
 
-import java.util.Map;
+import java.util.Arrays;
 import java.util.Objects;
-import java.util.TreeMap;
 import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
@@ -102,19 +101,23 @@ public final class StableHistogram {
             throw new IllegalArgumentException("bins has length " + (bins == null ? "null" : "0")
                     + ": the histogram needs m >= 1 values");
         }
-        TreeMap<Long, Long> counts = new TreeMap<>();
-        for (long b : bins) {
-            counts.merge(b, 1L, Long::sum);
-        }
+        long[] sorted = bins.clone();
+        Arrays.sort(sorted);
         DiscreteLaplace noise = DiscreteLaplace.withScale(scale);
         long best = 0;
         long bestNoisy = Long.MIN_VALUE;
-        for (Map.Entry<Long, Long> e : counts.entrySet()) { // ascending bins: strict '>' keeps the smallest on ties
-            long noisy = e.getValue() * unit + noise.sample(random);
+        // runs of equal labels = the non-empty bins, in ascending order: strict '>' keeps the smallest on ties
+        for (int i = 0; i < sorted.length;) {
+            int j = i;
+            while (j < sorted.length && sorted[j] == sorted[i]) {
+                j++;
+            }
+            long noisy = (j - i) * unit + noise.sample(random);
             if (noisy > bestNoisy) {
                 bestNoisy = noisy;
-                best = e.getKey();
+                best = sorted[i];
             }
+            i = j;
         }
         return bestNoisy >= thresholdIndex ? new Result(best) : Result.FAIL;
     }
