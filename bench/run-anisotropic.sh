@@ -15,6 +15,7 @@
 #                its Algorithm 1/2 runs after -Danisotropic.cellBudgetSeconds (JAVA_OPTS, default 900 s)
 #   --runs       datasets per cell for the cheap methods (default 20)
 #   --no-timing  skip the stand-alone neighbour-count timing (n = 100000, d = 100, CPU)
+#   --no-topvar  skip the TopVar threshold experiment (spec §9 A9; d = 10, n in {1e5, 1e6})
 #   --rebuild    rebuild bench/target/benchmarks.jar even if it looks up to date
 #
 # Environment:
@@ -23,13 +24,16 @@
 #
 # What it does:
 #   1. Builds the shaded jar bench/target/benchmarks.jar when it is stale (bench/lib.sh).
-#   2. Unless --no-timing: times one neighbour count at n = 100000, d = 100 on the CPU with
-#        ./dpgauss bench neighbours --n 100000 --d 100 --engine cpu --repeat 1 --warmup 0 --json
-#      and writes OUTDIR/neighbour-count-cpu.json (the command, date, machine and the timing).
+#   2. Unless --no-timing: times one exact neighbour count at n = 100000, d = 100 on the CPU
+#      (org.dpgauss.bench.anisotropic.NeighbourCountTiming: whitened N(0, diag(i^-2)) rows, lambda of
+#      spec §3.2) and writes OUTDIR/neighbour-count-cpu.json (command, date, machine, wall and process
+#      CPU seconds, load average).
 #   3. Runs  java -Djava.awt.headless=true -cp bench/target/benchmarks.jar
 #            org.dpgauss.bench.anisotropic.AnisotropicComparison OUTDIR CELLS RUNS
 #      which writes OUTDIR/anisotropic.json (rewritten after every cell) and one PNG per cell,
 #      OUTDIR/error-<spectrum>-n<N>-d<D>.png; the log goes to OUTDIR/anisotropic.log.
+#   4. Unless --no-topvar: runs org.dpgauss.bench.anisotropic.TopVarThresholdComparison
+#      OUTDIR/topvar-threshold.json 10 (Algorithm 2 with TopVar threshold HIGH vs PAPER where k >= 1).
 #   Randomness is SEEDED (Philox keys for the data, RandomSource.insecureSeeded for the noise): a
 #   reproducible simulation, not private releases.
 set -euo pipefail
@@ -44,6 +48,7 @@ rebuild=0
 cells="10000:100:20,10000:1000:20,100000:100:20,100000:1000:5:5"
 runs=20
 timing=1
+topvar=1
 while (($# > 0)); do
     case "$1" in
         --rebuild) rebuild=1 ;;
@@ -51,6 +56,7 @@ while (($# > 0)); do
         --cells) shift; cells="$1" ;;
         --runs) shift; runs="$1" ;;
         --no-timing) timing=0 ;;
+        --no-topvar) topvar=0 ;;
         -*) echo "run-anisotropic.sh: unknown option '$1'" >&2; exit 2 ;;
         *)
             if [[ -n "$outdir" ]]; then
@@ -70,19 +76,9 @@ ensure_benchmarks_jar run-anisotropic.sh "$rebuild"
 mkdir -p "$outdir"
 
 if [[ $timing -eq 1 ]]; then
-    tcmd=(./dpgauss bench neighbours --n 100000 --d 100 --engine cpu --repeat 1 --warmup 0 --json)
+    tcmd=("$JAVA" ${JAVA_OPTS:-} -cp "$JAR" org.dpgauss.bench.anisotropic.NeighbourCountTiming "$outdir/neighbour-count-cpu.json" 100000 100 1)
     echo ">> ${tcmd[*]}" >&2
-    started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    result="$("${tcmd[@]}" 2>/dev/null | tail -1)"
-    {
-        printf '{\n  "description": "one exact neighbour count (BasicFilter kernel, spec §8), n = 100000, d = 100, CPU engine",\n'
-        printf '  "command": "%s",\n' "${tcmd[*]}"
-        printf '  "started": "%s",\n  "host": "%s",\n  "nproc": %s,\n' "$started" "$(hostname 2>/dev/null || uname -n)" "$(nproc)"
-        printf '  "cpu": "%s",\n' "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
-        printf '  "note": "machine shared with other jobs: absolute times are noisy",\n'
-        printf '  "result": %s\n}\n' "$result"
-    } >"$outdir/neighbour-count-cpu.json"
-    echo ">> $outdir/neighbour-count-cpu.json" >&2
+    "${tcmd[0]}" "-Dtiming.command=bench/run-anisotropic.sh -> ${tcmd[*]}" "${tcmd[@]:1}"
 fi
 
 cmd=("$JAVA" ${JAVA_OPTS:-} -Djava.awt.headless=true -cp "$JAR" org.dpgauss.bench.anisotropic.AnisotropicComparison "$outdir" "$cells" "$runs")
@@ -97,3 +93,9 @@ log="$outdir/anisotropic.log"
 echo ">> $command_line" >&2
 "${cmd[0]}" "-Danisotropic.command=$command_line" "${cmd[@]:1}" 2>&1 | tee -a "$log"
 echo ">> done: $outdir/anisotropic.json, $outdir/error-*.png, $log" >&2
+
+if [[ $topvar -eq 1 ]]; then
+    vcmd=("$JAVA" ${JAVA_OPTS:-} -cp "$JAR" org.dpgauss.bench.anisotropic.TopVarThresholdComparison "$outdir/topvar-threshold.json" 10)
+    echo ">> ${vcmd[*]}" >&2
+    "${vcmd[0]}" "-Dtopvar.command=bench/run-anisotropic.sh -> ${vcmd[*]}" "${vcmd[@]:1}" | tee "$outdir/topvar-threshold.log"
+fi

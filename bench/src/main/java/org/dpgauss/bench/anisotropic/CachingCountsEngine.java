@@ -85,6 +85,10 @@ final class CachingCountsEngine implements ComputeEngine {
             cache.put(key, all.clone());
             return all;
         }
+        if (x.rows() > Integer.getInteger("anisotropic.maxEngineRows", Integer.MAX_VALUE)) {
+            throw new IllegalStateException("exact neighbour count on " + x.rows() + " rows not attempted (above "
+                    + "-Danisotropic.maxEngineRows; the all-pass shortcut did not apply)");
+        }
         int[] counts = delegate.neighbourCounts(x, radius);
         double s = (System.nanoTime() - t0) * 1e-9;
         misses++;
