@@ -93,6 +93,10 @@ public final class AnisotropicComparison {
 
     public static void main(String[] args) throws IOException {
         System.setProperty("java.awt.headless", "true");
+        if (args.length == 2 && args[0].equals("--charts")) {
+            chartsFromJson(Path.of(args[1]));
+            return;
+        }
         Path outdir = Path.of(args.length > 0 ? args[0] : "bench/results/anisotropic");
         String cells = args.length > 1 ? args[1] : "10000:100:20";
         int runs = args.length > 2 ? Integer.parseInt(args[2]) : 20;
@@ -478,6 +482,16 @@ public final class AnisotropicComparison {
         return m;
     }
 
+    /** Re-draws every cell's PNG from OUTDIR/anisotropic.json (usage: {@code --charts OUTDIR}). */
+    @SuppressWarnings("unchecked")
+    static void chartsFromJson(Path outdir) throws IOException {
+        Map<String, Object> json = new ObjectMapper().readValue(outdir.resolve("anisotropic.json").toFile(), Map.class);
+        for (Map<String, Object> cell : (List<Map<String, Object>>) json.get("cells")) {
+            chart(cell, outdir.resolve("error-" + cell.get("spectrumId") + "-n" + cell.get("n") + "-d" + cell.get("d")
+                    + ".png").toFile());
+        }
+    }
+
     static void chart(Map<String, Object> cell, java.io.File png) throws IOException {
         @SuppressWarnings("unchecked")
         Map<String, Object> methods = (Map<String, Object>) cell.get("methods");
@@ -490,16 +504,23 @@ public final class AnisotropicComparison {
                     .get("results");
             XYSeries meas = new XYSeries(name + " (median)", false, false);
             XYSeries pred = new XYSeries(name + " predicted", false, false);
+            XYSeries rate = new XYSeries(name + " paper rate (constants 1)", false, false);
             for (Map<String, Object> r : res) {
-                double eps = (Double) r.get("epsilon");
-                if (r.get("median") != null) {
-                    meas.add(eps, (Double) r.get("median"));
+                double eps = ((Number) r.get("epsilon")).doubleValue();
+                // the median with FAIL counted as +infinity: no point when half or more of the runs failed
+                boolean mostlyFail = r.get("fails") != null
+                        && 2 * ((Number) r.get("fails")).intValue() >= ((Number) r.get("runs")).intValue();
+                if (r.get("median") != null && !mostlyFail) {
+                    meas.add(eps, ((Number) r.get("median")).doubleValue());
                 }
                 if (r.get("predicted") != null) {
-                    pred.add(eps, (Double) r.get("predicted"));
+                    pred.add(eps, ((Number) r.get("predicted")).doubleValue());
+                }
+                if ((name.equals("known") || name.equals("folklore")) && r.get("paperRate") != null) {
+                    rate.add(eps, ((Number) r.get("paperRate")).doubleValue());
                 }
             }
-            for (XYSeries s : new XYSeries[] {meas, pred}) {
+            for (XYSeries s : new XYSeries[] {meas, pred, rate}) {
                 if (s.getItemCount() == 0) {
                     continue;
                 }
@@ -508,7 +529,9 @@ public final class AnisotropicComparison {
                 rend.setSeriesPaint(idx, COLORS[m]);
                 rend.setSeriesShapesVisible(idx, s == meas);
                 rend.setSeriesStroke(idx, s == meas ? new BasicStroke(2.2f)
-                        : new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {6, 4},
+                        : s == pred ? new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10,
+                                new float[] {6, 4}, 0)
+                        : new BasicStroke(1.2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {1, 4},
                                 0));
             }
             m++;
@@ -518,15 +541,18 @@ public final class AnisotropicComparison {
         x.setNumberFormatOverride(new java.text.DecimalFormat("0.###"));
         LogAxis y = new LogAxis("L2 error ||\u03bc\u0302 - \u03bc||\u2082 (log scale)");
         y.setSmallestValue(1e-4);
-        y.setNumberFormatOverride(new java.text.DecimalFormat("0.####"));
+        y.setAutoTickUnitSelection(false);
+        y.setTickUnit(new org.jfree.chart.axis.NumberTickUnit(1.0)); // one tick per power of ten
+        y.setNumberFormatOverride(new java.text.DecimalFormat("0.####E0"));
         XYPlot plot = new XYPlot(ds, x, y, rend);
         plot.setBackgroundPaint(Color.WHITE);
         plot.setDomainGridlinePaint(new Color(0xcccccc));
         plot.setRangeGridlinePaint(new Color(0xcccccc));
-        JFreeChart chart = new JFreeChart("Private mean, anisotropic Gaussian: measured (solid) vs predicted (dashed)",
+        JFreeChart chart = new JFreeChart("Private mean, anisotropic Gaussian: measured (solid), calibrated prediction "
+                + "(dashed), paper rate (dotted)",
                 new Font("SansSerif", Font.BOLD, 16), plot, true);
         chart.addSubtitle(new TextTitle(String.format(Locale.ROOT, "%s, n=%d, d=%d, runs: %d (Alg. 1/2: %d); "
-                + "missing points = FAIL/refused", cell.get("spectrum"), cell.get("n"), cell.get("d"),
+                + "no point: half or more FAIL, or refused", cell.get("spectrum"), cell.get("n"), cell.get("d"),
                 cell.get("runsCheapMethods"), cell.get("runsAlgorithm1And2")), new Font("SansSerif", Font.PLAIN, 13)));
         chart.setBackgroundPaint(Color.WHITE);
         ChartUtils.saveChartAsPNG(png, chart, 1000, 700);

@@ -28,7 +28,9 @@ import org.dpgauss.privacy.RandomSource;
  * Spec anisotropic-mean-estimation §9 A9: Algorithm 2 with the TopVar threshold HIGH (64 R^, the sound default)
  * against PAPER (R^/8), where Algorithm 2 selects top coordinates at all ({@code k >= 1}): small d, large N and
  * epsilon (at the sizes of {@link AnisotropicComparison} the constraint rule gives k = 0, so both thresholds run the
- * same spherical path). Same data and noise seeds for both thresholds; the known-covariance Algorithm 1 on the same
+ * same spherical path). Spectra: poly2 and exp (largest variances first in TopVar's index-order scan) and poly2rev
+ * (largest last, the order of the §9 A9 gap); system property {@code topvar.spectra} selects them. Same data and
+ * noise seeds for both thresholds; the known-covariance Algorithm 1 on the same
  * data as a reference. SIMULATION randomness (Philox data keys, insecure seeded noise).
  *
  * <p>Usage: {@code TopVarThresholdComparison OUTFILE [runs]}; {@code -Danisotropic.maxEngineRows} (default 200000)
@@ -43,6 +45,19 @@ public final class TopVarThresholdComparison {
     private TopVarThresholdComparison() {
     }
 
+    /** poly2 / exp as in {@link AnisotropicComparison}; poly2rev = poly2 in reverse index order (largest last). */
+    static double[] spectrum(String id, int d) {
+        if (!id.equals("poly2rev")) {
+            return AnisotropicComparison.spectrum(id, d);
+        }
+        double[] f = AnisotropicComparison.spectrum("poly2", d);
+        double[] v = new double[d];
+        for (int i = 0; i < d; i++) {
+            v[i] = f[d - 1 - i];
+        }
+        return v;
+    }
+
     public static void main(String[] args) throws IOException {
         if (System.getProperty("anisotropic.maxEngineRows") == null) {
             System.setProperty("anisotropic.maxEngineRows", "200000");
@@ -53,10 +68,10 @@ public final class TopVarThresholdComparison {
         List<Map<String, Object>> cells = new ArrayList<>();
         int[] ns = {100_000, 1_000_000};
         double[] epss = {1, 4, 8};
-        for (String spectrum : new String[] {"poly2", "exp"}) {
+        for (String spectrum : System.getProperty("topvar.spectra", "poly2,exp,poly2rev").split(",")) {
             for (int n : ns) {
                 int d = 10;
-                double[] v = AnisotropicComparison.spectrum(spectrum, d);
+                double[] v = spectrum(spectrum, d);
                 SplittableRandom mr = new SplittableRandom(0x70B + n + d);
                 double[] mu = new double[d];
                 for (int j = 0; j < d; j++) {
@@ -110,7 +125,8 @@ public final class TopVarThresholdComparison {
         }
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("description", "Spec §9 A9: Algorithm 2 (unknown diagonal covariance) with TopVar threshold HIGH "
-                + "(64 R^, default) vs PAPER (R^/8), d = 10, sigma_i^2 = i^-2 or max(e^-i, 1e-12), delta = 1e-6, "
+                + "(64 R^, default) vs PAPER (R^/8), d = 10, sigma_i^2 = i^-2 (poly2), max(e^-i, 1e-12) (exp) or "
+                + "(d+1-i)^-2 (poly2rev: the largest variance last in TopVar's scan order), delta = 1e-6, "
                 + "beta = 0.01, same data and noise seeds for both; known-covariance Algorithm 1 as reference. "
                 + "SIMULATION randomness (seeded), not private releases.");
         json.put("command", System.getProperty("topvar.command", "TopVarThresholdComparison " + String.join(" ", args)));

@@ -30,7 +30,7 @@ class KnownVersusFolkloreOnFreshDataTest {
     @Test
     void knownCovarianceBeatsFolkloreByThePredictedFactor() {
         int d = 128;
-        int n = 1000;
+        int n = 700;
         int runs = 30;
         double eps = 8;
         double delta = 1e-6;
