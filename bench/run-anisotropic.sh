@@ -10,7 +10,7 @@
 #
 #   OUTDIR       output folder (default: bench/results/anisotropic)
 #   --cells      comma list of n:d:heavyRuns[:cheapRuns] (default
-#                10000:100:20,10000:1000:20,100000:100:20,100000:1000:5:5): the Algorithm 1/2 methods run
+#                10000:100:20,10000:1000:20,100000:100:20,100000:1000:20): the Algorithm 1/2 methods run
 #                on heavyRuns datasets, the cheap methods on cheapRuns (default --runs) datasets; a cell stops
 #                its Algorithm 1/2 runs after -Danisotropic.cellBudgetSeconds (JAVA_OPTS, default 900 s)
 #   --runs       datasets per cell for the cheap methods (default 20)
@@ -45,7 +45,7 @@ JAR=bench/target/benchmarks.jar
 JAVA="${JAVA:-java}"
 outdir=""
 rebuild=0
-cells="10000:100:20,10000:1000:20,100000:100:20,100000:1000:5:5"
+cells="10000:100:20,10000:1000:20,100000:100:20,100000:1000:20"
 runs=20
 timing=1
 topvar=1
