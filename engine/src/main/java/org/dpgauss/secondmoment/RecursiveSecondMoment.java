@@ -213,6 +213,10 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
         }
         p.put("sigma_normalised", sig);
         p.put("rho_accounted", s.accountedRho());
+        // §4.1 accuracy at this n (public: a function of n, d, rho, m, alpha, R and the lambda scale only)
+        p.put("xi", params.xi());
+        p.put("gamma_bound", s.leafAccuracy(params.xi()));
+        p.put("event_e_condition", s.eventEConditionHolds(params.xi()));
         p.put("radius", params.radius());
         p.put("radius_mode", params.clipToRadius() ? "clip" : "public-bound");
         return p;
