@@ -88,11 +88,12 @@ final class SecondMomentCommand implements Callable<Integer> {
     Double lambdaDelta;
 
     @Option(names = "--lambda-group-size", paramLabel = "K",
-            description = "recursive: Algorithm 4's group size (default: m); use K >= d, about 10d for tight estimates.")
+            description = "recursive: Algorithm 4's group size K >= d (default: 10d, so that group minimum eigenvalues "
+                    + "concentrate; n must hold enough groups to pass the histogram threshold).")
     Integer lambdaGroupSize;
 
     @Option(names = "--m", paramLabel = "M",
-            description = "Subsamplability size m >= 1 (spec §1.3; default: 4d). Sets the stop 640m, the threshold "
+            description = "Subsamplability size m >= 1 (spec §1.3; default: d). Sets the stop 640m, the threshold "
                     + "psi = 1/(10m) and the tail P_tail = {x : x^T Sigma^-1 x > m(1+alpha)}. Privacy holds for every m.")
     Integer m;
 

@@ -66,7 +66,7 @@ class SecondMomentCommandTest {
         assertFalse(g.get("certified").asBoolean());
         assertTrue(j.get("insecure").asBoolean());
         assertEquals(3000, j.get("n").asInt());
-        assertEquals(12, j.get("parameters").get("m").asInt(), "default m = 4d");
+        assertEquals(3, j.get("parameters").get("m").asInt(), "default m = d");
         assertEquals("clip", j.get("parameters").get("radius_mode").asText());
         // reproducible with the same insecure seed; the estimate is close to the truth at this n and rho
         MainTest.Run again = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "4",
