@@ -202,7 +202,13 @@ final class SecondMomentCommand implements Callable<Integer> {
             printMatrix(out, "  PSD projection:", est.psdProjection());
         }
         out.println("  guarantee: " + g.describe());
-        out.println("  parameters: " + est.parameters());
+        StringBuilder ps = new StringBuilder();
+        for (Map.Entry<String, Object> e : est.parameters().entrySet()) {
+            Object v = e.getValue();
+            ps.append(ps.length() == 0 ? "" : ", ").append(e.getKey()).append('=')
+                    .append(v instanceof double[] ? java.util.Arrays.toString((double[]) v) : String.valueOf(v));
+        }
+        out.println("  parameters: " + ps);
         out.println("  random:    " + random.describe());
         if (random.isInsecure()) {
             out.println("WARNING: --insecure-seed was given: the noise above is predictable and NOT private.");
