@@ -2,6 +2,7 @@
 // ||x_i - x_k||^2 <= r2} for every row i of the I block (the host launches it for every pair of
 // device row blocks, so the n x n pair matrix never exists).
 //
+// Launch: grid (ceil(ni/64), ceil(nk/64)) with nk <= 65535*64 (the host splits K), block (16, 16).
 // GEMM-style register tiling: a 16 x 16 thread block covers 64 I rows x 64 K rows, each thread a
 // 4 x 4 set of pairs; the columns stream through shared memory 8 at a time. Each pair's distance is
 // accumulated over c = 0 .. d-1 in order with dp_sq_diff_add (no FMA), so it is bit-identical to the
@@ -21,7 +22,7 @@ extern "C" __global__ void dp_neighbour_counts(const double* __restrict__ xi, lo
     __shared__ int tile_counts[DP_NT];
     const int tx = threadIdx.x, ty = threadIdx.y;  // ty -> I rows, tx -> K rows
     const int lin = ty * 16 + tx;
-    const long long i0 = (long long)blockIdx.y * DP_NT, k0 = (long long)blockIdx.x * DP_NT;
+    const long long i0 = (long long)blockIdx.x * DP_NT, k0 = (long long)blockIdx.y * DP_NT;
     if (lin < DP_NT) tile_counts[lin] = 0;
     double e[4][4];
 #pragma unroll

@@ -1,0 +1,661 @@
+package org.dpgauss.kernels;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.IntStream;
+import jcuda.Pointer;
+import jcuda.driver.CUcontext;
+import jcuda.driver.CUdevice;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUevent;
+import jcuda.driver.CUfunction;
+import jcuda.driver.CUmodule;
+import jcuda.driver.CUstream;
+
+/**
+ * The CUDA device as dpgauss uses it: device 0's primary context (so vendor libraries share it),
+ * made current on one owning thread that performs every driver call; one stream; a reusable pool of
+ * device memory; two pinned staging buffers for asynchronous uploads; the kernel modules loaded from
+ * the classpath fatbins. Public methods take plain arrays and run their work on the owning thread.
+ *
+ * <p>Failure policy: a driver error becomes a {@link CudaFailure} whose message names the call and a
+ * remedy. After any failure other than out-of-memory the device is marked unusable for the rest of
+ * the process (a failed launch leaves the context sticky-broken) and later calls fail fast with the
+ * first reason, so callers can fall back to the CPU. Out-of-memory leaves the device usable.
+ */
+public final class CudaDevice implements AutoCloseable {
+
+    /** The modules (one fatbin per CUDA source) and the kernels each one provides. */
+    static final String[][] MODULES = {
+        {"weighted_gram", "dp_weighted_gram", "dp_sum_partials"},
+        {"whitening", "dp_whiten"},
+        {"mahalanobis_norms", "dp_row_squared_norms"},
+        {"reference_distances", "dp_largest_reference_distances"},
+        {"neighbour_counts", "dp_neighbour_counts"},
+        {"gaussian_projection", "dp_projection_cross", "dp_projection_sum_partials",
+            "dp_projection_normals_chacha20", "dp_projection_normals_philox"},
+        {"largest_good_subset_peeling", "dp_peel_verdicts"},
+        {"counter_rng", "dp_chacha20_normals", "dp_philox_normals"},
+    };
+
+    /** Bytes per pinned staging buffer (two of them alternate). */
+    static final int STAGE_BYTES = 8 << 20;
+    /** Partial-sum budget of the chunked cross products (doubles). */
+    static final long PARTIAL_DOUBLES = 16L << 20;
+    /** Generated normals per projection sub-block (doubles). */
+    static final long NORMALS_DOUBLES = 16L << 20;
+    /** Per-launch output budget of the reference-distance kernel (doubles). */
+    static final long DISTANCE_DOUBLES = 32L << 20;
+
+    private static CudaDevice shared;
+
+    private final ExecutorService owner;
+    private final String description;
+    private volatile boolean closed;
+    private volatile String brokenReason;
+
+    // owning-thread state
+    private CUdevice dev;
+    private CUstream stream;
+    private final Map<String, CUfunction> functions = new HashMap<>();
+    private final Map<String, CUmodule> modules = new HashMap<>();
+    private DevicePool pool;
+    private final Pointer[] stage = new Pointer[2];
+    private final ByteBuffer[] stageView = new ByteBuffer[2];
+    private final CUevent[] stageFree = new CUevent[2];
+    private final boolean[] stageUsed = new boolean[2];
+    private int stageNext;
+
+    /** The process-wide device (opened on first use). */
+    public static synchronized CudaDevice shared() {
+        if (shared == null || shared.closed || shared.brokenReason != null) {
+            shared = new CudaDevice();
+        }
+        return shared;
+    }
+
+    private CudaDevice() {
+        owner = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "dpgauss-cuda");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            description = submit("open the CUDA device", this::open);
+        } catch (RuntimeException e) {
+            owner.shutdownNow();
+            throw e;
+        }
+    }
+
+    private String open() {
+        Object[] opened = DriverCalls.openPrimaryContext();
+        dev = (CUdevice) opened[0];
+        CUcontext ctx = (CUcontext) opened[1];
+        if (ctx == null) {
+            throw new CudaFailure("no primary context", "DPGAUSS_NO_CONTEXT", null);
+        }
+        for (String[] m : MODULES) {
+            byte[] image = fatbin(m[0]);
+            CUmodule module = DriverCalls.loadModule(m[0], image);
+            modules.put(m[0], module);
+            for (int k = 1; k < m.length; k++) {
+                functions.put(m[k], DriverCalls.function(module, m[k]));
+            }
+        }
+        stream = DriverCalls.createStream();
+        long[] mem = DriverCalls.memInfo();
+        pool = new DevicePool(Math.max(64L << 20, mem[1] / 8));
+        for (int s = 0; s < 2; s++) {
+            stage[s] = DriverCalls.allocPinned(STAGE_BYTES);
+            stageView[s] = DriverCalls.pinnedView(stage[s], STAGE_BYTES);
+            stageFree[s] = DriverCalls.createEvent();
+        }
+        return (String) opened[2] + ", " + (mem[1] >> 20) + " MiB";
+    }
+
+    static byte[] fatbin(String module) {
+        try (InputStream in = CudaDevice.class.getResourceAsStream(CudaProbe.FATBIN_DIR + module + ".fatbin")) {
+            if (in == null) {
+                throw new CudaFailure("kernel image " + module + ".fatbin is not in this build (nvcc was absent when "
+                        + "it was built): rebuild on a machine with the CUDA toolkit, or use --engine cpu",
+                        "DPGAUSS_NO_KERNELS", null);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new CudaFailure("cannot read " + module + ".fatbin: " + e.getMessage(), "DPGAUSS_NO_KERNELS", e);
+        }
+    }
+
+    /** Device name, compute capability, driver API version and memory. */
+    public String description() {
+        return description;
+    }
+
+    /** Null while usable; otherwise why the device was given up. */
+    public String brokenReason() {
+        return brokenReason;
+    }
+
+    // ---------- owning thread ----------------------------------------------------------------------
+
+    private <T> T submit(String what, Callable<T> work) {
+        Future<T> f = owner.submit(work);
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CudaFailure(what + ": interrupted while the device was working", "DPGAUSS_INTERRUPTED", e);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof CudaFailure) {
+                CudaFailure cf = (CudaFailure) c;
+                if (!cf.isOutOfMemory()) {
+                    brokenReason = cf.getMessage();
+                }
+                throw cf;
+            }
+            if (c instanceof RuntimeException) {
+                throw (RuntimeException) c;
+            }
+            if (c instanceof Error) {
+                brokenReason = what + ": " + c;
+                throw new CudaFailure(what + " failed: " + c + "; use --engine cpu", "DPGAUSS_NATIVE_ERROR", c);
+            }
+            throw new CudaFailure(what + " failed: " + c, "DPGAUSS_UNEXPECTED", c);
+        }
+    }
+
+    private <T> T onOwner(String what, Callable<T> work) {
+        if (closed) {
+            throw new IllegalStateException("the CUDA device was closed");
+        }
+        String broken = brokenReason;
+        if (broken != null) {
+            throw new CudaFailure("the CUDA device is unusable after an earlier failure (" + broken + ")",
+                    "DPGAUSS_DEVICE_LOST", null);
+        }
+        return submit(what, work);
+    }
+
+    DevicePool pool() {
+        return pool;
+    }
+
+    // ---------- transfers (owning thread) ----------------------------------------------------------
+
+    /** Uploads doubles through the pinned staging buffers (asynchronous, ordered on the stream). */
+    private void uploadDoubles(CUdeviceptr dst, double[] src, int off, int len) {
+        int per = STAGE_BYTES / 8;
+        for (int done = 0; done < len; done += per) {
+            int n = Math.min(per, len - done);
+            int s = acquireStage();
+            ByteBuffer bb = stageView[s];
+            bb.clear();
+            bb.asDoubleBuffer().put(src, off + done, n);
+            DriverCalls.copyToDeviceAsync(dst.withByteOffset((long) done * 8), stage[s], (long) n * 8, stream);
+            releaseStage(s);
+        }
+    }
+
+    private void uploadInts(CUdeviceptr dst, int[] src) {
+        int per = STAGE_BYTES / 4;
+        for (int done = 0; done < src.length; done += per) {
+            int n = Math.min(per, src.length - done);
+            int s = acquireStage();
+            ByteBuffer bb = stageView[s];
+            bb.clear();
+            bb.asIntBuffer().put(src, done, n);
+            DriverCalls.copyToDeviceAsync(dst.withByteOffset((long) done * 4), stage[s], (long) n * 4, stream);
+            releaseStage(s);
+        }
+    }
+
+    private int acquireStage() {
+        int s = stageNext;
+        stageNext = 1 - s;
+        if (stageUsed[s]) {
+            DriverCalls.waitFor(stageFree[s]); // the copy that last read this buffer is done
+        }
+        return s;
+    }
+
+    private void releaseStage(int s) {
+        DriverCalls.record(stageFree[s], stream);
+        stageUsed[s] = true;
+    }
+
+    DevicePool.Buffer uploadBlock(HostRows host, int b) {
+        long bytes = (long) host.blockRowCount(b) * host.cols() * 8;
+        DevicePool.Buffer buf = pool.take(bytes);
+        uploadInto(buf.ptr, host, b);
+        return buf;
+    }
+
+    void uploadInto(CUdeviceptr dst, HostRows host, int b) {
+        uploadDoubles(dst, host.block(b), 0, host.blockRowCount(b) * host.cols());
+    }
+
+    private DevicePool.Buffer upload(double[] a) {
+        DevicePool.Buffer buf = pool.take((long) a.length * 8);
+        uploadDoubles(buf.ptr, a, 0, a.length);
+        return buf;
+    }
+
+    private DevicePool.Buffer upload(int[] a) {
+        DevicePool.Buffer buf = pool.take((long) a.length * 4);
+        uploadInts(buf.ptr, a);
+        return buf;
+    }
+
+    private void download(double[] dst, int off, CUdeviceptr src, long count) {
+        DriverCalls.synchronize(stream);
+        DriverCalls.copyToHost(Pointer.to(dst).withByteOffset((long) off * 8), src, count * 8);
+    }
+
+    private void download(int[] dst, int off, CUdeviceptr src, long count) {
+        DriverCalls.synchronize(stream);
+        DriverCalls.copyToHost(Pointer.to(dst).withByteOffset((long) off * 4), src, count * 4);
+    }
+
+    private void download(byte[] dst, CUdeviceptr src, long count) {
+        DriverCalls.synchronize(stream);
+        DriverCalls.copyToHost(Pointer.to(dst), src, count);
+    }
+
+    private void launch(String kernel, int gx, int gy, int gz, int bx, int by, Pointer params) {
+        DriverCalls.launch(kernel, functions.get(kernel), gx, gy, gz, bx, by, 1, stream, params);
+    }
+
+    private static Pointer ptr(CUdeviceptr p) {
+        return Pointer.to(p == null ? new CUdeviceptr() : p);
+    }
+
+    private static Pointer ptr(DevicePool.Buffer b) {
+        return ptr(b == null ? null : b.ptr);
+    }
+
+    private static Pointer i32(int v) {
+        return Pointer.to(new int[] {v});
+    }
+
+    private static Pointer i64(long v) {
+        return Pointer.to(new long[] {v});
+    }
+
+    private static Pointer f64(double v) {
+        return Pointer.to(new double[] {v});
+    }
+
+    private static int gridFor(long work, int perBlock) {
+        return (int) Math.max(1, Math.min(65535, (work + perBlock - 1) / perBlock));
+    }
+
+    private void give(DevicePool.Buffer... buffers) {
+        for (DevicePool.Buffer b : buffers) {
+            pool.give(b);
+        }
+    }
+
+    // ---------- data residency -----------------------------------------------------------------------
+
+    /**
+     * Content fingerprint of host rows (a 64-bit hash of every value's bits, in parallel over blocks), so a
+     * cached device copy is reused only for unchanged data.
+     */
+    public static long fingerprint(HostRows h) {
+        int d = h.cols();
+        long[] parts = IntStream.range(0, h.blockCount()).parallel().mapToLong(b -> {
+            double[] a = h.block(b);
+            int len = h.blockRowCount(b) * d;
+            long x = 0x9E3779B97F4A7C15L * (b + 1);
+            for (int k = 0; k < len; k++) {
+                x = (x ^ Double.doubleToRawLongBits(a[k])) * 0xBF58476D1CE4E5B9L;
+                x ^= x >>> 31;
+            }
+            return x;
+        }).toArray();
+        long h64 = ((long) h.rows() << 32) ^ d;
+        for (long p : parts) {
+            h64 = (h64 ^ p) * 0x94D049BB133111EBL;
+            h64 ^= h64 >>> 29;
+        }
+        return h64;
+    }
+
+    /**
+     * Makes host rows available on the device: resident when they fit in {@code maxResidentBytes} and in
+     * 60% of the free device memory, else streamed block by block.
+     */
+    public DeviceRows upload(HostRows host, long maxResidentBytes, boolean withFingerprint) {
+        long fp = withFingerprint ? fingerprint(host) : 0;
+        return onOwner("upload rows", () -> {
+            long bytes = (long) host.rows() * host.cols() * 8;
+            long free = DriverCalls.memInfo()[0] + pool.cachedBytes();
+            boolean resident = bytes <= maxResidentBytes && bytes <= (long) (0.6 * free);
+            DeviceRows rows = new DeviceRows(this, host, resident, fp);
+            if (resident) {
+                rows.uploadAll();
+            }
+            return rows;
+        });
+    }
+
+    void release(DeviceRows rows) {
+        if (closed || brokenReason != null) {
+            return;
+        }
+        onOwner("release rows", () -> {
+            rows.release();
+            return null;
+        });
+    }
+
+    // ---------- primitives ---------------------------------------------------------------------------
+
+    private static int count(DeviceRows y, int[][] localRows, int b) {
+        return localRows == null || localRows[b] == null ? y.blockRowCount(b) : localRows[b].length;
+    }
+
+    private static long[] chunking(long count, long perChunkOutput) {
+        long chunks = Math.max(1, Math.min(4096, Math.min((count + 255) / 256, PARTIAL_DOUBLES / Math.max(1, perChunkOutput))));
+        long rowsPerChunk = (count + chunks - 1) / chunks;
+        chunks = (count + rowsPerChunk - 1) / rowsPerChunk;
+        return new long[] {chunks, rowsPerChunk};
+    }
+
+    /**
+     * {@code sum_k w_k y_k y_k^T} over the listed rows of every block (localRows[b]: indices within block b,
+     * null: all its rows; localWeights[b]: w aligned with that list, null: ones). Blocks are added in
+     * order; the d x d result (row-major) is exactly symmetric. The caller scales by 1/m.
+     */
+    public double[] weightedGram(DeviceRows y, int[][] localRows, double[][] localWeights) {
+        return onOwner("weighted Gram", () -> {
+            int d = y.cols;
+            double[] total = new double[d * d];
+            double[] part = new double[d * d];
+            int tiles = (d + 15) / 16;
+            for (int b = 0; b < y.blockCount(); b++) {
+                int count = count(y, localRows, b);
+                if (count == 0) {
+                    continue;
+                }
+                CUdeviceptr data = y.block(b);
+                DevicePool.Buffer rows = localRows == null || localRows[b] == null ? null : upload(localRows[b]);
+                DevicePool.Buffer w = localWeights == null || localWeights[b] == null ? null : upload(localWeights[b]);
+                long[] ch = chunking(count, (long) d * d);
+                DevicePool.Buffer partial = pool.take(ch[0] * d * d * 8);
+                DevicePool.Buffer out = pool.take((long) d * d * 8);
+                launch("dp_weighted_gram", tiles, tiles, (int) ch[0], 16, 16, Pointer.to(ptr(data), i32(d), ptr(rows),
+                        ptr(w), i64(count), i64(ch[1]), ptr(partial)));
+                launch("dp_sum_partials", gridFor((long) d * d, 256), 1, 1, 256, 1,
+                        Pointer.to(ptr(partial), i32((int) ch[0]), i64((long) d * d), ptr(out)));
+                download(part, 0, out.ptr, (long) d * d);
+                give(rows, w, partial, out);
+                for (int p = 0; p < d; p++) {
+                    for (int q = 0; q <= p; q++) { // the kernel computes the lower triangle (tiles p >= q)
+                        total[p * d + q] += part[p * d + q];
+                    }
+                }
+            }
+            for (int p = 0; p < d; p++) {
+                for (int q = 0; q < p; q++) {
+                    total[q * d + p] = total[p * d + q];
+                }
+            }
+            return total;
+        });
+    }
+
+    /**
+     * Whitens the listed rows: {@code z_k = M x_k} with {@code M = L^{-1}} (d x d, row-major, lower).
+     * Returns per block either the whitened rows (count x d) or, with {@code normsOnly}, their squared
+     * norms (count).
+     */
+    public double[][] whiten(DeviceRows x, double[] inverseFactor, int[][] localRows, boolean normsOnly) {
+        return onOwner(normsOnly ? "Mahalanobis norms" : "whitening", () -> {
+            int d = x.cols;
+            double[][] result = new double[x.blockCount()][];
+            DevicePool.Buffer m = upload(inverseFactor);
+            try {
+                for (int b = 0; b < x.blockCount(); b++) {
+                    int count = count(x, localRows, b);
+                    result[b] = new double[normsOnly ? count : count * d];
+                    if (count == 0) {
+                        continue;
+                    }
+                    CUdeviceptr data = x.block(b);
+                    DevicePool.Buffer rows = localRows == null || localRows[b] == null ? null : upload(localRows[b]);
+                    DevicePool.Buffer z = pool.take((long) count * d * 8);
+                    whitenInto(data, d, rows, count, m, z);
+                    if (normsOnly) {
+                        DevicePool.Buffer q = pool.take((long) count * 8);
+                        launch("dp_row_squared_norms", gridFor(count, 256), 1, 1, 256, 1,
+                                Pointer.to(ptr(z), i32(d), i64(count), ptr(q)));
+                        download(result[b], 0, q.ptr, count);
+                        give(q);
+                    } else {
+                        download(result[b], 0, z.ptr, (long) count * d);
+                    }
+                    give(rows, z);
+                }
+            } finally {
+                give(m);
+            }
+            return result;
+        });
+    }
+
+    private void whitenInto(CUdeviceptr data, int d, DevicePool.Buffer rows, long count, DevicePool.Buffer m,
+            DevicePool.Buffer z) {
+        long rowTiles = (count + 15) / 16;
+        if (rowTiles > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("too many rows in one block: " + count);
+        }
+        launch("dp_whiten", (int) rowTiles, (d + 15) / 16, 1, 16, 16,
+                Pointer.to(ptr(data), i32(d), ptr(rows), i64(count), ptr(m), ptr(z)));
+    }
+
+    /**
+     * One peeling round on the device: norms of the listed rows w.r.t. {@code M = L^{-1}} turned into
+     * verdict bytes (0 keep, 1 remove, 2 undecided; see largest_good_subset_peeling.cu), per block.
+     */
+    public byte[][] peelVerdicts(DeviceRows y, double[] inverseFactor, int[][] localRows, double lo, double hi) {
+        return onOwner("LargestGoodSubset round", () -> {
+            int d = y.cols;
+            byte[][] result = new byte[y.blockCount()][];
+            DevicePool.Buffer m = upload(inverseFactor);
+            DevicePool.Buffer counters = pool.take(8);
+            try {
+                for (int b = 0; b < y.blockCount(); b++) {
+                    int count = count(y, localRows, b);
+                    result[b] = new byte[count];
+                    if (count == 0) {
+                        continue;
+                    }
+                    CUdeviceptr data = y.block(b);
+                    DevicePool.Buffer rows = localRows == null || localRows[b] == null ? null : upload(localRows[b]);
+                    DevicePool.Buffer z = pool.take((long) count * d * 8);
+                    DevicePool.Buffer q = pool.take((long) count * 8);
+                    DevicePool.Buffer v = pool.take(count);
+                    whitenInto(data, d, rows, count, m, z);
+                    launch("dp_row_squared_norms", gridFor(count, 256), 1, 1, 256, 1,
+                            Pointer.to(ptr(z), i32(d), i64(count), ptr(q)));
+                    DriverCalls.zero32(counters.ptr, 2, stream);
+                    launch("dp_peel_verdicts", gridFor(count, 256), 1, 1, 256, 1,
+                            Pointer.to(ptr(q), i64(count), f64(lo), f64(hi), ptr(v), ptr(counters)));
+                    download(result[b], v.ptr, count);
+                    give(rows, z, q, v);
+                }
+            } finally {
+                give(m, counters);
+            }
+            return result;
+        });
+    }
+
+    /**
+     * For every row the {@code keep} largest squared distances to the reference rows (|R| x d, row-major),
+     * descending; per block a count x keep array.
+     */
+    public double[][] largestReferenceDistances(DeviceRows x, double[] reference, int refRows, int keep) {
+        return onOwner("reference distances", () -> {
+            int d = x.cols;
+            double[][] result = new double[x.blockCount()][];
+            DevicePool.Buffer ref = upload(reference);
+            try {
+                for (int b = 0; b < x.blockCount(); b++) {
+                    int count = x.blockRowCount(b);
+                    result[b] = new double[count * keep];
+                    long per = Math.max(1, DISTANCE_DOUBLES / keep);
+                    for (long from = 0; from < count; from += per) {
+                        long n = Math.min(per, count - from);
+                        CUdeviceptr data = x.block(b).withByteOffset(from * d * 8);
+                        DevicePool.Buffer out = pool.take(n * keep * 8);
+                        launch("dp_largest_reference_distances", gridFor(n, 128), 1, 1, 128, 1,
+                                Pointer.to(ptr(data), i64(n), i32(d), ptr(ref), i32(refRows), i32(keep), ptr(out)));
+                        download(result[b], (int) (from * keep), out.ptr, n * keep);
+                        give(out);
+                    }
+                }
+            } finally {
+                give(ref);
+            }
+            return result;
+        });
+    }
+
+    /** {@code c_i = #{k : ||x_i - x_k||^2 <= r2}} over all pairs of blocks. */
+    public int[] neighbourCounts(DeviceRows x, double r2) {
+        return onOwner("neighbour counts", () -> {
+            int d = x.cols;
+            int[] counts = new int[x.rows];
+            long maxK = 65535L * 64;
+            for (int bi = 0; bi < x.blockCount(); bi++) {
+                int ni = x.blockRowCount(bi);
+                DevicePool.Buffer c = pool.take((long) ni * 4);
+                DriverCalls.zero32(c.ptr, ni, stream);
+                for (int bk = 0; bk < x.blockCount(); bk++) {
+                    CUdeviceptr xi = x.block(bi); // refreshes bi's slot before bk may evict another
+                    CUdeviceptr xk = x.block(bk);
+                    int nk = x.blockRowCount(bk);
+                    for (long k0 = 0; k0 < nk; k0 += maxK) {
+                        long nks = Math.min(maxK, nk - k0);
+                        launch("dp_neighbour_counts", (ni + 63) / 64, (int) ((nks + 63) / 64), 1, 16, 16,
+                                Pointer.to(ptr(xi), i64(ni), ptr(xk.withByteOffset(k0 * d * 8)), i64(nks), i32(d),
+                                        f64(r2), ptr(c)));
+                    }
+                }
+                download(counts, x.blockStart(bi), c.ptr, ni);
+                give(c);
+            }
+            return counts;
+        });
+    }
+
+    /**
+     * Gaussian random projection {@code X^T G} (d x r, row-major), {@code G_ij = normal(first + i*r + j)} of
+     * ChaCha20 (key8 != null: 8 key words, stream) or Philox4x32-10 (philoxKey, stream), generated on the
+     * device in sub-blocks of rows.
+     */
+    public double[] gaussianProjection(DeviceRows x, int r, int[] key8, long philoxKey, long streamId, long first) {
+        return onOwner("Gaussian projection", () -> {
+            int d = x.cols;
+            double[] total = new double[d * r];
+            double[] part = new double[d * r];
+            long sub = Math.max(1, NORMALS_DOUBLES / r);
+            DevicePool.Buffer key = key8 == null ? null : upload(key8);
+            try {
+                for (int b = 0; b < x.blockCount(); b++) {
+                    int count = x.blockRowCount(b);
+                    for (long s0 = 0; s0 < count; s0 += sub) {
+                        long ns = Math.min(sub, count - s0);
+                        long nG = ns * r;
+                        long start = first + ((long) x.blockStart(b) + s0) * r;
+                        DevicePool.Buffer g = pool.take(nG * 8);
+                        if (key8 != null) {
+                            launch("dp_projection_normals_chacha20", gridFor((nG + 7) / 8 + 1, 256), 1, 1, 256, 1,
+                                    Pointer.to(ptr(key), i64(streamId), i64(start), ptr(g), i64(nG)));
+                        } else {
+                            launch("dp_projection_normals_philox", gridFor((nG + 1) / 2 + 1, 256), 1, 1, 256, 1,
+                                    Pointer.to(i64(philoxKey), i64(streamId), i64(start), ptr(g), i64(nG)));
+                        }
+                        long[] ch = chunking(ns, (long) d * r);
+                        DevicePool.Buffer partial = pool.take(ch[0] * d * r * 8);
+                        DevicePool.Buffer out = pool.take((long) d * r * 8);
+                        CUdeviceptr data = x.block(b).withByteOffset(s0 * d * 8);
+                        launch("dp_projection_cross", (r + 15) / 16, (d + 15) / 16, (int) ch[0], 16, 16,
+                                Pointer.to(ptr(data), i32(d), ptr(g), i32(r), i64(ns), i64(ch[1]), ptr(partial)));
+                        launch("dp_projection_sum_partials", gridFor((long) d * r, 256), 1, 1, 256, 1,
+                                Pointer.to(ptr(partial), i32((int) ch[0]), i64((long) d * r), ptr(out)));
+                        download(part, 0, out.ptr, (long) d * r);
+                        give(g, partial, out);
+                        for (int k = 0; k < total.length; k++) {
+                            total[k] += part[k];
+                        }
+                    }
+                }
+            } finally {
+                give(key);
+            }
+            return total;
+        });
+    }
+
+    /** Fills {@code out} with normals {@code start .. start+out.length-1} of a generator (parity checks). */
+    public double[] normals(int[] key8, long philoxKey, long streamId, long start, int n) {
+        return onOwner("normals", () -> {
+            double[] out = new double[n];
+            DevicePool.Buffer key = key8 == null ? null : upload(key8);
+            DevicePool.Buffer g = pool.take((long) n * 8);
+            if (key8 != null) {
+                launch("dp_chacha20_normals", gridFor(n / 8 + 1, 256), 1, 1, 256, 1,
+                        Pointer.to(ptr(key), i64(streamId), i64(start), ptr(g), i64(n)));
+            } else {
+                launch("dp_philox_normals", gridFor(n / 2 + 1, 256), 1, 1, 256, 1,
+                        Pointer.to(i64(philoxKey), i64(streamId), i64(start), ptr(g), i64(n)));
+            }
+            download(out, 0, g.ptr, n);
+            give(key, g);
+            return out;
+        });
+    }
+
+    /** Device memory {free, total} in bytes. */
+    public long[] memoryInfo() {
+        return onOwner("memory info", DriverCalls::memInfo);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        try {
+            if (brokenReason == null) {
+                submit("close the CUDA device", () -> {
+                    DriverCalls.synchronize(stream);
+                    pool.releaseCached();
+                    for (Pointer p : stage) {
+                        if (p != null) {
+                            DriverCalls.freePinned(p);
+                        }
+                    }
+                    DriverCalls.releasePrimaryContext(dev);
+                    return null;
+                });
+            }
+        } finally {
+            closed = true;
+            owner.shutdown();
+        }
+    }
+}
