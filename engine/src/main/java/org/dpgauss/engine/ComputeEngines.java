@@ -7,6 +7,8 @@ import org.dpgauss.kernels.CudaProbe;
 public final class ComputeEngines {
 
     private static GpuEngine gpu;
+    /** Why the GPU engine failed to start (kept: a failed start is not retried in this process). */
+    private static String gpuFailure;
 
     private ComputeEngines() {
     }
@@ -42,6 +44,10 @@ public final class ComputeEngines {
         if (gpu != null) {
             return gpu;
         }
+        if (gpuFailure != null) {
+            why[0] = gpuFailure;
+            return null;
+        }
         CudaProbe.Result probe = CudaProbe.probe();
         if (!probe.deviceUsable()) {
             why[0] = probe.reason();
@@ -55,7 +61,8 @@ public final class ComputeEngines {
             gpu = GpuEngine.open();
             return gpu;
         } catch (CudaFailure | LinkageError e) {
-            why[0] = probe.reason() + ", but the GPU engine did not start: " + e.getMessage();
+            gpuFailure = probe.reason() + ", but the GPU engine did not start: " + e.getMessage();
+            why[0] = gpuFailure;
             return null;
         }
     }

@@ -31,6 +31,17 @@ final class GpuArgs {
         }
     }
 
+    static void finite(DMatrixRMaj a, String name) {
+        double[] v = a.data;
+        int len = a.getNumElements();
+        for (int k = 0; k < len; k++) {
+            if (!Double.isFinite(v[k])) {
+                throw new IllegalArgumentException(name + " has a non-finite entry " + v[k] + " at ("
+                        + (k / a.numCols) + ", " + (k % a.numCols) + ")");
+            }
+        }
+    }
+
     static void lowerFactor(DMatrixRMaj l, int d, String name) {
         square(l, name);
         if (l.numRows != d) {

@@ -41,6 +41,10 @@ public final class GpuEngine implements ComputeEngine {
 
     /** System property: largest input (bytes) kept resident on the device; larger inputs are streamed. */
     public static final String MAX_RESIDENT_PROPERTY = "dpgauss.gpu.maxResidentBytes";
+    /** System property: smallest d whose Cholesky / eigendecomposition goes to cuSOLVER (default 64). */
+    public static final String SOLVER_MIN_DIM_PROPERTY = "dpgauss.gpu.solverMinDim";
+
+    private final int solverMinDim = Integer.getInteger(SOLVER_MIN_DIM_PROPERTY, 64);
 
     private final CudaDevice device;
     private final long maxResidentBytes;
@@ -82,12 +86,29 @@ public final class GpuEngine implements ComputeEngine {
     }
 
     /**
-     * Where d x d Cholesky and eigendecompositions run: {@code host-ejml} (the EJML twins on the host; the
-     * factors are d x d, small next to the n x d passes). cuSOLVER (JCusolver on CUDA 12 libraries, or an
-     * FFM binding on Java 22+ with CUDA 13) is not wired in this build.
+     * Where d x d Cholesky factorizations and eigendecompositions run: {@code cusolver} (cuSOLVER through
+     * JCusolver, where the CUDA 12 libraries load, for d >= {@value #SOLVER_MIN_DIM_PROPERTY} (default 64);
+     * smaller ones stay on the host) or {@code host-ejml} (the EJML twins; see {@link #factorizationDetail()}).
+     * Triangular solves and d x d products always run on the host.
      */
     public String factorizationPath() {
-        return "host-ejml";
+        return solverReason() == null ? "cusolver" : "host-ejml";
+    }
+
+    /** Null when cuSOLVER is usable, otherwise why not (also when the device itself was given up). */
+    private String solverReason() {
+        try {
+            return device.solverUnavailableReason();
+        } catch (CudaFailure e) {
+            return e.getMessage();
+        }
+    }
+
+    /** The path and why: the cuSOLVER dimension threshold, or why cuSOLVER did not load. */
+    public String factorizationDetail() {
+        String why = solverReason();
+        return why == null ? "cusolver (JCusolver) for d >= " + solverMinDim + ", host EJML below"
+                : "host-ejml: " + why;
     }
 
     /** Calls that fell back to the CPU and why (empty when everything ran on the device). */
@@ -324,9 +345,38 @@ public final class GpuEngine implements ComputeEngine {
 
     // ---------- d x d work: host EJML twins -----------------------------------------------------------
 
+    /**
+     * cuSOLVER's dpotrf for d >= the solver threshold where it loads; the verdict stays the CPU twin's: a
+     * failed or near-tolerance pivot (within a factor 1e6 of {@link CholeskyResult#pivotTolerance}) is
+     * decided by the CPU twin, so SINGULAR / NOT_POSITIVE_DEFINITE verdicts are identical on both backends.
+     */
     @Override
     public CholeskyResult cholesky(DMatrixRMaj a) {
-        return CpuEngine.instance().cholesky(a);
+        GpuArgs.square(a, "matrix");
+        GpuArgs.finite(a, "matrix");
+        int d = a.numRows;
+        if (d < solverMinDim || solverReason() != null) {
+            return CpuEngine.instance().cholesky(a);
+        }
+        double maxDiag = 0;
+        for (int j = 0; j < d; j++) {
+            maxDiag = Math.max(maxDiag, Math.abs(a.unsafe_get(j, j)));
+        }
+        double tol = CholeskyResult.pivotTolerance(d, maxDiag);
+        double[] l = withFallback("cholesky", () -> device.cholesky(java.util.Arrays.copyOf(a.data, d * d), d),
+                () -> null);
+        if (l == null) {
+            return CpuEngine.instance().cholesky(a);
+        }
+        for (int j = 0; j < d; j++) {
+            double p = l[j * d + j];
+            if (!(p * p > 1e6 * tol)) {
+                return CpuEngine.instance().cholesky(a);
+            }
+        }
+        DMatrixRMaj out = new DMatrixRMaj(d, d);
+        out.data = l;
+        return CholeskyResult.positiveDefinite(out);
     }
 
     @Override
@@ -339,9 +389,57 @@ public final class GpuEngine implements ComputeEngine {
         return CpuEngine.instance().solveLowerTranspose(lower, b);
     }
 
+    /**
+     * cuSOLVER's dsyevd for d >= the solver threshold where it loads (same checks, symmetrisation from the
+     * lower triangle and sign convention as the CPU twin: each eigenvector's largest component positive).
+     */
     @Override
     public SymmetricEigen symmetricEigen(DMatrixRMaj a) {
-        return CpuEngine.instance().symmetricEigen(a);
+        GpuArgs.square(a, "matrix");
+        GpuArgs.finite(a, "matrix");
+        int d = a.numRows;
+        if (d < solverMinDim || solverReason() != null) {
+            return CpuEngine.instance().symmetricEigen(a);
+        }
+        double scale = 0;
+        for (int k = 0; k < d * d; k++) {
+            scale = Math.max(scale, Math.abs(a.data[k]));
+        }
+        double[] sym = java.util.Arrays.copyOf(a.data, d * d);
+        for (int i = 0; i < d; i++) {
+            for (int j = 0; j < i; j++) {
+                double diff = Math.abs(a.unsafe_get(i, j) - a.unsafe_get(j, i));
+                if (diff > 1e-10 * scale) {
+                    throw new IllegalArgumentException("matrix is not symmetric: |a(" + i + "," + j + ") - a(" + j
+                            + "," + i + ")| = " + diff);
+                }
+                sym[j * d + i] = sym[i * d + j];
+            }
+        }
+        double[][] vw = withFallback("symmetricEigen", () -> device.symmetricEigen(sym, d), () -> null);
+        if (vw == null) {
+            return CpuEngine.instance().symmetricEigen(a);
+        }
+        DMatrixRMaj vectors = new DMatrixRMaj(d, d);
+        for (int c = 0; c < d; c++) {
+            int off = c * d; // eigenvector c is row c of the returned array
+            int arg = 0;
+            for (int r = 1; r < d; r++) {
+                if (Math.abs(vw[1][off + r]) > Math.abs(vw[1][off + arg]) * (1 + 1e-12)) {
+                    arg = r;
+                }
+            }
+            double sign = vw[1][off + arg] < 0 ? -1 : 1;
+            double norm = 0;
+            for (int r = 0; r < d; r++) {
+                norm += vw[1][off + r] * vw[1][off + r];
+            }
+            norm = Math.sqrt(norm);
+            for (int r = 0; r < d; r++) {
+                vectors.unsafe_set(r, c, sign * vw[1][off + r] / norm);
+            }
+        }
+        return new SymmetricEigen(vw[0], vectors);
     }
 
     @Override

@@ -40,6 +40,24 @@ class GpuParityTest extends EngineParityTest {
     }
 
     @Test
+    void largeFactorizationsAgreeWhicheverPathRuns() {
+        // d = 150 is above the cuSOLVER threshold: dpotrf / dsyevd where JCusolver loads, EJML otherwise
+        int d = 150;
+        org.ejml.data.DMatrixRMaj a = ComputeEngineContractTest.spd(d, 3);
+        ComputeEngine cpu = CpuEngine.instance();
+        GpuEngine g = GpuTestSupport.engine();
+        assertRelative(cpu.cholesky(a).lower().data, g.cholesky(a).lower().data, 1e-10, "Cholesky factor");
+        org.dpgauss.linalg.SymmetricEigen ec = cpu.symmetricEigen(a);
+        org.dpgauss.linalg.SymmetricEigen eg = g.symmetricEigen(a);
+        assertRelative(ec.values(), eg.values(), 1e-10, "eigenvalues");
+        // distinct eigenvalues (random SPD): vectors are unique up to sign, and both fix the sign the same way
+        assertRelative(ec.vectors().data, eg.vectors().data, 1e-8, "eigenvectors");
+        org.ejml.data.DMatrixRMaj singular = new org.ejml.data.DMatrixRMaj(d, d);
+        assertEquals(cpu.cholesky(singular).verdict(), g.cholesky(singular).verdict(), "zero matrix verdict");
+        System.out.println("factorizations: " + g.factorizationDetail());
+    }
+
+    @Test
     void engineReportsWhatRuns() {
         GpuEngine g = GpuTestSupport.engine();
         assertTrue(g.description().contains("d x d factorizations: " + g.factorizationPath()), g.description());

@@ -73,6 +73,9 @@ public final class CudaDevice implements AutoCloseable {
     private final CUevent[] stageFree = new CUevent[2];
     private final boolean[] stageUsed = new boolean[2];
     private int stageNext;
+    private jcuda.jcusolver.cusolverDnHandle solver;
+    private String solverReason;
+    private boolean solverTried;
 
     /** The process-wide device (opened on first use). */
     public static synchronized CudaDevice shared() {
@@ -629,6 +632,93 @@ public final class CudaDevice implements AutoCloseable {
         });
     }
 
+    // ---------- d x d factorizations: cuSOLVER where it loads ---------------------------------------
+
+    private boolean ensureSolver() {
+        if (!solverTried) {
+            solverTried = true;
+            try {
+                solver = SolverCalls.open(stream);
+            } catch (CudaFailure e) {
+                solverReason = e.getMessage(); // the library did not load: the device itself is fine
+            }
+        }
+        return solver != null;
+    }
+
+    /** Null when cuSOLVER is usable, otherwise why not (loads it on first call). */
+    public String solverUnavailableReason() {
+        return onOwner("cuSOLVER", () -> ensureSolver() ? null : solverReason);
+    }
+
+    /**
+     * Cholesky of a symmetric d x d matrix (row-major, lower triangle read) with cuSOLVER's dpotrf: the factor
+     * L (row-major, upper triangle zero), or null when dpotrf reports a non-positive pivot (info > 0).
+     */
+    public double[] cholesky(double[] a, int d) {
+        return onOwner("cuSOLVER Cholesky", () -> {
+            if (!ensureSolver()) {
+                throw new IllegalStateException("cuSOLVER unavailable: " + solverReason);
+            }
+            DevicePool.Buffer m = upload(a);
+            DevicePool.Buffer info = pool.take(4);
+            DevicePool.Buffer work = null;
+            try {
+                int lwork = SolverCalls.potrfWorkspace(solver, d, m.ptr);
+                work = pool.take(Math.max(1L, lwork) * 8);
+                SolverCalls.potrf(solver, d, m.ptr, work.ptr, lwork, info.ptr);
+                int[] status = new int[1];
+                download(status, 0, info.ptr, 1);
+                if (status[0] != 0) {
+                    return null;
+                }
+                double[] l = new double[d * d];
+                download(l, 0, m.ptr, (long) d * d);
+                for (int i = 0; i < d; i++) {
+                    for (int j = i + 1; j < d; j++) {
+                        l[i * d + j] = 0.0; // dpotrf leaves the other triangle as it was
+                    }
+                }
+                return l;
+            } finally {
+                give(m, info, work);
+            }
+        });
+    }
+
+    /**
+     * Symmetric eigendecomposition (row-major, lower triangle read) with cuSOLVER's dsyevd: {eigenvalues
+     * ascending, eigenvectors as the rows of a row-major d x d array}, or null when dsyevd did not converge.
+     */
+    public double[][] symmetricEigen(double[] a, int d) {
+        return onOwner("cuSOLVER eigendecomposition", () -> {
+            if (!ensureSolver()) {
+                throw new IllegalStateException("cuSOLVER unavailable: " + solverReason);
+            }
+            DevicePool.Buffer m = upload(a);
+            DevicePool.Buffer w = pool.take((long) d * 8);
+            DevicePool.Buffer info = pool.take(4);
+            DevicePool.Buffer work = null;
+            try {
+                int lwork = SolverCalls.syevdWorkspace(solver, d, m.ptr, w.ptr);
+                work = pool.take(Math.max(1L, lwork) * 8);
+                SolverCalls.syevd(solver, d, m.ptr, w.ptr, work.ptr, lwork, info.ptr);
+                int[] status = new int[1];
+                download(status, 0, info.ptr, 1);
+                if (status[0] != 0) {
+                    return null;
+                }
+                double[] values = new double[d];
+                double[] vectors = new double[d * d];
+                download(values, 0, w.ptr, d);
+                download(vectors, 0, m.ptr, (long) d * d); // column-major columns = row-major rows
+                return new double[][] {values, vectors};
+            } finally {
+                give(m, w, info, work);
+            }
+        });
+    }
+
     /** Device memory {free, total} in bytes. */
     public long[] memoryInfo() {
         return onOwner("memory info", DriverCalls::memInfo);
@@ -643,6 +733,10 @@ public final class CudaDevice implements AutoCloseable {
             if (brokenReason == null) {
                 submit("close the CUDA device", () -> {
                     DriverCalls.synchronize(stream);
+                    if (solver != null) {
+                        SolverCalls.close(solver);
+                        solver = null;
+                    }
                     pool.releaseCached();
                     for (Pointer p : stage) {
                         if (p != null) {

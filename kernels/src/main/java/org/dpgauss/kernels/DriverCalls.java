@@ -88,7 +88,7 @@ final class DriverCalls {
             return "CUDA_ERROR_UNKNOWN";
         }
         for (String token : message.split("[^A-Z_0-9]+")) {
-            if (token.startsWith("CUDA_ERROR_") || token.equals("CUDA_SUCCESS")) {
+            if (token.startsWith("CUDA_ERROR_") || token.startsWith("CUSOLVER_STATUS_")) {
                 return token;
             }
         }
