@@ -86,13 +86,22 @@ public final class GpuEngine implements ComputeEngine {
     }
 
     /**
-     * Where d x d Cholesky factorizations and eigendecompositions run: {@code cusolver} (cuSOLVER through
-     * JCusolver, where the CUDA 12 libraries load, for d >= {@value #SOLVER_MIN_DIM_PROPERTY} (default 64);
-     * smaller ones stay on the host) or {@code host-ejml} (the EJML twins; see {@link #factorizationDetail()}).
+     * Where d x d Cholesky factorizations and eigendecompositions run: {@code cusolver-jcusolver} (cuSOLVER
+     * through JCusolver, where the CUDA 12 libraries load), {@code cusolver-ffm} (cuSOLVER through the FFM
+     * binding of the jar's Java 22+ section, CUDA 13 libraries), each for d >= the
+     * {@value #SOLVER_MIN_DIM_PROPERTY} property (default 64) with smaller ones on the host, or
+     * {@code host-ejml} (the EJML twins; see {@link #factorizationDetail()}).
      * Triangular solves and d x d products always run on the host.
      */
     public String factorizationPath() {
-        return solverReason() == null ? "cusolver" : "host-ejml";
+        if (solverReason() != null) {
+            return "host-ejml";
+        }
+        try {
+            return device.solverName();
+        } catch (CudaFailure e) {
+            return "host-ejml";
+        }
     }
 
     /** Null when cuSOLVER is usable, otherwise why not (also when the device itself was given up). */
@@ -107,7 +116,7 @@ public final class GpuEngine implements ComputeEngine {
     /** The path and why: the cuSOLVER dimension threshold, or why cuSOLVER did not load. */
     public String factorizationDetail() {
         String why = solverReason();
-        return why == null ? "cusolver (JCusolver) for d >= " + solverMinDim + ", host EJML below"
+        return why == null ? factorizationPath() + " for d >= " + solverMinDim + ", host EJML below"
                 : "host-ejml: " + why;
     }
 

@@ -73,7 +73,7 @@ public final class CudaDevice implements AutoCloseable {
     private final CUevent[] stageFree = new CUevent[2];
     private final boolean[] stageUsed = new boolean[2];
     private int stageNext;
-    private jcuda.jcusolver.cusolverDnHandle solver;
+    private DenseSolver solver;
     private String solverReason;
     private boolean solverTried;
 
@@ -637,13 +637,26 @@ public final class CudaDevice implements AutoCloseable {
     private boolean ensureSolver() {
         if (!solverTried) {
             solverTried = true;
+            // JCusolver (CUDA 12 libraries) first, then the FFM binding (Java 22+, CUDA 13 libraries)
             try {
                 solver = SolverCalls.open(stream);
             } catch (CudaFailure e) {
-                solverReason = e.getMessage(); // the library did not load: the device itself is fine
+                try {
+                    solver = FfmSolver.open(stream);
+                } catch (CudaFailure f) {
+                    // the libraries did not load: the device itself is fine
+                    solverReason = e.getMessage() + "; " + f.getMessage();
+                } catch (LinkageError | RuntimeException f) {
+                    solverReason = e.getMessage() + "; FFM binding: " + f;
+                }
             }
         }
         return solver != null;
+    }
+
+    /** The cuSOLVER binding in use ({@code cusolver-jcusolver} or {@code cusolver-ffm}), or null. */
+    public String solverName() {
+        return onOwner("cuSOLVER", () -> ensureSolver() ? solver.name() : null);
     }
 
     /** Null when cuSOLVER is usable, otherwise why not (loads it on first call). */
@@ -664,9 +677,9 @@ public final class CudaDevice implements AutoCloseable {
             DevicePool.Buffer info = pool.take(4);
             DevicePool.Buffer work = null;
             try {
-                int lwork = SolverCalls.potrfWorkspace(solver, d, m.ptr);
+                int lwork = solver.potrfWorkspace(d, m.ptr);
                 work = pool.take(Math.max(1L, lwork) * 8);
-                SolverCalls.potrf(solver, d, m.ptr, work.ptr, lwork, info.ptr);
+                solver.potrf(d, m.ptr, work.ptr, lwork, info.ptr);
                 int[] status = new int[1];
                 download(status, 0, info.ptr, 1);
                 if (status[0] != 0) {
@@ -700,9 +713,9 @@ public final class CudaDevice implements AutoCloseable {
             DevicePool.Buffer info = pool.take(4);
             DevicePool.Buffer work = null;
             try {
-                int lwork = SolverCalls.syevdWorkspace(solver, d, m.ptr, w.ptr);
+                int lwork = solver.syevdWorkspace(d, m.ptr, w.ptr);
                 work = pool.take(Math.max(1L, lwork) * 8);
-                SolverCalls.syevd(solver, d, m.ptr, w.ptr, work.ptr, lwork, info.ptr);
+                solver.syevd(d, m.ptr, w.ptr, work.ptr, lwork, info.ptr);
                 int[] status = new int[1];
                 download(status, 0, info.ptr, 1);
                 if (status[0] != 0) {
@@ -734,7 +747,7 @@ public final class CudaDevice implements AutoCloseable {
                 submit("close the CUDA device", () -> {
                     DriverCalls.synchronize(stream);
                     if (solver != null) {
-                        SolverCalls.close(solver);
+                        solver.close();
                         solver = null;
                     }
                     pool.releaseCached();

@@ -141,7 +141,7 @@ final class DriverCalls {
     }
 
     static CUstream createStream() {
-        CUstream s = new CUstream();
+        CUstream s = new Handles.Stream();
         run("cuStreamCreate", () -> JCudaDriver.cuStreamCreate(s, 0));
         return s;
     }
@@ -187,7 +187,7 @@ final class DriverCalls {
     // ---------- memory -----------------------------------------------------------------------------
 
     static CUdeviceptr alloc(long bytes) {
-        CUdeviceptr p = new CUdeviceptr();
+        CUdeviceptr p = new Handles.DevicePtr();
         run("cuMemAlloc(" + bytes + " bytes)", () -> JCudaDriver.cuMemAlloc(p, Math.max(bytes, 8)));
         return p;
     }
