@@ -39,8 +39,12 @@ echo ">> mvn dependency:copy junit-platform-console-standalone:$junit_platform_v
 mvn -B -q dependency:copy -Dartifact="org.junit.platform:junit-platform-console-standalone:$junit_platform_version" \
     -DoutputDirectory="$out/lib" -Dmdep.stripVersion=true
 echo ">> jlink" >&2
+# JDK 21+ names the compression zip-0..9 (and deprecates "2"); JDK 17 knows only 0..2
+compress=2
+plugins=$("$jdk/bin/jlink" --list-plugins 2>/dev/null || true)
+case "$plugins" in *'zip-[0-9]'*) compress=zip-9 ;; esac
 "$jdk/bin/jlink" --add-modules java.base,java.logging,java.management,jdk.unsupported,java.xml \
-    --strip-debug --no-man-pages --no-header-files --compress=2 --output "$out/runtime"
+    --strip-debug --no-man-pages --no-header-files --compress=$compress --output "$out/runtime"
 cp "$here/run-gpu-suite.sh" "$out/run-gpu-suite.sh"
 chmod +x "$out/run-gpu-suite.sh"
 git -C "$root" rev-parse HEAD > "$out/COMMIT" 2>/dev/null || echo unknown > "$out/COMMIT"

@@ -19,8 +19,10 @@ cp_main="$here/lib/dpgauss-bench.jar"
 heap=${DPGAUSS_HEAP:-24g}
 # a private tmpdir: JCuda extracts its natives there and would reuse a stale copy from elsewhere
 jopts="-Xmx$heap -Djava.io.tmpdir=$out/tmp"
-# JDK 22+ wants native access granted explicitly (the bundled runtime is 17, so this is for other runtimes)
 "$java" -version 2>&1 | head -1 > "$out/java.txt"
+# a Java 22+ runtime (bundle built with JAVA_HOME on a JDK 22+: FFM cuSOLVER binding) wants native access granted
+feature=$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+case "$feature" in 1.*|9|1[0-9]|2[01]) ;; *) jopts="$jopts --enable-native-access=ALL-UNNAMED" ;; esac
 
 "$java" $jopts -cp "$cp_main" org.dpgauss.cli.Main --version > "$out/probe.txt" 2>&1 || true
 "$java" $jopts -cp "$cp_main" org.dpgauss.bench.gpu.GpuProbe >> "$out/probe.txt" 2>&1
