@@ -253,6 +253,23 @@ public final class CudaDevice implements AutoCloseable {
         return buf;
     }
 
+    /** A secret (the ChaCha20 key): copied synchronously from the Java array, never through the staging buffers. */
+    private DevicePool.Buffer uploadSecret(int[] a) {
+        DevicePool.Buffer buf = pool.take((long) a.length * 4);
+        DriverCalls.synchronize(stream);
+        DriverCalls.copyToDevice(buf.ptr, Pointer.to(a), (long) a.length * 4);
+        return buf;
+    }
+
+    /** Overwrites a secret on the device before its buffer goes back to the pool. */
+    private void scrub(DevicePool.Buffer secret) {
+        if (secret != null) {
+            DriverCalls.zero32(secret.ptr, secret.bytes / 4, stream);
+            DriverCalls.synchronize(stream);
+            pool.give(secret);
+        }
+    }
+
     private DevicePool.Buffer upload(int[] a) {
         DevicePool.Buffer buf = pool.take((long) a.length * 4);
         uploadInts(buf.ptr, a);
@@ -575,7 +592,7 @@ public final class CudaDevice implements AutoCloseable {
             double[] total = new double[d * r];
             double[] part = new double[d * r];
             long sub = Math.max(1, NORMALS_DOUBLES / r);
-            DevicePool.Buffer key = key8 == null ? null : upload(key8);
+            DevicePool.Buffer key = key8 == null ? null : uploadSecret(key8);
             try {
                 for (int b = 0; b < x.blockCount(); b++) {
                     int count = x.blockRowCount(b);
@@ -607,7 +624,7 @@ public final class CudaDevice implements AutoCloseable {
                     }
                 }
             } finally {
-                give(key);
+                scrub(key);
             }
             return total;
         });
@@ -617,7 +634,7 @@ public final class CudaDevice implements AutoCloseable {
     public double[] normals(int[] key8, long philoxKey, long streamId, long start, int n) {
         return onOwner("normals", () -> {
             double[] out = new double[n];
-            DevicePool.Buffer key = key8 == null ? null : upload(key8);
+            DevicePool.Buffer key = key8 == null ? null : uploadSecret(key8);
             DevicePool.Buffer g = pool.take((long) n * 8);
             if (key8 != null) {
                 launch("dp_chacha20_normals", gridFor(n / 8 + 1, 256), 1, 1, 256, 1,
@@ -627,7 +644,8 @@ public final class CudaDevice implements AutoCloseable {
                         Pointer.to(i64(philoxKey), i64(streamId), i64(start), ptr(g), i64(n)));
             }
             download(out, 0, g.ptr, n);
-            give(key, g);
+            give(g);
+            scrub(key);
             return out;
         });
     }
