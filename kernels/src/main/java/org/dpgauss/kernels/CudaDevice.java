@@ -186,7 +186,17 @@ public final class CudaDevice implements AutoCloseable {
             throw new CudaFailure("the CUDA device is unusable after an earlier failure (" + broken + ")",
                     "DPGAUSS_DEVICE_LOST", null);
         }
-        return submit(what, work);
+        return submit(what, () -> {
+            pool.beginScope();
+            try {
+                T result = work.call();
+                pool.endScope(false);
+                return result;
+            } catch (Throwable t) {
+                pool.endScope(true);
+                throw t;
+            }
+        });
     }
 
     DevicePool pool() {
@@ -238,7 +248,7 @@ public final class CudaDevice implements AutoCloseable {
 
     DevicePool.Buffer uploadBlock(HostRows host, int b) {
         long bytes = (long) host.blockRowCount(b) * host.cols() * 8;
-        DevicePool.Buffer buf = pool.take(bytes);
+        DevicePool.Buffer buf = pool.takeOwned(bytes);
         uploadInto(buf.ptr, host, b);
         return buf;
     }
@@ -363,7 +373,12 @@ public final class CudaDevice implements AutoCloseable {
             boolean resident = bytes <= maxResidentBytes && bytes <= (long) (0.6 * free);
             DeviceRows rows = new DeviceRows(this, host, resident, fp);
             if (resident) {
-                rows.uploadAll();
+                try {
+                    rows.uploadAll();
+                } catch (RuntimeException e) {
+                    rows.release(); // blocks uploaded so far go back to the pool
+                    throw e;
+                }
             }
             return rows;
         });

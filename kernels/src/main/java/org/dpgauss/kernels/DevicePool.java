@@ -18,6 +18,8 @@ final class DevicePool {
     private final Map<Long, ArrayDeque<CUdeviceptr>> free = new HashMap<>();
     private long cachedBytes;
     private long liveBytes;
+    /** Buffers taken during the current operation (released if it fails); null outside an operation. */
+    private java.util.List<Buffer> scope;
 
     DevicePool(long cacheLimit) {
         this.cacheLimit = cacheLimit;
@@ -27,6 +29,7 @@ final class DevicePool {
     static final class Buffer {
         final CUdeviceptr ptr;
         final long bytes;
+        boolean returned;
 
         Buffer(CUdeviceptr ptr, long bytes) {
             this.ptr = ptr;
@@ -42,7 +45,17 @@ final class DevicePool {
         return Long.highestOneBit(b - 1) << 1;
     }
 
+    /** A buffer for the current operation: given back by the caller, or by {@link #endScope} if it fails. */
     Buffer take(long bytes) {
+        Buffer b = takeOwned(bytes);
+        if (scope != null) {
+            scope.add(b);
+        }
+        return b;
+    }
+
+    /** A buffer owned beyond the current operation (resident rows, streaming slots). */
+    Buffer takeOwned(long bytes) {
         long cls = sizeClass(bytes);
         ArrayDeque<CUdeviceptr> q = free.get(cls);
         if (q != null && !q.isEmpty()) {
@@ -65,9 +78,10 @@ final class DevicePool {
     }
 
     void give(Buffer b) {
-        if (b == null) {
+        if (b == null || b.returned) {
             return;
         }
+        b.returned = true;
         liveBytes -= b.bytes;
         if (cachedBytes + b.bytes > cacheLimit) {
             DriverCalls.free(b.ptr);
@@ -75,6 +89,25 @@ final class DevicePool {
         }
         free.computeIfAbsent(b.bytes, k -> new ArrayDeque<>()).push(b.ptr);
         cachedBytes += b.bytes;
+    }
+
+    void beginScope() {
+        scope = new java.util.ArrayList<>();
+    }
+
+    /** Ends the operation's scope; when it failed, gives back every buffer it took and did not return. */
+    void endScope(boolean failed) {
+        java.util.List<Buffer> taken = scope;
+        scope = null;
+        if (failed && taken != null) {
+            for (Buffer b : taken) {
+                try {
+                    give(b);
+                } catch (CudaFailure e) {
+                    // the context is unusable; the memory goes with it
+                }
+            }
+        }
     }
 
     long cachedBytes() {

@@ -98,7 +98,7 @@ public final class DeviceRows implements AutoCloseable {
             for (int k = 0; k < blocks.length; k++) {
                 maxBytes = Math.max(maxBytes, (long) host.blockRowCount(k) * cols * 8);
             }
-            slotBuf[victim] = device.pool().take(maxBytes);
+            slotBuf[victim] = device.pool().takeOwned(maxBytes);
         }
         device.uploadInto(slotBuf[victim].ptr, host, b);
         slotBlock[victim] = b;
