@@ -3,25 +3,21 @@
 // G[i][j] = normal(first + i*r + j), the same stream the CPU twin uses (ChaCha20 for privacy noise,
 // Philox4x32-10 for simulations). Step 1 fills G for a sub-block of rows (dp_projection_normals_*,
 // block-wise: one generator block feeds several normals); step 2 is the cross product D^T G
-// (dp_projection_cross, chunked partial sums) reduced by dp_sum_partials (weighted_gram.cu's twin
-// is repeated here so this module is self-contained).
+// (dp_projection_cross, fixed global chunks) folded by dp_projection_fold_partials, so the result does
+// not depend on the row blocks (as the CPU twin's).
 #include "counter_rng.cuh"
 #include "dp_common.cuh"
 
 extern "C" __global__ void dp_projection_cross(const double* __restrict__ x, int d, const double* __restrict__ g,
-                                               int r, long long count, long long rows_per_chunk,
+                                               int r, long long count, long long first, long long chunk_rows,
+                                               long long chunk_base, const double* __restrict__ init0,
                                                double* __restrict__ partial) {
-    dp_cross_tile(x, d, d, g, r, r, nullptr, nullptr, count, rows_per_chunk, false, partial);
+    dp_cross_tile(x, d, d, g, r, r, nullptr, nullptr, count, first, chunk_rows, chunk_base, init0, false, partial);
 }
 
-extern "C" __global__ void dp_projection_sum_partials(const double* __restrict__ partial, int chunks, long long len,
-                                                      double* __restrict__ out) {
-    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < len;
-         e += (long long)gridDim.x * blockDim.x) {
-        double s = 0.0;
-        for (int c = 0; c < chunks; ++c) s += partial[(long long)c * len + e];
-        out[e] = s;
-    }
+extern "C" __global__ void dp_projection_fold_partials(const double* __restrict__ partial, int chunks, long long len,
+                                                       double* __restrict__ total) {
+    dp_fold(partial, chunks, len, total);
 }
 
 namespace {

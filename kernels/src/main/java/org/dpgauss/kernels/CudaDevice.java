@@ -35,12 +35,12 @@ public final class CudaDevice implements AutoCloseable {
 
     /** The modules (one fatbin per CUDA source) and the kernels each one provides. */
     static final String[][] MODULES = {
-        {"weighted_gram", "dp_weighted_gram", "dp_sum_partials"},
+        {"weighted_gram", "dp_weighted_gram", "dp_fold_partials"},
         {"whitening", "dp_whiten"},
         {"mahalanobis_norms", "dp_row_squared_norms"},
         {"reference_distances", "dp_largest_reference_distances"},
         {"neighbour_counts", "dp_neighbour_counts"},
-        {"gaussian_projection", "dp_projection_cross", "dp_projection_sum_partials",
+        {"gaussian_projection", "dp_projection_cross", "dp_projection_fold_partials",
             "dp_projection_normals_chacha20", "dp_projection_normals_philox"},
         {"largest_good_subset_peeling", "dp_peel_verdicts"},
         {"counter_rng", "dp_chacha20_normals", "dp_philox_normals"},
@@ -48,8 +48,11 @@ public final class CudaDevice implements AutoCloseable {
 
     /** Bytes per pinned staging buffer (two of them alternate). */
     static final int STAGE_BYTES = 8 << 20;
-    /** Partial-sum budget of the chunked cross products (doubles). */
-    static final long PARTIAL_DOUBLES = 16L << 20;
+    /**
+     * Rows per chunk of the cross products (weighted Gram, projection): fixed, so the summation order, and
+     * the result, do not depend on the row blocks (see dp_common.cuh).
+     */
+    static final long CHUNK_ROWS = 512;
     /** Generated normals per projection sub-block (doubles). */
     static final long NORMALS_DOUBLES = 16L << 20;
     /** Per-launch output budget of the reference-distance kernel (doubles). */
@@ -400,11 +403,76 @@ public final class CudaDevice implements AutoCloseable {
         return localRows == null || localRows[b] == null ? y.blockRowCount(b) : localRows[b].length;
     }
 
-    private static long[] chunking(long count, long perChunkOutput) {
-        long chunks = Math.max(1, Math.min(4096, Math.min((count + 255) / 256, PARTIAL_DOUBLES / Math.max(1, perChunkOutput))));
-        long rowsPerChunk = (count + chunks - 1) / chunks;
-        chunks = (count + rowsPerChunk - 1) / rowsPerChunk;
-        return new long[] {chunks, rowsPerChunk};
+    /** Builds the kernel arguments of one chunked cross-product launch. */
+    private interface CrossParams {
+        Pointer make(long first, long chunkBase, DevicePool.Buffer init0, DevicePool.Buffer partial);
+    }
+
+    /**
+     * A sum over rows in fixed global chunks of {@link #CHUNK_ROWS} (owning thread): each launch sums its
+     * chunks row by row, the chunk still open at its end is carried into the next launch, and finished
+     * chunks are folded into the total in chunk order.
+     */
+    private final class ChunkedSum {
+        final long len;
+        final String fold;
+        final DevicePool.Buffer total;
+        DevicePool.Buffer carry;
+        boolean carrying;
+        long position;
+
+        ChunkedSum(long len, String fold) {
+            this.len = len;
+            this.fold = fold;
+            total = pool.take(len * 8);
+            DriverCalls.zero32(total.ptr, len * 2, stream);
+        }
+
+        void launch(String kernel, int gx, int gy, long count, CrossParams params) {
+            if (count == 0) {
+                return;
+            }
+            long first = position;
+            long chunkBase = first / CHUNK_ROWS;
+            int chunks = (int) ((first + count - 1) / CHUNK_ROWS - chunkBase + 1);
+            if (chunks > 65535) {
+                throw new IllegalArgumentException("too many rows in one launch: " + count);
+            }
+            DevicePool.Buffer partial = pool.take(chunks * len * 8);
+            CudaDevice.this.launch(kernel, gx, gy, chunks, 16, 16,
+                    params.make(first, chunkBase, carrying ? carry : null, partial));
+            boolean open = (first + count) % CHUNK_ROWS != 0;
+            int finished = open ? chunks - 1 : chunks;
+            if (finished > 0) {
+                foldInto(partial, finished);
+            }
+            if (open) {
+                if (carry == null) {
+                    carry = pool.take(len * 8);
+                }
+                DriverCalls.copyDeviceAsync(carry.ptr, partial.ptr.withByteOffset((long) (chunks - 1) * len * 8),
+                        len * 8, stream);
+            }
+            carrying = open;
+            position += count;
+            give(partial); // later work on the stream is ordered after the kernels that read it
+        }
+
+        private void foldInto(DevicePool.Buffer partial, int chunks) {
+            CudaDevice.this.launch(fold, gridFor(len, 256), 1, 1, 256, 1,
+                    Pointer.to(ptr(partial), i32(chunks), i64(len), ptr(total)));
+        }
+
+        double[] finish() {
+            if (carrying) {
+                foldInto(carry, 1);
+                carrying = false;
+            }
+            double[] out = new double[(int) len];
+            download(out, 0, total.ptr, len);
+            give(total, carry);
+            return out;
+        }
     }
 
     /**
@@ -415,9 +483,8 @@ public final class CudaDevice implements AutoCloseable {
     public double[] weightedGram(DeviceRows y, int[][] localRows, double[][] localWeights) {
         return onOwner("weighted Gram", () -> {
             int d = y.cols;
-            double[] total = new double[d * d];
-            double[] part = new double[d * d];
             int tiles = (d + 15) / 16;
+            ChunkedSum sum = new ChunkedSum((long) d * d, "dp_fold_partials");
             for (int b = 0; b < y.blockCount(); b++) {
                 int count = count(y, localRows, b);
                 if (count == 0) {
@@ -426,22 +493,13 @@ public final class CudaDevice implements AutoCloseable {
                 CUdeviceptr data = y.block(b);
                 DevicePool.Buffer rows = localRows == null || localRows[b] == null ? null : upload(localRows[b]);
                 DevicePool.Buffer w = localWeights == null || localWeights[b] == null ? null : upload(localWeights[b]);
-                long[] ch = chunking(count, (long) d * d);
-                DevicePool.Buffer partial = pool.take(ch[0] * d * d * 8);
-                DevicePool.Buffer out = pool.take((long) d * d * 8);
-                launch("dp_weighted_gram", tiles, tiles, (int) ch[0], 16, 16, Pointer.to(ptr(data), i32(d), ptr(rows),
-                        ptr(w), i64(count), i64(ch[1]), ptr(partial)));
-                launch("dp_sum_partials", gridFor((long) d * d, 256), 1, 1, 256, 1,
-                        Pointer.to(ptr(partial), i32((int) ch[0]), i64((long) d * d), ptr(out)));
-                download(part, 0, out.ptr, (long) d * d);
-                give(rows, w, partial, out);
-                for (int p = 0; p < d; p++) {
-                    for (int q = 0; q <= p; q++) { // the kernel computes the lower triangle (tiles p >= q)
-                        total[p * d + q] += part[p * d + q];
-                    }
-                }
+                sum.launch("dp_weighted_gram", tiles, tiles, count, (first, base, init0, partial) -> Pointer.to(
+                        ptr(data), i32(d), ptr(rows), ptr(w), i64(count), i64(first), i64(CHUNK_ROWS), i64(base),
+                        ptr(init0), ptr(partial)));
+                give(rows, w);
             }
-            for (int p = 0; p < d; p++) {
+            double[] total = sum.finish();
+            for (int p = 0; p < d; p++) { // the kernel computes the lower triangle (tiles p >= q)
                 for (int q = 0; q < p; q++) {
                     total[q * d + p] = total[p * d + q];
                 }
@@ -604,11 +662,10 @@ public final class CudaDevice implements AutoCloseable {
     public double[] gaussianProjection(DeviceRows x, int r, int[] key8, long philoxKey, long streamId, long first) {
         return onOwner("Gaussian projection", () -> {
             int d = x.cols;
-            double[] total = new double[d * r];
-            double[] part = new double[d * r];
             long sub = Math.max(1, NORMALS_DOUBLES / r);
             DevicePool.Buffer key = key8 == null ? null : uploadSecret(key8);
             try {
+                ChunkedSum sum = new ChunkedSum((long) d * r, "dp_projection_fold_partials");
                 for (int b = 0; b < x.blockCount(); b++) {
                     int count = x.blockRowCount(b);
                     for (long s0 = 0; s0 < count; s0 += sub) {
@@ -623,25 +680,17 @@ public final class CudaDevice implements AutoCloseable {
                             launch("dp_projection_normals_philox", gridFor((nG + 1) / 2 + 1, 256), 1, 1, 256, 1,
                                     Pointer.to(i64(philoxKey), i64(streamId), i64(start), ptr(g), i64(nG)));
                         }
-                        long[] ch = chunking(ns, (long) d * r);
-                        DevicePool.Buffer partial = pool.take(ch[0] * d * r * 8);
-                        DevicePool.Buffer out = pool.take((long) d * r * 8);
                         CUdeviceptr data = x.block(b).withByteOffset(s0 * d * 8);
-                        launch("dp_projection_cross", (r + 15) / 16, (d + 15) / 16, (int) ch[0], 16, 16,
-                                Pointer.to(ptr(data), i32(d), ptr(g), i32(r), i64(ns), i64(ch[1]), ptr(partial)));
-                        launch("dp_projection_sum_partials", gridFor((long) d * r, 256), 1, 1, 256, 1,
-                                Pointer.to(ptr(partial), i32((int) ch[0]), i64((long) d * r), ptr(out)));
-                        download(part, 0, out.ptr, (long) d * r);
-                        give(g, partial, out);
-                        for (int k = 0; k < total.length; k++) {
-                            total[k] += part[k];
-                        }
+                        sum.launch("dp_projection_cross", (r + 15) / 16, (d + 15) / 16, ns,
+                                (firstRow, base, init0, partial) -> Pointer.to(ptr(data), i32(d), ptr(g), i32(r),
+                                        i64(ns), i64(firstRow), i64(CHUNK_ROWS), i64(base), ptr(init0), ptr(partial)));
+                        give(g);
                     }
                 }
+                return sum.finish();
             } finally {
                 scrub(key);
             }
-            return total;
         });
     }
 

@@ -220,6 +220,10 @@ final class DriverCalls {
         run("cuMemcpyHtoD(" + bytes + " bytes)", () -> JCudaDriver.cuMemcpyHtoD(dst, src, bytes));
     }
 
+    static void copyDeviceAsync(CUdeviceptr dst, CUdeviceptr src, long bytes, CUstream s) {
+        run("cuMemcpyDtoDAsync(" + bytes + " bytes)", () -> JCudaDriver.cuMemcpyDtoDAsync(dst, src, bytes, s));
+    }
+
     static void copyToHost(Pointer dst, CUdeviceptr src, long bytes) {
         run("cuMemcpyDtoH(" + bytes + " bytes)", () -> JCudaDriver.cuMemcpyDtoH(dst, src, bytes));
     }
