@@ -186,20 +186,26 @@ public final class GpuEngine implements ComputeEngine {
             return new DMatrixRMaj(d, d);
         }
         return withFallback("weightedGram", () -> {
-            int[][][] parts = partition(y, sel);
+            int blocks = y.blockCount();
+            // all rows: no index lists to upload, the kernel reads each block in order
+            int[][] local = rows == null ? null : partition(y, sel)[0];
             double[][] w = null;
             if (weights != null) {
-                w = new double[parts[0].length][];
-                for (int b = 0; b < w.length; b++) {
-                    int[] local = parts[0][b];
-                    w[b] = new double[local.length];
-                    for (int k = 0; k < local.length; k++) {
-                        w[b][k] = weights[y.blockStart(b) + local[k]];
+                w = new double[blocks][];
+                for (int b = 0; b < blocks; b++) {
+                    int start = y.blockStart(b);
+                    if (local == null) {
+                        w[b] = java.util.Arrays.copyOfRange(weights, start, start + y.blockRowCount(b));
+                    } else {
+                        w[b] = new double[local[b].length];
+                        for (int k = 0; k < local[b].length; k++) {
+                            w[b][k] = weights[start + local[b][k]];
+                        }
                     }
                 }
             }
             try (DeviceRows dy = upload(y)) {
-                return gram(dy, parts[0], w, divisor);
+                return gram(dy, local, w, divisor);
             }
         }, () -> CpuEngine.instance().weightedGram(y, rows, weights, divisor));
     }
@@ -228,15 +234,15 @@ public final class GpuEngine implements ComputeEngine {
             return new double[0];
         }
         return withFallback("mahalanobisNorms", () -> {
-            int[][][] parts = partition(x, sel);
+            int[][][] parts = rows == null ? null : partition(x, sel);
             double[][] q;
             try (DeviceRows dx = upload(x)) {
-                q = device.whiten(dx, inverseFactor(lower), parts[0], true);
+                q = device.whiten(dx, inverseFactor(lower), parts == null ? null : parts[0], true);
             }
             double[] out = new double[sel.length];
             for (int b = 0; b < q.length; b++) {
                 for (int k = 0; k < q[b].length; k++) {
-                    out[parts[1][b][k]] = q[b][k];
+                    out[parts == null ? x.blockStart(b) + k : parts[1][b][k]] = q[b][k];
                 }
             }
             return out;
