@@ -49,12 +49,11 @@ public final class ComputeEngines {
             return null;
         }
         CudaProbe.Result probe = CudaProbe.probe();
-        if (!probe.deviceUsable()) {
+        if (!probe.deviceUsable() || !probe.kernelsPresent()) {
             why[0] = probe.reason();
-            return null;
-        }
-        if (!probe.kernelsPresent()) {
-            why[0] = probe.reason();
+            if (!Boolean.getBoolean("dpgauss.cuda.disable")) {
+                gpuFailure = why[0]; // the driver and the jar do not change while the process runs
+            }
             return null;
         }
         try {
