@@ -18,7 +18,6 @@ import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.engine.ComputeEngines;
 import org.dpgauss.engine.CpuEngine;
 import org.dpgauss.engine.EngineChoice;
-import org.dpgauss.engine.EngineSelection;
 import org.dpgauss.engine.EngineUnavailableException;
 import org.dpgauss.engine.GpuEngine;
 import org.dpgauss.io.SyntheticData;
@@ -35,8 +34,10 @@ import org.ejml.data.DMatrixRMaj;
  *
  * <pre>
  * java -cp benchmarks.jar org.dpgauss.bench.gpu.GpuBench --out DIR [--shapes 1000000x100,100000x1000]
- *      [--repeat 3] [--cpu-repeat 1] [--pairs-rows 100000,30000]
+ *      [--repeat 3] [--cpu-repeat 1] [--pairs-rows 100000,30000] [--candidate cpu]
  * </pre>
+ * {@code --candidate cpu} times the CPU against itself (a check of the harness where no GPU exists; its JSON
+ * says so and holds no GPU measurement).
  * Writes DIR/gpu-bench.json: machine, command, date, engine descriptions, and per (shape, primitive) the
  * CPU and GPU median seconds and their ratio {@code cpu_over_gpu} (speed-up) and {@code gpu_over_cpu}.
  * Without a usable GPU it writes {@code {"status":"no-gpu","reason":..}} and exits with status 3.
@@ -56,22 +57,28 @@ public final class GpuBench {
         report.put("date", Instant.now().toString());
         report.put("command", "GpuBench " + String.join(" ", args));
         report.put("machine", MachineInfo.describe());
-        EngineSelection gpuSel;
-        try {
-            gpuSel = ComputeEngines.select(EngineChoice.GPU);
-        } catch (EngineUnavailableException e) {
-            report.put("status", "no-gpu");
-            report.put("reason", e.getMessage());
-            json.writeValue(out.resolve("gpu-bench.json").toFile(), report);
-            System.err.println("dpgauss GPU bench: no GPU: " + e.getMessage());
-            System.exit(3);
-            return;
+        ComputeEngine gpu;
+        boolean harnessCheck = "cpu".equals(opt.get("candidate"));
+        if (harnessCheck) {
+            // --candidate cpu: the CPU on both sides, to check the harness on a machine without a GPU
+            gpu = CpuEngine.instance();
+            report.put("status", "harness-check: cpu vs cpu, not a GPU measurement");
+        } else {
+            try {
+                gpu = ComputeEngines.select(EngineChoice.GPU).engine();
+            } catch (EngineUnavailableException e) {
+                report.put("status", "no-gpu");
+                report.put("reason", e.getMessage());
+                json.writeValue(out.resolve("gpu-bench.json").toFile(), report);
+                System.err.println("dpgauss GPU bench: no GPU: " + e.getMessage());
+                System.exit(3);
+                return;
+            }
+            report.put("status", "ok");
+            report.put("factorizationPath", ((GpuEngine) gpu).factorizationPath());
         }
-        GpuEngine gpu = (GpuEngine) gpuSel.engine();
         ComputeEngine cpu = CpuEngine.instance();
-        report.put("status", "ok");
         report.put("gpu", gpu.description());
-        report.put("factorizationPath", gpu.factorizationPath());
         report.put("cpu", cpu.description());
         int repeat = Integer.parseInt(opt.getOrDefault("repeat", "3"));
         int cpuRepeat = Integer.parseInt(opt.getOrDefault("cpu-repeat", "1"));
@@ -106,8 +113,10 @@ public final class GpuBench {
             report.put("results", rows);
             json.writeValue(out.resolve("gpu-bench.json").toFile(), report); // partial results survive a timeout
         }
-        report.put("fallbacks", gpu.fallbacks());
-        report.put("largestGoodSubsetHandovers", gpu.handovers());
+        if (gpu instanceof GpuEngine) {
+            report.put("fallbacks", ((GpuEngine) gpu).fallbacks());
+            report.put("largestGoodSubsetHandovers", ((GpuEngine) gpu).handovers());
+        }
         json.writeValue(out.resolve("gpu-bench.json").toFile(), report);
         log("wrote %s", out.resolve("gpu-bench.json"));
     }
