@@ -27,6 +27,23 @@ class CudaHostCodeTest {
     }
 
     @Test
+    void everyKernelTheHostLaunchesIsLoaded() throws IOException {
+        // a name launched but not in MODULES would be a null CUfunction at run time, on the GPU only
+        java.util.Set<String> loaded = new java.util.HashSet<>();
+        for (String[] m : CudaDevice.MODULES) {
+            loaded.addAll(java.util.Arrays.asList(m).subList(1, m.length));
+        }
+        String host = Files.readString(Path.of("src/main/java/org/dpgauss/kernels/CudaDevice.java"));
+        java.util.regex.Matcher k = java.util.regex.Pattern.compile("\"(dp_[a-z0-9_]+)\"").matcher(host);
+        int seen = 0;
+        while (k.find()) {
+            assertTrue(loaded.contains(k.group(1)), k.group(1) + " is launched but not loaded");
+            seen++;
+        }
+        assertTrue(seen >= 2 * loaded.size(), "every kernel is both declared and launched: " + seen);
+    }
+
+    @Test
     void kernelsPresentMatchesTheFatbinResources() {
         boolean all = true;
         for (String[] m : CudaDevice.MODULES) {
