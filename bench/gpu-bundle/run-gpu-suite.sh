@@ -12,13 +12,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 1 ] || { echo "usage: $0 RESULTS_DIR [--quick]" >&2; exit 2; }
 out=$1
 quick=${2:-}
-mkdir -p "$out/tmp" || exit 2
+mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
+# a private tmpdir (outside RESULTS_DIR, so the extracted natives are not collected as results)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dpgauss-gpu-suite.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
 java="$here/runtime/bin/java"
 cp_main="$here/lib/dpgauss-bench.jar"
 heap=${DPGAUSS_HEAP:-24g}
 # a private tmpdir: JCuda extracts its natives there and would reuse a stale copy from elsewhere
-jopts="-Xmx$heap -Djava.io.tmpdir=$out/tmp"
+jopts="-Xmx$heap -Djava.io.tmpdir=$tmp"
 "$java" -version 2>&1 | head -1 > "$out/java.txt"
 # a Java 22+ runtime (bundle built with JAVA_HOME on a JDK 22+: FFM cuSOLVER binding) wants native access granted
 feature=$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
