@@ -1,5 +1,7 @@
 package org.dpgauss.secondmoment;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
@@ -34,10 +36,17 @@ import org.ejml.data.DMatrixRMaj;
  * spectral error ||Sigma^-1/2 Sigma~ Sigma^-1/2 - I|| is at most about 2 sigma sqrt(d)/lambda_min(Sigma); the
  * method fails in relative terms when lambda_min(Sigma) is far below R^2 sqrt(d)/(n sqrt(rho)).
  *
- * <p>The output is the raw noisy matrix (it may be indefinite); no diagnostics (e.g. how many rows were
- * clipped) are released. Immutable.
+ * <p><b>Floating point.</b> As in {@link LevelSchedule}: rows are clipped with the safety margin of
+ * {@link RowBounds} (true norm at most R), the accounted sensitivity adds the Gram's rounding error
+ * {@code 2 gamma_{n+1} R^2} and the release grid's rounding {@link SymmetricNoise#roundingInflation}, and the
+ * noise is the exact discrete Gaussian of {@link SymmetricGaussianNoise}; sigma is calibrated so that the accounted
+ * rho never exceeds the budget ({@link #accountedRho}).
+ *
+ * <p>With {@code clipToRadius = false} (public-bound mode) rows longer than R are rejected instead of clipped.
+ * The output is the raw noisy matrix (it may be indefinite); no diagnostics (e.g. how many rows were clipped) are
+ * released. Immutable.
  */
-public final class AnalyzeGauss {
+public final class AnalyzeGauss implements SecondMomentMethod {
 
     /** Which replace-one L2 sensitivity of the clipped second moment calibrates the noise. */
     public enum Sensitivity {
@@ -47,21 +56,37 @@ public final class AnalyzeGauss {
         PAPER
     }
 
-    /** Method name used on the command line and in reports. */
+    /** Registered name. */
     public static final String NAME = "analyze-gauss";
+
+    /** One-line description for listings. */
+    public static final String DESCRIPTION = "Analyze Gauss (Dwork-Talwar-Thakurta-Zhang 2014): one Gaussian"
+            + " release of the second moment of rows clipped to R, sigma = R^2/(n sqrt(rho)); rho-zCDP (replace-one)";
+
+    /** Extra option (SecondMomentParams): 1 selects {@link Sensitivity#PAPER}. */
+    public static final String EXTRA_PAPER_SENSITIVITY = "paper-sensitivity";
+
+    private static final double U = 0x1p-53;
 
     private final double radius;
     private final double rho;
+    private final double delta;
     private final Sensitivity sensitivity;
+    private final boolean clipToRadius;
+    private final SymmetricNoise noiseOverride; // null: secure noise from each call's random source
 
-    private AnalyzeGauss(double radius, double rho, Sensitivity sensitivity) {
+    private AnalyzeGauss(double radius, double rho, double delta, Sensitivity sensitivity, boolean clipToRadius,
+            SymmetricNoise noiseOverride) {
         this.radius = radius;
         this.rho = rho;
+        this.delta = delta;
         this.sensitivity = sensitivity;
+        this.clipToRadius = clipToRadius;
+        this.noiseOverride = noiseOverride;
     }
 
     /**
-     * The mechanism with the tight sensitivity.
+     * The mechanism with the tight sensitivity, clipping rows to R, stating (epsilon, delta) at delta = 1e-6.
      *
      * @param radius the public clipping radius R, finite and &gt; 0
      * @param rho the zCDP budget, finite and &gt; 0
@@ -75,14 +100,38 @@ public final class AnalyzeGauss {
      * @param radius the public clipping radius R, finite and &gt; 0
      * @param rho the zCDP budget, finite and &gt; 0
      * @param sensitivity which sensitivity calibrates the noise
-     * @return the mechanism
+     * @return the mechanism (clipping rows to R; (epsilon, delta) stated at delta = 1e-6)
      */
     public static AnalyzeGauss of(double radius, double rho, Sensitivity sensitivity) {
         checkRadius("radius R", radius);
         checkRho(rho);
-        return new AnalyzeGauss(radius, rho, Objects.requireNonNull(sensitivity, "sensitivity"));
+        return new AnalyzeGauss(radius, rho, 1e-6, Objects.requireNonNull(sensitivity, "sensitivity"), true, null);
     }
 
+    /**
+     * From the shared parameters: R, rho, delta (for the stated (epsilon, delta)), clip or public-bound mode, and
+     * the extra option {@value #EXTRA_PAPER_SENSITIVITY} (0 or 1).
+     *
+     * @param params the shared parameters
+     * @return the mechanism
+     */
+    public static AnalyzeGauss fromParams(SecondMomentParams params) {
+        Objects.requireNonNull(params, "params");
+        double paper = params.extra(EXTRA_PAPER_SENSITIVITY, 0);
+        if (paper != 0 && paper != 1) {
+            throw new IllegalArgumentException(EXTRA_PAPER_SENSITIVITY + "=" + paper + " must be 0 (tight sqrt(2) R^2/n)"
+                    + " or 1 (the paper's 4 R^2/n)");
+        }
+        AnalyzeGauss a = of(params.radius(), params.rho(), paper == 1 ? Sensitivity.PAPER : Sensitivity.TIGHT);
+        return new AnalyzeGauss(a.radius, a.rho, params.delta(), a.sensitivity, params.clipToRadius(), null);
+    }
+
+    /** TEST ONLY: the same mechanism with injected noise (guarantees are then uncertified). */
+    AnalyzeGauss withNoise(SymmetricNoise noise) {
+        return new AnalyzeGauss(radius, rho, delta, sensitivity, clipToRadius, Objects.requireNonNull(noise, "noise"));
+    }
+
+    @Override
     public String name() {
         return NAME;
     }
@@ -100,7 +149,8 @@ public final class AnalyzeGauss {
     }
 
     /**
-     * The replace-one L2 sensitivity of the upper-triangle entries of the clipped second moment, as used.
+     * The ideal replace-one L2 sensitivity of the upper-triangle entries of the clipped second moment (before the
+     * floating-point and grid terms of the accounting).
      *
      * @param n the number of rows, &gt;= 1
      * @return sqrt(2) R^2/n ({@link Sensitivity#TIGHT}) or 4 R^2/n ({@link Sensitivity#PAPER})
@@ -112,88 +162,116 @@ public final class AnalyzeGauss {
     }
 
     /**
+     * The noise standard deviation: R^2/(n sqrt(rho)) ({@link Sensitivity#TIGHT}, raised by the tiny
+     * floating-point and grid terms of the accounting, relative 1e-6 or less at practical sizes) or
+     * 4 R^2/(n sqrt(2 rho)) ({@link Sensitivity#PAPER}).
+     *
      * @param n the number of rows
-     * @return the noise standard deviation {@code Delta / sqrt(2 rho)} (nudged up so that rho is never exceeded)
+     * @param d the dimension
+     * @return sigma
      */
-    public double sigma(int n) {
-        return Zcdp.sigmaFor(rho, l2Sensitivity(n));
+    public double sigma(int n, int d) {
+        checkRows(n);
+        double r2 = radius * radius;
+        return sensitivity == Sensitivity.TIGHT ? calibratedSigma(rho, r2, n, d, accountingNoise())
+                : 4 * r2 / (n * Math.sqrt(2 * rho));
     }
 
-    /**
-     * Releases the noisy clipped second moment.
-     *
-     * @param x the n x d data, finite
-     * @param random the noise source ({@link RandomSource#secure()} for a private release)
-     * @param engine the compute engine
-     * @return the d x d estimate (symmetric, possibly indefinite)
-     */
-    public DMatrixRMaj release(RowBlockMatrix x, RandomSource random, ComputeEngine engine) {
-        Objects.requireNonNull(x, "x");
+    /** @return the zCDP rho accounted for n rows of dimension d (at most {@link #rho()}) */
+    public double accountedRho(int n, int d) {
+        return accountedRho(radius * radius, n, d, sigma(n, d), accountingNoise());
+    }
+
+    @Override
+    public SecondMomentEstimate estimate(RowBlockMatrix x, RandomSource random, ComputeEngine engine) {
         Objects.requireNonNull(random, "random");
         Objects.requireNonNull(engine, "engine");
-        int n = x.rows();
-        checkRows(n);
-        DMatrixRMaj s = clippedSecondMoment(x, radius, engine);
-        AnalyzeGaussTempNoise.addSymGauss(s, sigma(n), random);
+        int n = RowBounds.checkData(x);
+        int d = x.cols();
+        if (!clipToRadius) {
+            RowBounds.checkBound(x, radius);
+        }
+        SymmetricNoise noise = noiseFor(random);
+        double sigma = sigma(n, d);
+        double r2 = radius * radius;
+        double acc = accountedRho(r2, n, d, sigma, noise);
+        checkGridRange(r2, sigma, noise);
+        RowBlockMatrix clipped = RowBounds.scaleAndClip(x, 1.0, radius, null);
+        DMatrixRMaj out = noise.perturb(engine.weightedGram(clipped, null, null, n), sigma);
+
+        boolean certified = noise.isSecure() && !random.isInsecure();
+        Zcdp z = Zcdp.of(rho);
+        String notes = "Analyze Gauss (one Gaussian release of the second moment of rows clipped to R=" + radius
+                + "); L2 sensitivity " + (sensitivity == Sensitivity.TIGHT ? "sqrt(2) R^2/n" : "4 R^2/n (paper)")
+                + " plus floating-point and grid slack, accounted rho=" + acc + " <= " + rho
+                + "; (epsilon, delta) by the tight CKS20 conversion" + (certified ? "" : "; INSECURE randomness: not"
+                + " private");
+        PrivacyGuarantee g = PrivacyGuarantee.zcdp(NeighbouringRelation.REPLACE_ONE, z, z.toApproxDpTight(delta),
+                certified, notes);
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("radius", radius);
+        p.put("radius_mode", clipToRadius ? "clip" : "public-bound");
+        p.put("sensitivity", sensitivity == Sensitivity.TIGHT ? "tight sqrt(2) R^2/n" : "paper 4 R^2/n");
+        p.put("sigma", sigma);
+        p.put("rho_accounted", acc);
+        return SecondMomentEstimate.pass(out, g, NAME, certified, p);
+    }
+
+    private SymmetricNoise noiseFor(RandomSource random) {
+        return noiseOverride != null ? noiseOverride : SymmetricNoise.secure(random);
+    }
+
+    /** The noise whose {@link SymmetricNoise#roundingInflation} the accounting uses; it draws nothing. */
+    private SymmetricNoise accountingNoise() {
+        return noiseOverride != null ? noiseOverride : ACCOUNTING;
+    }
+
+    /** Only its roundingInflation (a function of sigma and d) is used: the source is never drawn from. */
+    static final SymmetricNoise ACCOUNTING = SymmetricNoise.secure(RandomSource.insecureSeeded(0));
+
+    /**
+     * The smallest sigma (up to the fixed-point iteration of {@link LevelSchedule}) whose accounted rho is at most
+     * {@code rho} for one Gaussian release of a Gram of n rows of norm at most sqrt(r2).
+     */
+    static double calibratedSigma(double rho, double r2, int n, int d, SymmetricNoise noise) {
+        double base = idealPlusFp(r2, n);
+        double s = Zcdp.sigmaFor(rho, base);
+        for (int i = 0; i < 4; i++) { // the grid grows with sigma: iterate to a fixed point
+            s = Zcdp.sigmaFor(rho, Math.nextUp(base + noise.roundingInflation(d, s)));
+        }
         return s;
     }
 
     /**
-     * @param insecure whether the noise came from an insecure (seeded) source
-     * @return rho-zCDP under replace-one, certified unless the source was insecure
+     * The accounted rho of one release: (Delta')^2/(2 sigma^2) with Delta' = sqrt(2) r2/n (exact replace-one
+     * sensitivity) + 2 gamma_{n+1} r2 (the computed Gram's rounding, Higham §3.1, as in {@link LevelSchedule}) +
+     * the grid rounding of the noise.
      */
-    public PrivacyGuarantee guarantee(boolean insecure) {
-        return PrivacyGuarantee.zcdp(NeighbouringRelation.REPLACE_ONE, Zcdp.of(rho), null, !insecure,
-                "Analyze Gauss (one-shot Gaussian mechanism on the second moment of rows clipped to R=" + radius
-                        + "); L2 sensitivity " + (sensitivity == Sensitivity.TIGHT ? "sqrt(2) R^2/n" : "4 R^2/n")
-                        + (insecure ? "; INSECURE seeded noise: not a private release" : ""));
+    static double accountedRho(double r2, int n, int d, double sigma, SymmetricNoise noise) {
+        double delta = Math.nextUp(idealPlusFp(r2, n) + noise.roundingInflation(d, sigma));
+        return Zcdp.gaussianMechanism(delta, sigma).rho();
     }
 
-    /**
-     * {@code (1/n) sum_i c_i^2 x_i x_i^T} with {@code c_i = min(1, R/||x_i||)}: the second moment of the rows
-     * clipped to radius R (rows of norm at most R, and zero rows, are unchanged).
-     *
-     * @throws IllegalArgumentException if a value is not finite (naming the row)
-     */
-    static DMatrixRMaj clippedSecondMoment(RowBlockMatrix x, double radius, ComputeEngine engine) {
-        double[] sq = squaredRowNorms(x);
-        double r2 = radius * radius;
-        double[] w = new double[sq.length];
-        for (int i = 0; i < sq.length; i++) {
-            w[i] = sq[i] <= r2 ? 1.0 : r2 / sq[i];
-        }
-        return engine.weightedGram(x, null, w, x.rows());
+    private static double idealPlusFp(double r2, int n) {
+        double gamma = (n + 1.0) * U / (1 - (n + 1.0) * U);
+        double ideal = Math.nextUp(Math.sqrt(2.0) * r2 / n * (1 + 4 * U));
+        double fp = Math.nextUp(2 * gamma * r2 * (1 + 4 * U));
+        return Math.nextUp(ideal + fp);
     }
 
-    /** Squared Euclidean row norms, rejecting non-finite values. */
-    static double[] squaredRowNorms(RowBlockMatrix x) {
-        int d = x.cols();
-        double[] out = new double[x.rows()];
-        for (int b = 0; b < x.blockCount(); b++) {
-            double[] blk = x.block(b);
-            int start = x.blockStart(b);
-            int count = x.blockRowCount(b);
-            for (int r = 0; r < count; r++) {
-                double s = 0;
-                int off = r * d;
-                for (int j = 0; j < d; j++) {
-                    double v = blk[off + j];
-                    s += v * v;
-                }
-                if (!Double.isFinite(s)) {
-                    throw new IllegalArgumentException("row " + (start + r) + " of the data has a non-finite value"
-                            + " (or a norm that overflows): rows must be finite");
-                }
-                out[start + r] = s;
-            }
+    /** The secure grid release needs every Gram entry (at most r2) within 2^51 grid steps of 0 (public check). */
+    static void checkGridRange(double r2, double sigma, SymmetricNoise noise) {
+        if (noise instanceof SymmetricGaussianNoise && r2 > 0x1p51 * SymmetricGaussianNoise.grid(sigma)) {
+            throw new IllegalArgumentException("the noise sigma=" + sigma + " is more than 2^31 times smaller than"
+                    + " the squared clipping radius " + r2 + ": the released grid points would not be exact doubles;"
+                    + " lower rho");
         }
-        return out;
     }
 
     static void checkRadius(String name, double r) {
         if (!(r > 0) || !Double.isFinite(r)) {
-            throw new IllegalArgumentException(name + "=" + r + " is outside (0, inf): the clipping radius must be"
-                    + " a finite positive number");
+            throw new IllegalArgumentException(name + "=" + r + " is outside (0, inf): it must be a finite positive"
+                    + " number");
         }
     }
 

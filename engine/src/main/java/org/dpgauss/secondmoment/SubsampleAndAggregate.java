@@ -1,11 +1,11 @@
 package org.dpgauss.secondmoment;
 
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import org.dpgauss.engine.ComputeEngine;
-import org.dpgauss.linalg.CholeskyResult;
 import org.dpgauss.linalg.RowBlockMatrix;
-import org.dpgauss.linalg.SymmetricEigen;
 import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
@@ -32,14 +32,14 @@ import org.ejml.dense.row.CommonOps_DDRM;
  * A or B is singular (spec §2.1). Since only the test Dist &lt;= tau is needed, it is evaluated as the
  * equivalent pair of Loewner tests B - A/(1+tau) &gt; 0 and (1+tau)A - B &gt; 0 (two Cholesky factorizations;
  * for tau &gt; 0 the interval [1/(1+tau), 1+tau] is exactly where max(|mu-1|, |1/mu-1|) &lt;= tau), which is
- * an order of magnitude cheaper than the generalized eigenproblem ({@link #dist} gives the value itself).
+ * an order of magnitude cheaper than the generalized eigenproblem ({@link SpectralMetrics#dist} gives the value).
  *
  * <p><b>Guarantee: (2 epsilon, 4 e^epsilon delta)-DP under replace-one neighbours</b> (Lemma A.5), <b>only if
  * n satisfies the sample-size condition of Thm A.6</b> ({@link #minimumRowsForPrivacy}), which comes from the
  * masking mechanism of Ashtiani &amp; Liaw 2022 (Lemma 3.6): the masking noise eta is set by the accuracy target
  * alpha, not by epsilon, and hides one row only when the groups are numerous enough. With the paper's constants
  * the condition needs n/m of order 1e9 at d = 100 (spec §4.1), so it is unreachable at practical sizes. By
- * default {@link #release} refuses (throws) when the condition fails; {@link #allowUncertified(boolean)} runs it
+ * default {@link #estimate} refuses (throws) when the condition fails; {@link #allowUncertified(boolean)} runs it
  * anyway for comparisons, and the result is then labelled "not DP-certified".
  *
  * <p><b>Accuracy</b> (Thm A.6): if X is (m, alpha, beta)-subsamplable with beta &lt;= xi m/(2n) (the paper's
@@ -55,15 +55,29 @@ import org.ejml.dense.row.CommonOps_DDRM;
  *
  * <p>A FAIL releases nothing else. Immutable.
  */
-public final class SubsampleAndAggregate {
+public final class SubsampleAndAggregate implements SecondMomentMethod {
 
-    /** Method name used on the command line and in reports. */
+    /** Registered name. */
     public static final String NAME = "subsample-aggregate";
+
+    /** One-line description for listings. */
+    public static final String DESCRIPTION = "Algorithm 3 (subsample-and-aggregate baseline, Mahpud-Sheffet Thm A.6):"
+            + " (2 eps, 4 e^eps delta)-DP (replace-one) only when n meets Thm A.6's sample size; refuses otherwise"
+            + " unless uncertified runs are allowed";
+
+    /** Extra option: the group size m (default: the shared m, 4d unless given). */
+    public static final String EXTRA_GROUP_SIZE = "group-size";
+
+    /** Extra option: the absolute constant C_abs of the masking scale (default 2). */
+    public static final String EXTRA_C_ABS = "c-abs";
+
+    /** Extra option: 1 runs even where n is below Thm A.6's sample size (result labelled not DP-certified). */
+    public static final String EXTRA_UNCERTIFIED = "uncertified";
 
     /** Default absolute constant of the Gaussian-matrix tail bound in eta (spec §2.7 proposal). */
     public static final double DEFAULT_C_ABS = 2.0;
 
-    private final int m;
+    private final Integer m; // null: SecondMomentParams.DEFAULT_M_PER_DIMENSION * d
     private final double alpha;
     private final double xi;
     private final double epsilon;
@@ -71,7 +85,7 @@ public final class SubsampleAndAggregate {
     private final double cAbs;
     private final boolean allowUncertified;
 
-    private SubsampleAndAggregate(int m, double alpha, double xi, double epsilon, double delta, double cAbs,
+    private SubsampleAndAggregate(Integer m, double alpha, double xi, double epsilon, double delta, double cAbs,
             boolean allowUncertified) {
         this.m = m;
         this.alpha = alpha;
@@ -115,6 +129,40 @@ public final class SubsampleAndAggregate {
     }
 
     /**
+     * From the shared parameters, at the privacy level rho-zCDP implies: epsilon_total = the tight (CKS20)
+     * conversion of rho at the shared delta ({@link SecondMomentParams#equivalentEpsilon}), run with
+     * epsilon = epsilon_total/2 and delta_alg = delta/(4 e^epsilon) so that the final (2 epsilon, 4 e^epsilon
+     * delta_alg) equals (epsilon_total, delta). Also alpha, xi, and the extra options {@value #EXTRA_GROUP_SIZE}
+     * (default: the shared m), {@value #EXTRA_C_ABS} and {@value #EXTRA_UNCERTIFIED} (0 or 1). R is not used:
+     * Algorithm 3 needs no norm bound.
+     *
+     * @param params the shared parameters
+     * @return the mechanism
+     */
+    public static SubsampleAndAggregate fromParams(SecondMomentParams params) {
+        Objects.requireNonNull(params, "params");
+        double eps = params.equivalentEpsilon() / 2;
+        double del = params.delta() / (4 * Math.exp(eps));
+        Integer m = params.explicitM();
+        if (params.extras().containsKey(EXTRA_GROUP_SIZE)) {
+            double g = params.extra(EXTRA_GROUP_SIZE, 0);
+            if (g != Math.rint(g) || g < 1 || g > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException(EXTRA_GROUP_SIZE + "=" + g + " is not an integer in [1, n]: it"
+                        + " counts the rows of each group");
+            }
+            m = (int) g;
+        }
+        double unc = params.extra(EXTRA_UNCERTIFIED, 0);
+        if (unc != 0 && unc != 1) {
+            throw new IllegalArgumentException(EXTRA_UNCERTIFIED + "=" + unc + " must be 0 (refuse where Thm A.6's"
+                    + " sample size fails) or 1 (run anyway, labelled not DP-certified)");
+        }
+        SubsampleAndAggregate s = of(m == null ? 1 : m, params.alpha(), params.xi(), eps, del)
+                .withCAbs(params.extra(EXTRA_C_ABS, DEFAULT_C_ABS)).allowUncertified(unc == 1);
+        return new SubsampleAndAggregate(m, s.alpha, s.xi, s.epsilon, s.delta, s.cAbs, s.allowUncertified);
+    }
+
+    /**
      * @param c the absolute constant C_abs in eta, finite and &gt; 0 (spec §2.7; the paper leaves it unspecified)
      * @return a copy with that constant
      */
@@ -134,12 +182,17 @@ public final class SubsampleAndAggregate {
         return new SubsampleAndAggregate(m, alpha, xi, epsilon, delta, cAbs, allow);
     }
 
+    @Override
     public String name() {
         return NAME;
     }
 
-    public int m() {
-        return m;
+    /**
+     * @param d the dimension
+     * @return the group size m (the explicit value, or {@link SecondMomentParams#DEFAULT_M_PER_DIMENSION} d)
+     */
+    public int m(int d) {
+        return m != null ? m : Math.max(1, SecondMomentParams.DEFAULT_M_PER_DIMENSION * d);
     }
 
     public double alpha() {
@@ -200,7 +253,7 @@ public final class SubsampleAndAggregate {
         double t3 = 8.0 * l / epsilon;
         double t4 = 12.0 * Math.sqrt(d * l) / (epsilon * eta);
         double t5 = Math.log1p(Math.expm1(epsilon) / (2 * delta)) / (80 * epsilon);
-        return 800.0 * m * Math.max(Math.max(Math.max(t1, t2), Math.max(t3, t4)), t5);
+        return 800.0 * m(d) * Math.max(Math.max(Math.max(t1, t2), Math.max(t3, t4)), t5);
     }
 
     /** @return whether n rows of dimension d satisfy {@link #minimumRowsForPrivacy} */
@@ -218,63 +271,24 @@ public final class SubsampleAndAggregate {
         return (2.0 / (groups * epsilon)) * Math.log1p(Math.expm1(epsilon) / (2 * delta));
     }
 
-    /** The outcome of one run: the released matrix, or FAIL (null matrix). */
-    public static final class Outcome {
-        private final DMatrixRMaj matrix;
-        private final boolean certified;
-
-        Outcome(DMatrixRMaj matrix, boolean certified) {
-            this.matrix = matrix;
-            this.certified = certified;
-        }
-
-        /** @return true when step 6 did not fail */
-        public boolean passed() {
-            return matrix != null;
-        }
-
-        /** @return the released d x d matrix (a copy) */
-        public DMatrixRMaj matrix() {
-            if (matrix == null) {
-                throw new IllegalStateException("Algorithm 3 returned FAIL: there is no matrix");
-            }
-            return matrix.copy();
-        }
-
-        /** @return whether the n-condition for privacy held (the source's insecurity is not considered here) */
-        public boolean certified() {
-            return certified;
-        }
-    }
-
-    /**
-     * Runs Algorithm 3.
-     *
-     * @param x the n x d data, finite
-     * @param random the source of the partition, the truncated Laplace draw and G
-     * @param engine the compute engine
-     * @return the release or FAIL
-     * @throws IllegalArgumentException if m &gt; n, or the privacy condition fails and uncertified runs are not
-     *     allowed (naming the n required)
-     */
-    public Outcome release(RowBlockMatrix x, RandomSource random, ComputeEngine engine) {
-        Objects.requireNonNull(x, "x");
+    @Override
+    public SecondMomentEstimate estimate(RowBlockMatrix x, RandomSource random, ComputeEngine engine) {
         Objects.requireNonNull(random, "random");
         Objects.requireNonNull(engine, "engine");
-        int n = x.rows();
+        int n = RowBounds.checkData(x);
         int d = x.cols();
+        int m = m(d);
         if (m > n) {
             throw new IllegalArgumentException("m=" + m + " exceeds n=" + n + ": Algorithm 3 needs at least one group"
                     + " of m rows");
         }
-        boolean certified = privacyConditionHolds(n, d);
-        if (!certified && !allowUncertified) {
+        boolean conditionHolds = privacyConditionHolds(n, d);
+        if (!conditionHolds && !allowUncertified) {
             throw new IllegalArgumentException(String.format(Locale.ROOT, "n=%d is below the %.3g rows Thm A.6 needs"
                     + " for privacy at d=%d, m=%d, epsilon=%s, delta=%s (masking eta=%.3g): Algorithm 3 is not DP"
-                    + " here; allow uncertified runs to compare anyway", n, minimumRowsForPrivacy(d), d, m,
-                    epsilon, delta, maskScale(d)));
+                    + " here; allow uncertified runs (extra option %s=1) to compare anyway", n,
+                    minimumRowsForPrivacy(d), d, m, epsilon, delta, maskScale(d), EXTRA_UNCERTIFIED));
         }
-        AnalyzeGauss.squaredRowNorms(x); // rejects non-finite rows up front, before any randomness is drawn
         int groups = n / m;
         DMatrixRMaj[] sigma = groupSecondMoments(x, groups, random, engine);
         double[] q = agreementScores(sigma, 2 * alpha / (1 - alpha), engine);
@@ -285,7 +299,7 @@ public final class SubsampleAndAggregate {
         bigQ /= groups;
         double noisyQ = bigQ + truncatedLaplace(2.0 / groups, epsilon, truncation(groups), random);
         if (noisyQ < failThreshold(groups)) {
-            return new Outcome(null, certified);
+            return SecondMomentEstimate.fail();
         }
         DMatrixRMaj hat = new DMatrixRMaj(d, d);
         double wSum = 0;
@@ -297,27 +311,35 @@ public final class SubsampleAndAggregate {
             }
         }
         CommonOps_DDRM.scale(1 / wSum, hat); // wSum > 0: passing step 6 implies Q >= 0.8 (spec §2.7 step 8)
-        return new Outcome(mask(hat, maskScale(d), random, engine), certified);
-    }
+        DMatrixRMaj out = mask(hat, maskScale(d), random, engine);
 
-    /**
-     * @param outcome a run's outcome
-     * @param insecure whether the randomness came from an insecure (seeded) source
-     * @return (2 eps, 4 e^eps delta)-DP under replace-one, certified only if the n-condition held and the source
-     *     was secure
-     */
-    public PrivacyGuarantee guarantee(Outcome outcome, boolean insecure) {
-        boolean cert = outcome.certified() && !insecure;
-        StringBuilder notes = new StringBuilder("Algorithm 3 (subsample-and-aggregate, Thm A.6): (2 eps, 4 e^eps delta)"
-                + "-DP with eps=" + epsilon + ", delta=" + delta + ", m=" + m + ", alpha=" + alpha + ", xi=" + xi
-                + ", C_abs=" + cAbs);
-        if (!outcome.certified()) {
-            notes.append("; NOT DP-certified: n is below the sample size Thm A.6 needs for privacy");
+        boolean certified = conditionHolds && !random.isInsecure();
+        StringBuilder notes = new StringBuilder("Algorithm 3 (subsample-and-aggregate, Thm A.6): (2 eps, 4 e^eps"
+                + " delta)-DP with eps=" + epsilon + ", delta=" + delta + ", m=" + m + ", alpha=" + alpha + ", xi="
+                + xi + ", C_abs=" + cAbs);
+        if (!conditionHolds) {
+            notes.append(String.format(Locale.ROOT, "; NOT DP-certified: n=%d is below the %.3g rows Thm A.6 needs"
+                    + " for privacy", n, minimumRowsForPrivacy(d)));
         }
-        if (insecure) {
-            notes.append("; INSECURE seeded randomness: not a private release");
+        if (random.isInsecure()) {
+            notes.append("; INSECURE randomness: not private");
         }
-        return PrivacyGuarantee.approxDp(NeighbouringRelation.REPLACE_ONE, finalGuarantee(), cert, notes.toString());
+        PrivacyGuarantee g = PrivacyGuarantee.approxDp(NeighbouringRelation.REPLACE_ONE, finalGuarantee(), certified,
+                notes.toString());
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("m", m);
+        p.put("groups", groups);
+        p.put("dropped_rows", n - groups * m);
+        p.put("alpha", alpha);
+        p.put("xi", xi);
+        p.put("epsilon", epsilon);
+        p.put("delta", delta);
+        p.put("c_abs", cAbs);
+        p.put("eta_mask", maskScale(d));
+        p.put("fail_threshold", failThreshold(groups));
+        p.put("n_required_for_privacy", minimumRowsForPrivacy(d));
+        p.put("privacy_condition_holds", conditionHolds);
+        return SecondMomentEstimate.pass(out, g, NAME, certified, p);
     }
 
     /** Steps 1-2: a uniformly random partition (Fisher-Yates) and the groups' second moments. */
@@ -380,46 +402,10 @@ public final class SubsampleAndAggregate {
         return engine.cholesky(lower).isPositiveDefinite() && engine.cholesky(upper).isPositiveDefinite();
     }
 
-    /**
-     * Dist(A, B) of spec §2.1: +inf if A or B is not positive definite, else max_j max(|mu_j - 1|, |1/mu_j - 1|)
-     * over the generalized eigenvalues of B v = mu A v (= max of ||A^-1/2 B A^-1/2 - I|| and
-     * ||B^-1/2 A B^-1/2 - I||, Lemma A.2).
-     *
-     * @param a symmetric d x d
-     * @param b symmetric d x d
-     * @param engine the compute engine
-     * @return the distance
-     */
-    public static double dist(DMatrixRMaj a, DMatrixRMaj b, ComputeEngine engine) {
-        CholeskyResult ca = engine.cholesky(a);
-        if (!ca.isPositiveDefinite() || !engine.cholesky(b).isPositiveDefinite()) {
-            return Double.POSITIVE_INFINITY;
-        }
-        double[] mu = generalizedEigenvalues(b, ca.lower(), engine);
-        double out = 0;
-        for (double v : mu) {
-            if (!(v > 0)) {
-                return Double.POSITIVE_INFINITY;
-            }
-            out = Math.max(out, Math.max(Math.abs(v - 1), Math.abs(1 / v - 1)));
-        }
-        return out;
-    }
-
-    /** Eigenvalues (ascending) of L^-1 B L^-T, i.e. the generalized eigenvalues of B v = mu A v with A = L L^T. */
-    static double[] generalizedEigenvalues(DMatrixRMaj b, DMatrixRMaj lower, ComputeEngine engine) {
-        DMatrixRMaj y = engine.solveLower(lower, b); // L^-1 B
-        DMatrixRMaj yt = new DMatrixRMaj(y.numCols, y.numRows);
-        CommonOps_DDRM.transpose(y, yt); // B L^-T (B symmetric)
-        DMatrixRMaj c = engine.solveLower(lower, yt); // L^-1 B L^-T
-        symmetrize(c);
-        return engine.symmetricEigen(c).values();
-    }
-
     /** Steps 9-11: Sigma^{1/2} (I + eta G)(I + eta G)^T Sigma^{1/2} with G i.i.d. N(0, 1), d x d. */
     static DMatrixRMaj mask(DMatrixRMaj hat, double eta, RandomSource random, ComputeEngine engine) {
         int d = hat.numRows;
-        DMatrixRMaj root = psdSqrt(hat, engine);
+        DMatrixRMaj root = SpectralMetrics.psdSqrt(hat);
         double[] g = new double[d * d];
         SecureGaussianSampler.using(random).sample(g, 1.0);
         DMatrixRMaj f = new DMatrixRMaj(d, d);
@@ -429,26 +415,7 @@ public final class SubsampleAndAggregate {
             }
         }
         DMatrixRMaj rf = engine.multiply(root, false, f, false); // S (I + eta G)
-        DMatrixRMaj out = engine.multiply(rf, false, rf, true); // S (I + eta G)(I + eta G)^T S
-        symmetrize(out);
-        return out;
-    }
-
-    /** PsdSqrt (spec §2.1): V diag(sqrt(max(lambda, 0))) V^T. */
-    static DMatrixRMaj psdSqrt(DMatrixRMaj s, ComputeEngine engine) {
-        SymmetricEigen eig = engine.symmetricEigen(s);
-        int d = s.numRows;
-        DMatrixRMaj v = eig.vectors();
-        DMatrixRMaj vs = v.copy();
-        for (int k = 0; k < d; k++) {
-            double r = Math.sqrt(Math.max(eig.value(k), 0));
-            for (int i = 0; i < d; i++) {
-                vs.set(i, k, v.get(i, k) * r);
-            }
-        }
-        DMatrixRMaj out = engine.multiply(vs, false, v, true);
-        symmetrize(out);
-        return out;
+        return SymmetricGaussianNoise.symmetricCopy(engine.multiply(rf, false, rf, true)); // S(I+eG)(I+eG)^T S
     }
 
     /**
@@ -461,16 +428,5 @@ public final class SubsampleAndAggregate {
         double mag = -b * Math.log1p(-u * -Math.expm1(-halfWidth / b));
         mag = Math.min(mag, halfWidth);
         return (random.nextLong() & 1L) == 0 ? mag : -mag;
-    }
-
-    static void symmetrize(DMatrixRMaj a) {
-        int d = a.numRows;
-        for (int i = 0; i < d; i++) {
-            for (int j = i + 1; j < d; j++) {
-                double v = 0.5 * (a.get(i, j) + a.get(j, i));
-                a.set(i, j, v);
-                a.set(j, i, v);
-            }
-        }
     }
 }

@@ -38,12 +38,17 @@ class SubsampleAndAggregateTest {
         RowBlockMatrix x = BaselineTestData.gaussian(2000, new double[] {1, 1}, 3);
         SubsampleAndAggregate s = SubsampleAndAggregate.of(100, 0.5, 0.1, 1, 1e-6);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> s.release(x, RandomSource.insecureSeeded(1), CPU));
+                () -> s.estimate(x, RandomSource.insecureSeeded(1), CPU));
         assertTrue(e.getMessage().contains("n=2000") && e.getMessage().contains("Thm A.6"), e.getMessage());
-        SubsampleAndAggregate.Outcome o = s.allowUncertified(true).release(x, RandomSource.insecureSeeded(1), CPU);
+        // n = 20000, m = 100, d = 2, eps = 5: T = 200 groups that all agree (pair dists ~0.3 << 2), Q = 1 and the
+        // truncated Laplace (support +-0.036) cannot reach the threshold 0.836: PASS with certainty, yet uncertified.
+        RowBlockMatrix big = BaselineTestData.gaussian(20_000, new double[] {1, 1}, 3);
+        SecondMomentEstimate o = SubsampleAndAggregate.of(100, 0.5, 0.1, 5, 1e-6).allowUncertified(true)
+                .estimate(big, RandomSource.secure(), CPU);
+        assertTrue(o.passed());
         assertFalse(o.certified());
-        assertFalse(s.guarantee(o, false).certified());
-        assertTrue(s.guarantee(o, false).notes().contains("NOT DP-certified"));
+        assertFalse(o.guarantee().certified());
+        assertTrue(o.guarantee().notes().contains("NOT DP-certified"), o.guarantee().notes());
     }
 
     @Test
@@ -57,7 +62,7 @@ class SubsampleAndAggregateTest {
         assertThrows(IllegalArgumentException.class, () -> SubsampleAndAggregate.of(10, 0.5, 0.1, 1, 1e-6).withCAbs(-1));
         RowBlockMatrix small = BaselineTestData.gaussian(5, new double[] {1, 1}, 3);
         assertThrows(IllegalArgumentException.class, () -> SubsampleAndAggregate.of(10, 0.5, 0.1, 1, 1e-6)
-                .allowUncertified(true).release(small, RandomSource.insecureSeeded(1), CPU));
+                .allowUncertified(true).estimate(small, RandomSource.insecureSeeded(1), CPU));
     }
 
     @Test
@@ -65,12 +70,12 @@ class SubsampleAndAggregateTest {
         DMatrixRMaj a = CommonOps_DDRM.identity(2);
         DMatrixRMaj b = CommonOps_DDRM.diag(2, 0.5);
         // mu = {0.5, 2}: max(|0.5-1|, |2-1|, |1/0.5-1|, |1/2-1|) = 1
-        assertEquals(1.0, SubsampleAndAggregate.dist(a, b, CPU), 1e-12);
-        assertEquals(1.0, SubsampleAndAggregate.dist(b, a, CPU), 1e-12);
-        assertEquals(0.0, SubsampleAndAggregate.dist(b, b, CPU), 1e-12);
+        assertEquals(1.0, SpectralMetrics.dist(a, b), 1e-12);
+        assertEquals(1.0, SpectralMetrics.dist(b, a), 1e-12);
+        assertEquals(0.0, SpectralMetrics.dist(b, b), 1e-12);
         DMatrixRMaj singular = CommonOps_DDRM.diag(1, 0);
-        assertEquals(Double.POSITIVE_INFINITY, SubsampleAndAggregate.dist(a, singular, CPU));
-        assertEquals(Double.POSITIVE_INFINITY, SubsampleAndAggregate.dist(singular, a, CPU));
+        assertEquals(Double.POSITIVE_INFINITY, SpectralMetrics.dist(a, singular));
+        assertEquals(Double.POSITIVE_INFINITY, SpectralMetrics.dist(singular, a));
         assertFalse(SubsampleAndAggregate.withinDist(singular, singular, 1.0, CPU));
     }
 
@@ -85,7 +90,7 @@ class SubsampleAndAggregateTest {
             DMatrixRMaj a = randomPd(g, d, 1.0);
             DMatrixRMaj b = randomPd(g, d, 1.0 + g.nextDouble());
             CommonOps_DDRM.add(1 - 0.3 * g.nextDouble(), a, 0.2 * g.nextDouble(), b, b); // near a, at varied distances
-            double dist = SubsampleAndAggregate.dist(a, b, CPU);
+            double dist = SpectralMetrics.dist(a, b);
             double tau = dist * (0.5 + g.nextDouble()); // half the pairs within, half outside
             if (Math.abs(dist - tau) < 1e-6 * tau) {
                 continue;
@@ -132,9 +137,9 @@ class SubsampleAndAggregateTest {
         SubsampleAndAggregate s = SubsampleAndAggregate.of(400, 0.5, 0.1, 5, 1e-6).allowUncertified(true);
         RandomSource random = RandomSource.insecureSeeded(4);
         for (int rep = 0; rep < 3; rep++) {
-            SubsampleAndAggregate.Outcome o = s.release(x, random, CPU);
+            SecondMomentEstimate o = s.estimate(x, random, CPU);
             assertTrue(o.passed());
-            double dist = SubsampleAndAggregate.dist(sigma, o.matrix(), CPU);
+            double dist = SpectralMetrics.dist(sigma, o.matrix());
             assertTrue(dist < 0.05 && dist > 0, "dist " + dist);
         }
     }
@@ -144,21 +149,38 @@ class SubsampleAndAggregateTest {
         // m = 2 < d = 3: every group second moment has rank <= 2, every Dist is +inf, so Q = 0 and
         // Q~ <= A < 0.8 + A: FAIL with certainty, releasing nothing.
         RowBlockMatrix x = BaselineTestData.gaussian(1000, new double[] {1, 1, 1}, 2);
-        SubsampleAndAggregate.Outcome o = SubsampleAndAggregate.of(2, 0.5, 0.1, 5, 1e-6).allowUncertified(true)
-                .release(x, RandomSource.insecureSeeded(3), CPU);
+        SecondMomentEstimate o = SubsampleAndAggregate.of(2, 0.5, 0.1, 5, 1e-6).allowUncertified(true)
+                .estimate(x, RandomSource.insecureSeeded(3), CPU);
         assertFalse(o.passed());
         assertThrows(IllegalStateException.class, o::matrix);
+        assertThrows(IllegalStateException.class, o::parameters);
     }
 
     @Test
-    void guaranteeIsApproxDpReplaceOne() {
-        SubsampleAndAggregate s = SubsampleAndAggregate.of(400, 0.5, 0.1, 5, 1e-6).allowUncertified(true);
-        SubsampleAndAggregate.Outcome o = new SubsampleAndAggregate.Outcome(null, true);
-        Map<String, Object> g = s.guarantee(o, false).toMap();
+    void fromParamsSpendsTheEpsilonDeltaThatRhoImplies() {
+        // rho = 0.5 at delta = 1e-6: epsilon_total by the tight conversion; Algorithm 3 runs at epsilon_total/2 and
+        // delta/(4 e^eps), so that its final (2 eps, 4 e^eps delta') is exactly (epsilon_total, 1e-6).
+        SecondMomentParams p = SecondMomentParams.builder(0.5, 1).extra(SubsampleAndAggregate.EXTRA_GROUP_SIZE, 400)
+                .extra(SubsampleAndAggregate.EXTRA_UNCERTIFIED, 1).build();
+        SubsampleAndAggregate s = SubsampleAndAggregate.fromParams(p);
+        assertEquals(p.equivalentEpsilon(), s.finalGuarantee().epsilon(), 1e-12);
+        assertEquals(1e-6, s.finalGuarantee().delta(), 1e-18);
+        assertEquals(400, s.m(3));
+        assertTrue(s.allowsUncertified());
+        assertEquals(8, SubsampleAndAggregate.fromParams(SecondMomentParams.builder(0.5, 1).build()).m(2));
+        assertThrows(IllegalArgumentException.class, () -> SubsampleAndAggregate.fromParams(SecondMomentParams
+                .builder(0.5, 1).extra(SubsampleAndAggregate.EXTRA_GROUP_SIZE, 2.5).build()));
+        assertThrows(IllegalArgumentException.class, () -> SubsampleAndAggregate.fromParams(SecondMomentParams
+                .builder(0.5, 1).extra(SubsampleAndAggregate.EXTRA_UNCERTIFIED, 3).build()));
+
+        RowBlockMatrix x = BaselineTestData.gaussian(40_000, new double[] {4, 1, 0.01}, 21);
+        SecondMomentEstimate e = s.estimate(x, RandomSource.insecureSeeded(5), CPU);
+        Map<String, Object> g = e.guarantee().toMap();
         assertEquals("replace-one", g.get("relation"));
-        assertEquals(10.0, (Double) g.get("epsilon"), 0.0);
-        assertTrue((Boolean) g.get("certified"));
-        assertFalse(s.guarantee(o, true).certified());
+        assertEquals("approxDP", g.get("type"));
+        assertEquals(p.equivalentEpsilon(), (Double) g.get("epsilon"), 1e-12);
+        assertFalse(e.certified());
+        assertEquals(100, e.parameters().get("groups"));
     }
 
     private static DMatrixRMaj randomPd(SplittableRandom g, int d, double scale) {
