@@ -34,7 +34,7 @@ final class ComparisonChart {
             int n, int runs, File png) throws IOException {
         int panelW = 800;
         int panelH = 560;
-        int titleH = 50;
+        int titleH = 70;
         BufferedImage img = new BufferedImage(panelW * inputs.length, titleH + panelH * dims.length,
                 BufferedImage.TYPE_INT_RGB);
         Graphics2D g = img.createGraphics();
@@ -42,8 +42,11 @@ final class ComparisonChart {
         g.fillRect(0, 0, img.getWidth(), img.getHeight());
         g.setColor(Color.BLACK);
         g.setFont(new Font("SansSerif", Font.BOLD, 20));
-        g.drawString(String.format(Locale.ROOT, "Relative spectral error ||S^-1/2 S~ S^-1/2 - I||, n=%d, mean of %d runs"
-                + " (solid; FAIL runs excluded) vs spec prediction (dashed); insecure seeded noise", n, runs), 20, 32);
+        g.drawString(String.format(Locale.ROOT, "Relative spectral error ||S^-1/2 S~ S^-1/2 - I||, n=%d", n), 20, 28);
+        g.setFont(new Font("SansSerif", Font.PLAIN, 15));
+        g.drawString(String.format(Locale.ROOT, "solid: mean of %d runs (FAIL runs excluded; a method with no line failed"
+                + " every run); dashed: the spec's prediction (see JSON for formulas); insecure seeded noise", runs), 20,
+                54);
         for (int di = 0; di < dims.length; di++) {
             for (int ii = 0; ii < inputs.length; ii++) {
                 XYSeriesCollection ds = new XYSeriesCollection();
@@ -79,16 +82,17 @@ final class ComparisonChart {
                         rend.setSeriesPaint(k, col);
                         rend.setSeriesStroke(k, new BasicStroke(1.6f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER,
                                 10, new float[] {7, 5}, 0));
-                        rend.setSeriesShapesVisible(k, false);
+                        rend.setSeriesShapesFilled(k, false);
                     }
                 }
                 LogAxis x = new LogAxis("\u03c1 (zCDP budget, log scale)");
                 x.setSmallestValue(1e-3);
                 x.setNumberFormatOverride(new java.text.DecimalFormat("0.##"));
+                x.setStandardTickUnits(LogAxis.createLogTickUnits(Locale.ROOT));
                 x.setRange(rhos[0] * 0.8, rhos[rhos.length - 1] * 1.25);
                 LogAxis y = new LogAxis("relative spectral error (log scale)");
                 y.setSmallestValue(1e-6);
-                y.setNumberFormatOverride(new java.text.DecimalFormat("0.###E0"));
+                y.setStandardTickUnits(LogAxis.createLogTickUnits(Locale.ROOT));
                 XYPlot plot = new XYPlot(ds, x, y, rend);
                 plot.setBackgroundPaint(Color.WHITE);
                 plot.setDomainGridlinePaint(new Color(0xcccccc));
