@@ -14,6 +14,7 @@ import java.util.Map;
 import javax.imageio.ImageIO;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
@@ -88,11 +89,12 @@ final class ComparisonChart {
                 LogAxis x = new LogAxis("\u03c1 (zCDP budget, log scale)");
                 x.setSmallestValue(1e-3);
                 x.setNumberFormatOverride(new java.text.DecimalFormat("0.##"));
-                x.setStandardTickUnits(LogAxis.createLogTickUnits(Locale.ROOT));
+                x.setTickUnit(new NumberTickUnit(Math.log10(2))); // ticks at 0.1, 0.2, 0.4, 0.8 and 0.125 .. 1
                 x.setRange(rhos[0] * 0.8, rhos[rhos.length - 1] * 1.25);
                 LogAxis y = new LogAxis("relative spectral error (log scale)");
                 y.setSmallestValue(1e-6);
-                y.setStandardTickUnits(LogAxis.createLogTickUnits(Locale.ROOT));
+                y.setTickUnit(new NumberTickUnit(1)); // one tick per decade
+                y.setNumberFormatOverride(new java.text.DecimalFormat("0E0"));
                 XYPlot plot = new XYPlot(ds, x, y, rend);
                 plot.setBackgroundPaint(Color.WHITE);
                 plot.setDomainGridlinePaint(new Color(0xcccccc));
