@@ -213,6 +213,10 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
         }
         p.put("sigma_normalised", sig);
         p.put("rho_accounted", s.accountedRho());
+        // §4.1 accuracy at this n (public: a function of n, d, rho, m, alpha, R and the lambda scale only)
+        p.put("xi", params.xi());
+        p.put("gamma_bound", s.leafAccuracy(params.xi()));
+        p.put("event_e_condition", s.eventEConditionHolds(params.xi()));
         p.put("radius", params.radius());
         p.put("radius_mode", params.clipToRadius() ? "clip" : "public-bound");
         return p;
@@ -336,21 +340,33 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
         double target = r * RowBounds.safety(d);
         double maxNorm = 0;
         DMatrixRMaj before = lv == null ? null : new DMatrixRMaj(d, d);
+        double[] ut = new double[k * d]; // U^T row-major: both passes below stream contiguously
+        for (int j = 0; j < d; j++) {
+            for (int c = 0; c < k; c++) {
+                ut[c * d + j] = u.data[j * k + c];
+            }
+        }
+        double[] z = new double[d];
         for (int i = 0; i < n; i++) {
             x.copyRow(i, row, 0);
+            java.util.Arrays.fill(z, 0);
             for (int c = 0; c < k; c++) {
                 double acc = 0;
+                int off = c * d;
                 for (int j = 0; j < d; j++) {
-                    acc += u.data[j * k + c] * row[j];
+                    acc += ut[off + j] * row[j];
                 }
                 p[c] = acc;
             }
-            for (int j = 0; j < d; j++) {
-                double acc = 0;
-                for (int c = 0; c < k; c++) {
-                    acc += u.data[j * k + c] * p[c];
+            for (int c = 0; c < k; c++) { // z = U p = U U^T x
+                double pc = p[c];
+                int off = c * d;
+                for (int j = 0; j < d; j++) {
+                    z[j] += ut[off + j] * pc;
                 }
-                row[j] = SQRT_8_7 * (row[j] - 0.5 * acc);
+            }
+            for (int j = 0; j < d; j++) {
+                row[j] = SQRT_8_7 * (row[j] - 0.5 * z[j]);
             }
             if (before != null) {
                 for (int a = 0; a < d; a++) {
