@@ -65,7 +65,7 @@ public final class SubsampleAndAggregate implements SecondMomentMethod {
             + " (2 eps, 4 e^eps delta)-DP (replace-one) only when n meets Thm A.6's sample size; refuses otherwise"
             + " unless uncertified runs are allowed";
 
-    /** Extra option: the group size m (default: the shared m, 4d unless given). */
+    /** Extra option: the group size m (default: the shared m, {@link SecondMomentParams#m(int)}). */
     public static final String EXTRA_GROUP_SIZE = "group-size";
 
     /** Extra option: the absolute constant C_abs of the masking scale (default 2). */

@@ -167,7 +167,8 @@ class SubsampleAndAggregateTest {
         assertEquals(1e-6, s.finalGuarantee().delta(), 1e-18);
         assertEquals(400, s.m(3));
         assertTrue(s.allowsUncertified());
-        assertEquals(8, SubsampleAndAggregate.fromParams(SecondMomentParams.builder(0.5, 1).build()).m(2));
+        assertEquals(SecondMomentParams.builder(0.5, 1).build().m(7),
+                SubsampleAndAggregate.fromParams(SecondMomentParams.builder(0.5, 1).build()).m(7));
         assertThrows(IllegalArgumentException.class, () -> SubsampleAndAggregate.fromParams(SecondMomentParams
                 .builder(0.5, 1).extra(SubsampleAndAggregate.EXTRA_GROUP_SIZE, 2.5).build()));
         assertThrows(IllegalArgumentException.class, () -> SubsampleAndAggregate.fromParams(SecondMomentParams

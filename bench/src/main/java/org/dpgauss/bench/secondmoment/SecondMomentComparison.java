@@ -38,7 +38,8 @@ import org.ejml.data.DMatrixRMaj;
  *
  * <p>Public side information, the same for every method: R = the dataset's largest row norm (public oracle,
  * spec §5), lambda_min = lambda_min(Sigma) (public oracle for Algorithm 1's normalisation), delta = 1e-6 for the
- * (epsilon, delta) statements, alpha = 1/2, xi = 0.1, m = 4d (Algorithm 1's default); Algorithm 3 uses groups of
+ * (epsilon, delta) statements, alpha = 1/2, xi = 0.1, m = Algorithm 1's default
+ * ({@link SecondMomentParams#DEFAULT_M_PER_DIMENSION} d); Algorithm 3 uses groups of
  * {@value #SA_GROUP_SIZE_PER_DIMENSION} d rows, runs uncertified (its privacy condition needs n ~ 1e12 here) at the
  * (epsilon, delta) that rho-zCDP implies. Noise comes from {@link RandomSource#insecureSeeded} with a fixed seed per
  * (input, d, rho, method, run), so the run is reproducible and is NOT a private release.
@@ -100,12 +101,13 @@ public final class SecondMomentComparison {
                 ds.put("lambdaMax", eig[eig.length - 1]);
                 ds.put("conditionNumber", eig[eig.length - 1] / lambdaMin);
                 ds.put("normalisedKappa", radius * radius / lambdaMin);
-                ds.put("tailFraction_m4d", tailFraction(x, sigma, m, engine));
+                ds.put("m", m);
+                ds.put("tailFraction", tailFraction(x, sigma, m, engine));
                 datasets.add(ds);
                 System.out.printf(Locale.ROOT, "%n[%s d=%d] R=%.4g lambda_min=%.4g lambda_max=%.4g cond=%.3g"
-                        + " R^2/lambda_min=%.3g P_tail(m=4d)=%.4f%n", input, d, radius, lambdaMin,
+                        + " R^2/lambda_min=%.3g P_tail(m=%d)=%.4f%n", input, d, radius, lambdaMin,
                         eig[eig.length - 1], eig[eig.length - 1] / lambdaMin, radius * radius / lambdaMin,
-                        (Double) ds.get("tailFraction_m4d"));
+                        m, (Double) ds.get("tailFraction"));
                 for (int ri = 0; ri < rhos.length; ri++) {
                     double rho = rhos[ri];
                     SecondMomentParams params = SecondMomentParams.builder(rho, radius).delta(DELTA).alpha(ALPHA)
@@ -150,7 +152,8 @@ public final class SecondMomentComparison {
         side.put("delta", DELTA);
         side.put("alpha", ALPHA);
         side.put("xi", XI);
-        side.put("m", "4d (SecondMomentParams default) for Algorithm 1; Sigma_eff uses the same m");
+        side.put("m", SecondMomentParams.DEFAULT_M_PER_DIMENSION + "d (SecondMomentParams default) for Algorithm 1;"
+                + " Sigma_eff and P_tail use the same m");
         side.put("subsampleAggregate", SA_GROUP_SIZE_PER_DIMENSION + "d rows per group, uncertified (n is far below"
                 + " Thm A.6's privacy condition), run at the (epsilon, delta) rho-zCDP implies (tight conversion)");
         side.put("coinpress", "t=4, split [1/12 x3, 3/4], prior u = R^2");
