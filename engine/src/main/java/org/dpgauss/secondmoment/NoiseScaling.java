@@ -14,10 +14,11 @@ public enum NoiseScaling {
     LEVELS("levels"),
 
     /**
-     * Paper-faithful: {@code T_sigma = T = log_{7/3}(R^2 / ((1 - alpha) 640 m))} as printed. With the paper's
-     * accounting the total is {@code L rho / T > rho}; the guarantee reported is the true one, computed with the
-     * tight sensitivity {@code sqrt(2) R_t^2 / n}, {@code L (sqrt(2) R^2/n)^2 / (2 sigma^2)}-style per level, and is
-     * refused when {@code T < 1} (the square root of a non-positive number, or a budget above rho).
+     * Paper-faithful: {@code T_sigma = T = log_{7/3}(R^2 / ((1 - alpha) 640 m))} as printed. By the paper's own
+     * accounting the total would be {@code L rho / T > rho} (L = ceil(T) + 1 draws); by the exact accounting of
+     * {@link LevelSchedule} (tight sensitivity {@code sqrt(2) R_t^2 / n}) it is about {@code L rho / (8 T) <= rho}
+     * when {@code T >= 1}, which the schedule verifies before the stated rho-zCDP is claimed. Refused when
+     * {@code T < 1} (the square root of a non-positive number, or too little noise).
      */
     PAPER_T("paper"),
 

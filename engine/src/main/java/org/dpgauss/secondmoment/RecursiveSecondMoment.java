@@ -86,6 +86,12 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
                     + " normalise the data (spec §2.4): pass a public one (--min-eigenvalue L) or a budget to estimate"
                     + " it privately with Algorithm 4 (--lambda-epsilon e)");
         }
+        Double lambda = params.minEigenvalue();
+        double r2 = params.radius() * params.radius();
+        if (lambda != null && lambda > r2) {
+            throw new IllegalArgumentException("min eigenvalue=" + lambda + " exceeds R^2=" + r2
+                    + ": no data with rows of norm <= R have lambda_min(Sigma) above R^2/d");
+        }
         return new RecursiveSecondMoment(params, null);
     }
 
@@ -122,10 +128,6 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
         SymmetricNoise noise = noiseOverride != null ? noiseOverride : SymmetricNoise.secure(random);
 
         Double publicLambda = params.minEigenvalue();
-        if (publicLambda != null && publicLambda > radius * radius) {
-            throw new IllegalArgumentException("min eigenvalue=" + publicLambda + " exceeds R^2=" + radius * radius
-                    + ": no data with rows of norm <= R have lambda_min(Sigma) above R^2/d");
-        }
         if (!params.clipToRadius()) {
             RowBounds.checkBound(x, radius);
         }
