@@ -60,6 +60,9 @@ public final class SecondMomentMethods {
     static {
         register(RecursiveSecondMoment.NAME, RecursiveSecondMoment.DESCRIPTION, RecursiveSecondMoment::fromParams);
         // Baselines (spec §8): one register(...) line each below.
+        register(AnalyzeGauss.NAME, AnalyzeGauss.DESCRIPTION, AnalyzeGauss::fromParams);
+        register(CoinPress.NAME, CoinPress.DESCRIPTION, CoinPress::fromParams);
+        register(SubsampleAndAggregate.NAME, SubsampleAndAggregate.DESCRIPTION, SubsampleAndAggregate::fromParams);
     }
 
     private SecondMomentMethods() {
