@@ -197,7 +197,7 @@ public final class LargestGoodSubset {
         DMatrixRMaj a = engine.weightedGram(y, activeSorted, null, m);
         CholeskyResult chol = engine.cholesky(a);
         if (!chol.isPositiveDefinite()) {
-            return new Canonical(a, null, null, false);
+            return new Canonical(null, null, false);
         }
         DMatrixRMaj lower = chol.lower();
         double[] q = engine.mahalanobisNorms(y, lower, activeSorted);
@@ -211,18 +211,16 @@ public final class LargestGoodSubset {
             double p = lower.unsafe_get(j, j);
             minPivot = Math.min(minPivot, p * p);
         }
-        return new Canonical(a, lower, q, minPivot <= PIVOT_MARGIN * tol);
+        return new Canonical(lower, q, minPivot <= PIVOT_MARGIN * tol);
     }
 
     /** Result of a canonical round; lower == null means singular (or not positive definite). */
     static final class Canonical {
-        final DMatrixRMaj gram;
         final DMatrixRMaj lower;
         final double[] norms;
         final boolean nearSingular;
 
-        Canonical(DMatrixRMaj gram, DMatrixRMaj lower, double[] norms, boolean nearSingular) {
-            this.gram = gram;
+        Canonical(DMatrixRMaj lower, double[] norms, boolean nearSingular) {
             this.lower = lower;
             this.norms = norms;
             this.nearSingular = nearSingular;

@@ -123,6 +123,31 @@ class LargestGoodSubsetTest {
     }
 
     @Test
+    void largeBatchesAgree() {
+        // 15% moderate outliers go in one batch (below a quarter of the active rows, so the factor is
+        // downdated, and sum q_b / m > 1/2, so every norm is recomputed with the downdated factor)
+        SplittableRandom r = new SplittableRandom(91);
+        for (int rep = 0; rep < 3; rep++) {
+            double[][] x = StableData.gaussian(1000, 4, 90 + rep);
+            for (int t = 0; t < 150; t++) {
+                int i = r.nextInt(x.length);
+                for (int j = 0; j < 4; j++) {
+                    x[i][j] += (2 + rep) * StableData.gauss(r);
+                }
+            }
+            RowBlockMatrix y = StableCov.pairs(StableData.matrix(x));
+            LargestGoodSubset.Stats st = new LargestGoodSubset.Stats();
+            double[] lambdas = ladder(6, 8);
+            GoodSubset[] prod = LargestGoodSubset.production(y, lambdas, engine, null, st);
+            GoodSubset[] lit = LargestGoodSubset.literalAll(y, lambdas, engine);
+            for (int l = 0; l < lambdas.length; l++) {
+                assertArrayEquals(lit[l].members(), prod[l].members(), "rep " + rep + ", threshold " + l);
+            }
+            assertTrue(st.downdates() > 10, st.toString());
+        }
+    }
+
+    @Test
     void duplicatesAgree() {
         double[][] base = StableData.gaussian(60, 4, 5);
         double[][] x = new double[240][];
