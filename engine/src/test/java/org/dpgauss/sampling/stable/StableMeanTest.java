@@ -129,6 +129,48 @@ class StableMeanTest {
     }
 
     @Test
+    void randomReferenceSetsAreDegreeRepresentative() {
+        // Def 3.2 / spec §6: N_i = {j : ||X_i - X_j||^2_Sigma <= e^2 lambda0}, Ñ_i = N_i ∩ R; R is representative if
+        // | |Ñ_i|/|R| - |N_i|/n1 | <= 1/6 for all i. lambda0 = 1 makes the neighbourhoods non-trivial (|N_i|/n1
+        // from ~0 to ~0.85). |R| = 18 ln(16 n1 / 1e-6) = 436; by Hoeffding's bound for sampling without
+        // replacement each (R, i) fails with probability <= 2 exp(-2 |R| / 36) = 6e-11, so the 20 draws x 2000
+        // rows fail together with probability <= 2.4e-6.
+        int n1 = 2000;
+        int size = (int) Math.ceil(18 * Math.log(16.0 * n1 / 1e-6));
+        double[][] x = StableData.gaussian(n1, 2, 41);
+        DMatrixRMaj sigma = covariance(StableData.gaussian(4000, 2, 41));
+        RowBlockMatrix white = engine.whiten(StableData.matrix(x), engine.cholesky(sigma).lower());
+        double radius = Math.exp(2) * 1.0;
+        boolean[][] nb = new boolean[n1][n1];
+        int[] deg = new int[n1];
+        double lo = 1;
+        double hi = 0;
+        for (int i = 0; i < n1; i++) {
+            for (int j = 0; j < n1; j++) {
+                double a = white.get(i, 0) - white.get(j, 0);
+                double b = white.get(i, 1) - white.get(j, 1);
+                nb[i][j] = a * a + b * b <= radius;
+                deg[i] += nb[i][j] ? 1 : 0;
+            }
+            lo = Math.min(lo, deg[i] / (double) n1);
+            hi = Math.max(hi, deg[i] / (double) n1);
+        }
+        assertTrue(lo < 0.3 && hi > 0.6, "neighbourhood fractions spread: " + lo + ".." + hi);
+        for (int draw = 0; draw < 20; draw++) {
+            int[] r = reference(n1, size, 1000 + draw);
+            double worst = 0;
+            for (int i = 0; i < n1; i++) {
+                int c = 0;
+                for (int j : r) {
+                    c += nb[i][j] ? 1 : 0;
+                }
+                worst = Math.max(worst, Math.abs(c / (double) size - deg[i] / (double) n1));
+            }
+            assertTrue(worst <= 1.0 / 6, "draw " + draw + ": deviation " + worst);
+        }
+    }
+
+    @Test
     void validatesInputs() {
         double[][] x = StableData.gaussian(20, 2, 1);
         DMatrixRMaj sigma = covariance(StableData.gaussian(50, 2, 2));
