@@ -231,8 +231,8 @@ public final class LargestGoodSubset {
      * Warm-started peeling state shared across descending thresholds.
      *
      * <p>Norms are recomputed lazily. Removing a batch B from S gives {@code A' = A - (1/m) Y_B^T Y_B
-     * >= (1 - rho) A} with {@code rho = sum_{b in B} q_b / m} (the trace bounds the largest eigenvalue of
-     * {@code A^{-1/2} (1/m) Y_B^T Y_B A^{-1/2}}), hence {@code q_i' <= q_i / (1 - rho)} for every remaining row.
+     * >= (1 - rho) A} with rho the largest eigenvalue of {@code A^{-1/2} (1/m) Y_B^T Y_B A^{-1/2}} (computed,
+     * with a safety margin, by {@link #spectralRho}; never above the trace {@code sum_{b in B} q_b / m}), hence {@code q_i' <= q_i / (1 - rho)} for every remaining row.
      * Each row keeps its last computed norm and the growth factor at that time, so
      * {@code bound_i = q_i * growth / growthAt_i} is an upper bound of its current norm; only rows whose bound
      * reaches {@code lambda (1 - MARGIN)} ("candidates") have their norms recomputed with the downdated factor
@@ -374,7 +374,12 @@ public final class LargestGoodSubset {
                     continue;
                 }
                 // b downdates cost b d^2 against ~1.5 m d^2 for a refit
-                if (out > DOWNDATE_FRACTION * count || downdatesSinceFit + out > MAX_DOWNDATES || !downdate(removed)) {
+                if (out > DOWNDATE_FRACTION * count || downdatesSinceFit + out > MAX_DOWNDATES) {
+                    refit();
+                    continue;
+                }
+                rho = Math.min(rho, spectralRho(removed, rho));
+                if (!downdate(removed)) {
                     refit();
                 } else if (rho < MAX_RHO) {
                     growth /= 1 - rho;
@@ -387,6 +392,65 @@ public final class LargestGoodSubset {
                     recomputeAll();
                 }
             }
+        }
+
+        /**
+         * A sharper rho for removing B: {@code A - (1/m) Y_B^T Y_B = L (I - Z^T Z) L^T} with rows
+         * {@code z_b = L^{-1} y_b / sqrt m}, so {@code A' >= (1 - lambda_max(Z Z^T)) A}; the trace bound
+         * {@code sum q_b / m} is loose when the removed rows point in different directions. lambda_max from the
+         * engine's symmetric eigensolver on the smaller of Z Z^T (b x b) and Z^T Z (d x d), inflated by a
+         * relative 1e-9 plus 1e-12 of the trace to cover its rounding (backward-stable solver); never above the
+         * trace bound.
+         */
+        private double spectralRho(int[] removed, double traceRho) {
+            int b = removed.length;
+            if (b > 4 * d) {
+                return traceRho; // d x d form would cost b d^2, comparable to the saving; keep the trace bound
+            }
+            double[][] z = new double[b][d];
+            double sm = Math.sqrt((double) m);
+            for (int t = 0; t < b; t++) {
+                y.copyRow(removed[t], z[t], 0);
+                MahalanobisForward.solve(lower, d, z[t]);
+                for (int j = 0; j < d; j++) {
+                    z[t][j] /= sm;
+                }
+            }
+            DMatrixRMaj g;
+            if (b <= d) {
+                g = new DMatrixRMaj(b, b);
+                for (int a = 0; a < b; a++) {
+                    for (int c = 0; c <= a; c++) {
+                        double v = 0;
+                        for (int j = 0; j < d; j++) {
+                            v += z[a][j] * z[c][j];
+                        }
+                        g.unsafe_set(a, c, v);
+                        g.unsafe_set(c, a, v);
+                    }
+                }
+            } else {
+                g = new DMatrixRMaj(d, d);
+                for (int t = 0; t < b; t++) {
+                    for (int i = 0; i < d; i++) {
+                        double zi = z[t][i];
+                        for (int j = 0; j <= i; j++) {
+                            g.data[i * d + j] += zi * z[t][j];
+                        }
+                    }
+                }
+                for (int i = 0; i < d; i++) {
+                    for (int j = 0; j < i; j++) {
+                        g.data[j * d + i] = g.data[i * d + j];
+                    }
+                }
+            }
+            double[] ev = engine.symmetricEigen(g).values();
+            double max = ev[ev.length - 1];
+            if (!Double.isFinite(max)) {
+                return traceRho;
+            }
+            return Math.min(traceRho, max * (1 + 1e-9) + 1e-12 * traceRho);
         }
 
         /** All active norms with the current (downdated) factor; the bounds restart from them. */
@@ -502,6 +566,23 @@ public final class LargestGoodSubset {
             }
         }
         return true;
+    }
+
+    /** Forward substitution z <- L^{-1} z with a row-major lower factor. */
+    static final class MahalanobisForward {
+        private MahalanobisForward() {
+        }
+
+        static void solve(double[] l, int d, double[] z) {
+            for (int j = 0; j < d; j++) {
+                int rj = j * d;
+                double v = z[j];
+                for (int k = 0; k < j; k++) {
+                    v -= l[rj + k] * z[k];
+                }
+                z[j] = v / l[rj + j];
+            }
+        }
     }
 
     static int[] indices(boolean[] s) {
