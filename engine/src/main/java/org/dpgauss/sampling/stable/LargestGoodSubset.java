@@ -23,8 +23,9 @@ import org.ejml.data.DMatrixRMaj;
  * After removals, the Cholesky factor of A is downdated on the host (one rank-one downdate per removed row,
  * O(d^2) each), and only the rows whose norm could have reached the threshold are recomputed with the
  * downdated factor (engine {@code mahalanobisNorms} on those rows): removing a batch B scales every norm by at
- * most {@code 1/(1 - sum_{b in B} q_b/m)} (a Loewner bound), so rows far below the threshold keep a certified
- * upper bound instead of a recomputed value. The Gram is refitted only when a quarter of the active rows go at once,
+ * most {@code 1/(1 - rho)}, rho the largest eigenvalue of {@code A^{-1/2} (1/m) Y_B^T Y_B A^{-1/2}} (at most
+ * {@code sum_{b in B} q_b/m}; a Loewner bound), so rows far below the threshold keep a certified upper bound
+ * instead of a recomputed value. The Gram is refitted only when a quarter of the active rows go at once,
  * after 1024 downdates, when a downdate loses positive definiteness or the factor's condition estimate
  * exceeds 1e8, or when a comparison falls near the threshold. An optional stop rule ends the
  * ladder early once the caller (StableCov's score) no longer needs the remaining thresholds (§7).</li>
