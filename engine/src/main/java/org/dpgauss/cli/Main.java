@@ -17,6 +17,7 @@ import picocli.CommandLine.ScopeType;
         description = "Differentially private statistics on Gaussian data, with exact privacy accounting.",
         subcommands = {DemoCommand.class, MeanCommand.class, ProjectCommand.class, MechanismCommand.class, NdisCommand.class,
             SecondMomentCommand.class,
+            InspectCommand.class,
             Gx2Command.class, CalibrateCommand.class,
             ValidateCommand.class, BenchCommand.class,
             CommandLine.HelpCommand.class},
