@@ -50,7 +50,7 @@ import org.dpgauss.sampling.stable.StableMeanResult;
  * uncertified run.
  *
  * <p>Randomness: R and the PTR coin as in {@link UnboundedGaussianSampler}; {@code g} from
- * {@link SecureGaussianSampler} at {@code sigma = 1} (exact discrete Gaussians on the grid {@code 2^-20}). Immutable.
+ * {@link SecureGaussianSampler} at {@code sigma = 1} over a ChaCha20 keystream keyed from the source (exact discrete Gaussians on the grid {@code 2^-20}). Immutable.
  */
 public final class CovarianceAwareMean {
 
@@ -255,7 +255,7 @@ public final class CovarianceAwareMean {
             return SamplingRelease.fail();
         }
         double[] g = new double[cov.m()];
-        SecureGaussianSampler.using(random).sample(g, 1.0);
+        SecureGaussianSampler.using(KeystreamSource.keyedFrom(random)).sample(g, 1.0);
         double[] wg = cov.combine(g); // W g ~ N(0, Sigma^)
         double[] muHat = mean.weightedMean(x);
         double c = noiseScale();
