@@ -83,6 +83,7 @@ final class DemoCommand implements Callable<Integer> {
         List<Map<String, Object>> mechanisms = new ArrayList<>();
         mechanisms.add(clippedMean(x, mu, variances, random));
         mechanisms.add(DemoProjection.report(engine, random, n, d));
+        mechanisms.addAll(DemoSampling.reports(x, mu, variances, engine, random));
         Map<String, Object> profile = privacyProfile(engine, (Double) mechanisms.get(0).get("sensitivity"),
                 (Double) mechanisms.get(0).get("noise_sigma"));
 

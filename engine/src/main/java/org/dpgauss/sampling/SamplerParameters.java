@@ -248,6 +248,18 @@ public final class SamplerParameters {
         throw new IllegalStateException("the size recipe did not reach its fixed point for d=" + d);
     }
 
+    /**
+     * Checks epsilon, delta and alpha alone (the command line calls this before reading any file).
+     *
+     * @param epsilon in {@code (0, 1]}
+     * @param delta in {@code (0, epsilon/10]}
+     * @param alpha in {@code (0, 1]}
+     * @throws IllegalArgumentException naming the parameter, its value and the allowed range
+     */
+    public static void checkPrivacyParameters(double epsilon, double delta, double alpha) {
+        validate(1, 1, epsilon, delta, alpha, PtrMechanism.SOUND);
+    }
+
     static void validate(long n, int d, double epsilon, double delta, double alpha, PtrMechanism ptr) {
         Objects.requireNonNull(ptr, "ptr");
         if (n < 1) {
