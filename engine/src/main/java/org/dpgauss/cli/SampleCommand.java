@@ -33,7 +33,7 @@ import picocli.CommandLine.ParentCommand;
             "Guarantee: (epsilon, delta)-DP under replace-one neighbours (data sets of the same, public size n "
                     + "differing in one row), epsilon <= 1, delta <= epsilon/10; certified only with the sizes of the "
                     + "recipe of spec §2.2 and the sound PTR (PTR-A, §3.6), with k raised to ceil(T_PTR) (§2.3). The "
-                    + "recipe needs millions of rows (about 1.2e7 at d=10, eps=1, delta=1e-6); below it the command "
+                    + "recipe needs millions of rows (about 1.3e7 at d=10, eps=1, delta=1e-6); below it the command "
                     + "stops before using the data and names the n needed.",
             "--constants C1=..,C2=.. or n1=..,n2=.. runs with smaller sizes: such output carries NO formal "
                     + "guarantee and says \"certified\": false. --ptr bhs23-as-published uses the PTR of the BHS23 "
