@@ -50,7 +50,8 @@ import org.dpgauss.sampling.stable.StableMeanResult;
  * uncertified run.
  *
  * <p>Randomness: R and the PTR coin as in {@link UnboundedGaussianSampler}; {@code g} from
- * {@link SecureGaussianSampler} at {@code sigma = 1} over a ChaCha20 keystream keyed from the source (exact discrete Gaussians on the grid {@code 2^-20}). Immutable.
+ * {@link SecureGaussianSampler} at {@code sigma = 1} over a ChaCha20 keystream keyed from the source (exact
+ * discrete Gaussians on the grid {@code 2^-20}). Immutable.
  */
 public final class CovarianceAwareMean {
 
@@ -109,8 +110,9 @@ public final class CovarianceAwareMean {
             long need = requiredRows(d, epsilon, delta, alpha, lambda0OrNaN, ptr);
             throw new InsufficientSampleSizeException(String.format(Locale.ROOT,
                     "n=%d is below the %s rows the covariance-aware mean estimator needs to be certified for d=%d, "
-                            + "eps=%s, delta=%s, lambda0=%.4g (floor(n/2) >= 16 e^2 lambda0 k with k=%d, see "
-                            + "CovarianceAwareMean); pass --uncertified to run anyway (output labelled uncertified)",
+                            + "eps=%s, delta=%s, lambda0=%.4g (floor(n/2) >= 16 e^2 lambda0 k with k=%d, and "
+                            + "the release conditions in the README section of mean --method bhs); pass "
+                            + "--uncertified to run anyway (output labelled uncertified)",
                     n, SamplerParameters.sci(need), d, epsilon, delta, lambda0, k, need), need);
         }
         return new CovarianceAwareMean(n, d, epsilon, delta, lambda0, ptr, holds);

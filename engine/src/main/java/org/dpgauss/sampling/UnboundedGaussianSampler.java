@@ -41,8 +41,8 @@ import org.ejml.data.DMatrixRMaj;
  * the data): R by Floyd's algorithm with exact {@link RandomSource#nextInt(int)} draws; the PTR coin as an exact
  * Bernoulli ({@link PtrMechanism}); {@code z = G/||G||} with G from {@link SecureGaussianSampler} at
  * {@code sigma = 1}, fed by a ChaCha20 keystream keyed with 256 bits from the source ({@link KeystreamSource}; 20
- * times faster than reading SecureRandom for each of the n2 draws): exact discrete Gaussians with parameter {@code 2^20} on the grid {@code 2^-20}, drawn in
- * integer arithmetic (CKS20), so G differs from {@code N(0, I)} only by a discretisation far below {@code 1e-6}
+ * times faster than reading SecureRandom for each of the n2 draws): exact discrete Gaussians with parameter
+ * {@code 2^20} on the grid {@code 2^-20}, drawn in integer arithmetic (CKS20), so G differs from {@code N(0, I)} only by a discretisation far below {@code 1e-6}
  * per coordinate, and its direction is uniform on the sphere up to that. The final combination is floating point,
  * which no proof covers (spec §9).
  *

@@ -220,6 +220,49 @@ class UnboundedGaussianSamplerTest {
         assertThrows(IllegalArgumentException.class, () -> UnboundedGaussianSampler.uniformSubset(3, 4, r));
     }
 
+    /**
+     * Def 3.2 (spec §5): R is degree-representative, | |N_i cap R|/|R| - |N_i|/n1 | <= 1/6 for every i, with
+     * N_i = {j : ||X_i - X_j||^2 <= e^2 lambda0}. Two clusters make |N_i|/n1 about 1/2 (the hardest case). n1 = 3000,
+     * M = 412, 20 draws of R: by Hoeffding for sampling without replacement each (i, R) violates with probability
+     * at most 2 exp(-2 M / 36) = 2.3e-10; the union over 60000 pairs is below 2e-5.
+     */
+    @Test
+    void referenceSetIsDegreeRepresentative() {
+        int n1 = 3000;
+        int m = 412;
+        double radius2 = SamplerParameters.E2 * 30; // e^2 lambda0 with lambda0 = 30, Sigma = I
+        SplittableRandom g = new SplittableRandom(14);
+        double[][] x = new double[n1][2];
+        for (int i = 0; i < n1; i++) {
+            x[i][0] = SamplingTestData.gauss(g) + (i % 2 == 0 ? 0 : 100);
+            x[i][1] = SamplingTestData.gauss(g);
+        }
+        boolean[][] near = new boolean[n1][n1];
+        int[] degree = new int[n1];
+        for (int i = 0; i < n1; i++) {
+            for (int j = 0; j < n1; j++) {
+                double a = x[i][0] - x[j][0];
+                double b = x[i][1] - x[j][1];
+                near[i][j] = a * a + b * b <= radius2;
+                degree[i] += near[i][j] ? 1 : 0;
+            }
+        }
+        RandomSource r = RandomSource.insecureSeeded(15);
+        double worst = 0;
+        for (int draw = 0; draw < 20; draw++) {
+            int[] ref = UnboundedGaussianSampler.uniformSubset(n1, m, r);
+            for (int i = 0; i < n1; i++) {
+                int hits = 0;
+                for (int j : ref) {
+                    hits += near[i][j] ? 1 : 0;
+                }
+                worst = Math.max(worst, Math.abs(hits / (double) m - degree[i] / (double) n1));
+            }
+        }
+        assertTrue(worst <= 1.0 / 6, "worst deviation " + worst);
+        assertTrue(worst > 0, "the check is not vacuous");
+    }
+
     /** z is uniform on S^{49}: z_1^2 ~ Beta(1/2, 49/2); 4000 draws, DKW at failure probability 1e-4. */
     @Test
     void sphereDirectionIsUniform() {
