@@ -21,9 +21,11 @@ import org.ejml.data.DMatrixRMaj;
  * <li>{@link #productionAll}: all thresholds of a ladder at once, in descending order with a warm start
  * (the sets are nested, §3.3), so a threshold at which no norm crosses costs one comparison per active row.
  * After removals, the Cholesky factor of A is downdated on the host (one rank-one downdate per removed row,
- * O(d^2) each) and the norms of the active rows are recomputed with the downdated factor (engine
- * {@code mahalanobisNorms}); the Gram is refitted only when many rows go at once, when a downdate loses
- * positive definiteness, or when a comparison falls near the threshold. An optional stop rule ends the
+ * O(d^2) each), and only the rows whose norm could have reached the threshold are recomputed with the
+ * downdated factor (engine {@code mahalanobisNorms} on those rows): removing a batch B scales every norm by at
+ * most {@code 1/(1 - sum_{b in B} q_b/m)} (a Loewner bound), so rows far below the threshold keep a certified
+ * upper bound instead of a recomputed value. The Gram is refitted only when many rows go at once, when a
+ * downdate loses positive definiteness, or when a comparison falls near the threshold. An optional stop rule ends the
  * ladder early once the caller (StableCov's score) no longer needs the remaining thresholds (§7).</li>
  * </ul>
  *
@@ -125,6 +127,7 @@ public final class LargestGoodSubset {
         int canonicalRounds;
         int downdates;
         int downdateNormPasses;
+        long normsRecomputed;
         int literalReplays;
         int thresholdsComputed;
 
@@ -140,6 +143,11 @@ public final class LargestGoodSubset {
             return downdateNormPasses;
         }
 
+        /** Rows whose norms were recomputed with a downdated factor (summed over passes). */
+        public long normsRecomputed() {
+            return normsRecomputed;
+        }
+
         public int literalReplays() {
             return literalReplays;
         }
@@ -151,7 +159,7 @@ public final class LargestGoodSubset {
         @Override
         public String toString() {
             return "Stats[canonicalRounds=" + canonicalRounds + ", downdates=" + downdates + ", downdateNormPasses="
-                    + downdateNormPasses + ", literalReplays=" + literalReplays + ", thresholdsComputed="
+                    + downdateNormPasses + ", normsRecomputed=" + normsRecomputed + ", literalReplays=" + literalReplays + ", thresholdsComputed="
                     + thresholdsComputed + "]";
         }
     }
@@ -220,8 +228,21 @@ public final class LargestGoodSubset {
         }
     }
 
-    /** Warm-started peeling state shared across descending thresholds. */
+    /**
+     * Warm-started peeling state shared across descending thresholds.
+     *
+     * <p>Norms are recomputed lazily. Removing a batch B from S gives {@code A' = A - (1/m) Y_B^T Y_B
+     * >= (1 - rho) A} with {@code rho = sum_{b in B} q_b / m} (the trace bounds the largest eigenvalue of
+     * {@code A^{-1/2} (1/m) Y_B^T Y_B A^{-1/2}}), hence {@code q_i' <= q_i / (1 - rho)} for every remaining row.
+     * Each row keeps its last computed norm and the growth factor at that time, so
+     * {@code bound_i = q_i * growth / growthAt_i} is an upper bound of its current norm; only rows whose bound
+     * reaches {@code lambda (1 - MARGIN)} ("candidates") have their norms recomputed with the downdated factor
+     * (engine {@code mahalanobisNorms} on those rows). Rows below that are certainly kept, with margin.
+     */
     private static final class Peeler {
+        /** Refit instead of downdating when one batch has rho above this (the bound would be loose). */
+        private static final double MAX_RHO = 0.5;
+
         private final RowBlockMatrix y;
         private final ComputeEngine engine;
         private final Stats stats;
@@ -229,8 +250,15 @@ public final class LargestGoodSubset {
         private final int d;
         private final boolean[] s;
         private int count;
-        /** Norms indexed by row (valid for active rows). */
+        /** Last computed norm per row (valid for active rows). */
         private final double[] q;
+        /** The growth factor when q_i was computed. */
+        private final double[] growthAt;
+        /** Product of 1/(1 - rho) over the batches removed since the last canonical fit. */
+        private double growth;
+        /** Incremented whenever the factor changes; {@code at[i] == version} marks a current norm. */
+        private long version;
+        private final long[] at;
         /** Current factor of A_S (row-major d x d lower), null if S is empty or singular. */
         private double[] lower;
         /** Whether q and lower come from a canonical round on the current S. */
@@ -248,6 +276,8 @@ public final class LargestGoodSubset {
             Arrays.fill(s, true);
             this.count = m;
             this.q = new double[m];
+            this.growthAt = new double[m];
+            this.at = new long[m];
             refit();
         }
 
@@ -255,6 +285,10 @@ public final class LargestGoodSubset {
             stats.canonicalRounds++;
             int[] active = indices(s);
             downdatesSinceFit = 0;
+            growth = 1;
+            version++;
+            Arrays.fill(growthAt, 1);
+            Arrays.fill(at, version);
             if (active.length == 0) {
                 lower = null;
                 exact = true;
@@ -290,9 +324,6 @@ public final class LargestGoodSubset {
                 }
                 rounds++;
                 if (lower == null) {
-                    if (nearSingular) {
-                        return replay(lambda, rounds);
-                    }
                     clear(); // canonical verdict: A_S singular, so OUT = S
                     return new GoodSubset(s, rounds);
                 }
@@ -301,10 +332,13 @@ public final class LargestGoodSubset {
                 }
                 double lo = lambda * (1 - MARGIN);
                 double hi = lambda * (1 + MARGIN);
+                if (!exact) {
+                    refreshCandidates(lo);
+                }
                 boolean doubt = false;
                 int out = 0;
                 for (int i = 0; i < m; i++) {
-                    if (s[i]) {
+                    if (s[i] && at[i] == version) { // current values; stale rows are bounded below lo
                         double v = q[i];
                         if (v > lo && v <= hi) {
                             doubt = true;
@@ -326,10 +360,12 @@ public final class LargestGoodSubset {
                 }
                 int[] removed = new int[out];
                 int r = 0;
+                double rho = 0;
                 for (int i = 0; i < m; i++) {
-                    if (s[i] && q[i] > lambda) {
+                    if (s[i] && at[i] == version && q[i] > lambda) {
                         removed[r++] = i;
                         s[i] = false;
+                        rho += q[i] / m;
                     }
                 }
                 count -= out;
@@ -338,19 +374,42 @@ public final class LargestGoodSubset {
                     exact = true;
                     continue;
                 }
-                if (out > DOWNDATE_FRACTION * d || downdatesSinceFit + out > MAX_DOWNDATES
+                if (out > DOWNDATE_FRACTION * d || downdatesSinceFit + out > MAX_DOWNDATES || !(rho < MAX_RHO)
                         || !downdate(removed)) {
                     refit();
                 } else {
-                    int[] active = indices(s);
-                    DMatrixRMaj l = DMatrixRMaj.wrap(d, d, lower);
-                    double[] nq = engine.mahalanobisNorms(y, l, active);
-                    stats.downdateNormPasses++;
-                    for (int k = 0; k < active.length; k++) {
-                        q[active[k]] = nq[k];
-                    }
+                    growth /= 1 - rho;
+                    version++;
                     exact = false;
                 }
+            }
+        }
+
+        /** Recomputes, with the current (downdated) factor, the norms of active rows whose bound reaches lo. */
+        private void refreshCandidates(double lo) {
+            int c = 0;
+            for (int i = 0; i < m; i++) {
+                if (s[i] && at[i] != version && q[i] * (growth / growthAt[i]) > lo) {
+                    c++;
+                }
+            }
+            if (c == 0) {
+                return;
+            }
+            int[] rows = new int[c];
+            int k = 0;
+            for (int i = 0; i < m; i++) {
+                if (s[i] && at[i] != version && q[i] * (growth / growthAt[i]) > lo) {
+                    rows[k++] = i;
+                }
+            }
+            double[] nq = engine.mahalanobisNorms(y, DMatrixRMaj.wrap(d, d, lower), rows);
+            stats.downdateNormPasses++;
+            stats.normsRecomputed += c;
+            for (int t = 0; t < c; t++) {
+                q[rows[t]] = nq[t];
+                growthAt[rows[t]] = growth;
+                at[rows[t]] = version;
             }
         }
 
