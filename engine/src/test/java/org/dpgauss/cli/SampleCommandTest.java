@@ -49,6 +49,9 @@ class SampleCommandTest {
         assertTrue(j.get("insecure").asBoolean());
         // a draw of N(mu, Sigma): coordinate 2 has mean 2000 and sd 1/3 (12 sd band: probability < 1e-30 to miss)
         assertEquals(2000, j.get("sample").get(2).asDouble(), 4);
+        MainTest.Run again = MainTest.run("sample", "--input", x.toString(), "--epsilon", "1", "--delta", "0.1",
+                "--constants", "n1=500,n2=600", "--json", "--engine", "cpu", "--insecure-seed", "5");
+        assertEquals(j.get("sample"), again.json().get("sample"), "same seed, same sample");
         MainTest.Run human = MainTest.run("--insecure-seed", "5", "sample", "--input", x.toString(), "--epsilon", "1",
                 "--delta", "0.1", "--constants", "C1=30,C2=1", "--engine", "cpu");
         assertEquals(0, human.code, human.err);
