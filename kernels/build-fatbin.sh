@@ -3,6 +3,7 @@
 # Without nvcc the build goes on and the GPU backend reports itself unavailable at run time.
 set -euo pipefail
 src=$1; out=$2; cuda_home=${3:-/usr/local/cuda}; skip=${4:-false}
+reports=${5:-$out}   # nvcc's -Xptxas -v report per source, repeated in the log when the fatbin is up to date
 if [ "$skip" = "true" ]; then echo "[dpgauss-kernels] nvcc.skip=true: no fatbin built"; exit 0; fi
 nvcc=$(command -v nvcc || true)
 [ -z "$nvcc" ] && [ -x "$cuda_home/bin/nvcc" ] && nvcc="$cuda_home/bin/nvcc"
@@ -15,10 +16,15 @@ archs=${DPGAUSS_CUDA_ARCHS:-"-gencode arch=compute_90,code=sm_90 -gencode arch=c
 shopt -s nullglob
 for cu in "$src"/*.cu; do
   name=$(basename "$cu" .cu)
+  report="$reports/$name.ptxas.txt"
   if [ "$out/$name.fatbin" -nt "$cu" ] && [ -z "$(find "$src" -name '*.cuh' -newer "$out/$name.fatbin")" ]; then
-    echo "[dpgauss-kernels] $name.fatbin is up to date"; continue
+    echo "[dpgauss-kernels] $name.fatbin is up to date; its nvcc report:"
+    if [ -f "$report" ]; then grep -E "entry function|registers|spill" "$report" | sed 's/^/    /' || true; fi
+    continue
   fi
   echo "[dpgauss-kernels] $nvcc -fatbin $name.cu ($archs)"
-  # -Xptxas -v keeps the register / spill report in the build log
-  "$nvcc" -fatbin -O3 -std=c++17 $archs -Xptxas -v -I "$src" -o "$out/$name.fatbin" "$cu" 2>&1
+  mkdir -p "$reports"
+  # -Xptxas -v keeps the register / spill report in the build log (and in $report)
+  "$nvcc" -fatbin -O3 -std=c++17 $archs -Xptxas -v -I "$src" -o "$out/$name.fatbin" "$cu" 2>&1 | tee "$report"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "[dpgauss-kernels] nvcc failed on $name.cu" >&2; exit 1; }
 done

@@ -84,6 +84,8 @@ final class DemoCommand implements Callable<Integer> {
         mechanisms.add(clippedMean(x, mu, variances, random));
         mechanisms.add(DemoProjection.report(engine, random, n, d));
         mechanisms.addAll(DemoAnisotropic.report(engine, random, x, variances, rho, delta));
+        mechanisms.addAll(DemoSecondMoment.reports(engine, random, x, mu, variances, rho, delta));
+        mechanisms.addAll(DemoSampling.reports(x, mu, variances, engine, random));
         Map<String, Object> profile = privacyProfile(engine, (Double) mechanisms.get(0).get("sensitivity"),
                 (Double) mechanisms.get(0).get("noise_sigma"));
 

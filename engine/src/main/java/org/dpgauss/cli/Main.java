@@ -15,7 +15,9 @@ import picocli.CommandLine.ScopeType;
 /** The {@code dpgauss} command line (contract in design.md "Command line"). */
 @Command(name = "dpgauss", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Differentially private statistics on Gaussian data, with exact privacy accounting.",
-        subcommands = {DemoCommand.class, MeanCommand.class, ProjectCommand.class, MechanismCommand.class, NdisCommand.class,
+        subcommands = {DemoCommand.class, SampleCommand.class, MeanCommand.class, ProjectCommand.class, MechanismCommand.class, NdisCommand.class,
+            SecondMomentCommand.class,
+            InspectCommand.class,
             Gx2Command.class, CalibrateCommand.class,
             ValidateCommand.class, BenchCommand.class,
             CommandLine.HelpCommand.class},

@@ -43,7 +43,8 @@ import picocli.CommandLine.ParentCommand;
                     + "radius --clip around the public --centre, averaged, and N(0, sigma^2 I) noise is added with "
                     + "sigma = 2C/(n sqrt(2 rho)).",
             "Guarantee: rho-zCDP under replace-one neighbours (datasets of equal, public size n differing in one "
-                    + "row), also stated as (epsilon, delta)-DP by epsilon = rho + 2 sqrt(rho ln(1/delta))."})
+                    + "row), also stated as (epsilon, delta)-DP by epsilon = rho + 2 sqrt(rho ln(1/delta)).",
+            BhsMeanMethod.HELP})
 final class MeanCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -53,7 +54,7 @@ final class MeanCommand implements Callable<Integer> {
     Path input;
 
     @Option(names = "--method", defaultValue = "clipped",
-            description = "Estimator (default: ${DEFAULT-VALUE}): clipped, anisotropic, folklore or coordinate.")
+            description = "Estimator (default: ${DEFAULT-VALUE}): clipped, anisotropic, folklore, coordinate or bhs.")
     String method;
 
     @Option(names = "--clip", paramLabel = "C",
@@ -84,6 +85,9 @@ final class MeanCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "1")
     Budget budget;
 
+    @picocli.CommandLine.Mixin
+    BhsMeanMethod bhs;
+
     private static final String RESCALED = "anisotropic|folklore";
 
     static final class Budget {
@@ -111,9 +115,12 @@ final class MeanCommand implements Callable<Integer> {
         if (chosen.equals("coordinate")) {
             return coordinateWise();
         }
+        if (chosen.equals("bhs")) {
+            return bhs.run(main, input, budget.epsilon, delta);
+        }
         if (!"clipped".equals(chosen)) {
             throw new IllegalArgumentException("--method=" + method + " is not available; available: clipped, "
-                    + "anisotropic, folklore, coordinate");
+                    + "anisotropic, folklore, coordinate, bhs");
         }
         if (clip == null) {
             throw new IllegalArgumentException("--method clipped needs --clip C (a public clipping radius > 0)");

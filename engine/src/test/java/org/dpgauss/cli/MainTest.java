@@ -66,7 +66,8 @@ class MainTest {
         Run r = run("--json", "bench", op, "--n", "150", "--d", "4", "--repeat", "1", "--warmup", "0");
         assertEquals(0, r.code, r.err);
         assertEquals(op, r.json().get("op").asText());
-        assertEquals("cpu", r.json().get("engine").asText(), "auto falls back to the CPU without a GPU");
+        assertEquals(org.dpgauss.engine.GpuTestSupport.gpuUsable() ? "gpu" : "cpu", r.json().get("engine").asText(),
+                "auto uses the GPU where one is usable and falls back to the CPU otherwise");
     }
 
     @Test

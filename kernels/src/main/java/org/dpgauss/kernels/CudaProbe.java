@@ -54,13 +54,18 @@ public final class CudaProbe {
         }
     }
 
-    /** True where this build's kernels were compiled into the jar. */
+    /** True where this build's kernels (every module of {@link CudaDevice}) were compiled into the jar. */
     public static boolean kernelsPresent() {
-        try (InputStream in = CudaProbe.class.getResourceAsStream(FATBIN_DIR + "counter_rng.fatbin")) {
-            return in != null;
-        } catch (java.io.IOException e) {
-            return false;
+        for (String[] m : CudaDevice.MODULES) {
+            try (InputStream in = CudaProbe.class.getResourceAsStream(FATBIN_DIR + m[0] + ".fatbin")) {
+                if (in == null) {
+                    return false;
+                }
+            } catch (java.io.IOException e) {
+                return false;
+            }
         }
+        return true;
     }
 
     public static Result probe() {

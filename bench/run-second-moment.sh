@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# run-second-moment.sh: issue 6 item 6, the private second-moment comparison (spec second-moment-estimation §5, §8):
+# every registered method (Algorithm 1's pipeline "recursive", analyze-gauss, coinpress, subsample-aggregate) on a
+# Gaussian and a heavy-tailed, badly conditioned input with 1% outliers, relative spectral error against rho with
+# the spec's predictions beside it, and file the results.
+#
+# Usage (from anywhere; the script works from the repository root):
+#   bench/run-second-moment.sh [OUTDIR] [--rebuild] [--n N] [--dims 20,100] [--rhos 0.1,0.5,1] [--runs 20]
+#                              [--inputs gaussian,heavy-tailed] [--methods M1,M2,...]
+#
+#   OUTDIR     output folder (default: bench/results/second-moment)
+#   --methods  which registered methods to run (default: all registered in SecondMomentMethods, so the recursive
+#              pipeline is included whenever it is registered; e.g. --methods analyze-gauss,coinpress,subsample-aggregate
+#              runs the baselines only)
+#   --rebuild  rebuild bench/target/benchmarks.jar even if it looks up to date
+#
+# Environment:
+#   JAVA       java executable (default: java on PATH)
+#   NICE       niceness of the run (default 10; the machine is shared)
+#
+# What it does:
+#   1. Builds the shaded jar bench/target/benchmarks.jar (mvn -B -q -DskipTests package -pl bench -am) when
+#      it is missing, older than any pom.xml or module source, or --rebuild.
+#   2. Runs  nice -n $NICE java -Djava.awt.headless=true -cp bench/target/benchmarks.jar
+#            org.dpgauss.bench.secondmoment.SecondMomentComparison --out OUTDIR ...
+#      which writes OUTDIR/second-moment.json (per input, d, rho, method: mean/median/quantiles of the relative
+#      spectral error over the runs, FAIL counts, sandwich values, wall time, the spec prediction and its formula,
+#      machine, command, date; "insecure": true since the noise is seeded for reproducibility) and
+#      OUTDIR/second-moment.png. Engine: -Ddpgauss.engine=cpu (default) or gpu via JAVA_OPTS.
+#   3. Tees the printed table to OUTDIR/second-moment.log (the raw log).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+JAR=bench/target/benchmarks.jar
+JAVA="${JAVA:-java}"
+NICE="${NICE:-10}"
+outdir=""
+rebuild=0
+pass=()
+while (($# > 0)); do
+    case "$1" in
+        --rebuild) rebuild=1 ;;
+        -h | --help) sed -n '2,/^set -euo pipefail$/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
+        --n | --dims | --rhos | --runs | --inputs | --methods)
+            [[ $# -ge 2 ]] || { echo "run-second-moment.sh: $1 needs a value" >&2; exit 2; }
+            pass+=("$1" "$2"); shift ;;
+        -*) echo "run-second-moment.sh: unknown option '$1'" >&2; exit 2 ;;
+        *)
+            if [[ -n "$outdir" ]]; then
+                echo "run-second-moment.sh: more than one output folder given ('$outdir', '$1')" >&2
+                exit 2
+            fi
+            outdir="$1"
+            ;;
+    esac
+    shift
+done
+outdir="${outdir:-bench/results/second-moment}"
+
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
+ensure_benchmarks_jar run-second-moment.sh "$rebuild"
+
+mkdir -p "$outdir"
+# shellcheck disable=SC2086
+cmd=(nice -n "$NICE" "$JAVA" ${JAVA_OPTS:-} -Djava.awt.headless=true -cp "$JAR"
+    org.dpgauss.bench.secondmoment.SecondMomentComparison --out "$outdir" "${pass[@]}")
+command_line="bench/run-second-moment.sh $outdir ${pass[*]}  ->  $(printf '%q ' "${cmd[@]}")"
+command_line="${command_line% }"
+log="$outdir/second-moment.log"
+{
+    echo "# command: $command_line"
+    echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(hostname 2>/dev/null || uname -n); nproc: $(nproc);" \
+        "git: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+} >"$log"
+echo ">> $command_line" >&2
+"${cmd[@]:0:4}" "-Dsecondmoment.command=$command_line" "${cmd[@]:4}" 2>&1 | tee -a "$log"
+echo ">> done: $outdir/second-moment.json, $outdir/second-moment.png, $log" >&2

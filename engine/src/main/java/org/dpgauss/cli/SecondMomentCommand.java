@@ -1,0 +1,239 @@
+package org.dpgauss.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.dpgauss.engine.ComputeEngine;
+import org.dpgauss.io.DataReader;
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.privacy.PrivacyGuarantee;
+import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.secondmoment.NoiseScaling;
+import org.dpgauss.secondmoment.SecondMomentEstimate;
+import org.dpgauss.secondmoment.SecondMomentMethod;
+import org.dpgauss.secondmoment.SecondMomentMethods;
+import org.dpgauss.secondmoment.SecondMomentParams;
+import org.dpgauss.secondmoment.SpectralMetrics;
+import org.ejml.data.DMatrixRMaj;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** Private uncentred second-moment matrix of a data file (spec second-moment-estimation). */
+@Command(name = "second-moment", mixinStandardHelpOptions = true,
+        description = {"Release a differentially private estimate of the uncentred second-moment matrix "
+                + "(1/n) sum_i x_i x_i^T of the rows of a CSV or .npy file (not the covariance: no mean is subtracted).",
+            "--method recursive (default): Algorithm 1 of Mahpud & Sheffet 2025 (recursive preconditioning: noisy "
+                    + "Gram, eigen-split at psi*kappa, shrink, rescale by sqrt(8/7), clip to sqrt(3/7)R, un-whiten), "
+                    + "in the pipeline of spec §2.4: rows bounded by the covering radius, data divided by a lower bound "
+                    + "on lambda_min(Sigma) that is public (--min-eigenvalue) or estimated privately by Algorithm 4 "
+                    + "(--lambda-epsilon). Other methods: see --list-methods.",
+            "Guarantee: rho-zCDP under replace-one neighbours (datasets of equal, public size n differing in one row), "
+                    + "for every input; stated also as (epsilon, delta)-DP by the tight conversion of Canonne, Kamath & "
+                    + "Steinke 2020 (never worse than epsilon = rho + 2 sqrt(rho ln(1/delta))). With --lambda-epsilon "
+                    + "the whole release is (epsilon_lambda + epsilon_rho, delta)-DP by basic composition, where "
+                    + "epsilon_rho converts rho at delta - delta_lambda.",
+            "Output: the raw private matrix (symmetric, possibly indefinite) as \"secondMoment\"; with --psd also its "
+                    + "projection onto the PSD cone (free post-processing) as \"psdProjection\". It may print only "
+                    + "{\"status\":\"FAIL\"} (Algorithm 4 released no usable bucket)."})
+final class SecondMomentCommand implements Callable<Integer> {
+
+    @ParentCommand
+    Main main;
+
+    @Option(names = "--input", paramLabel = "FILE", description = "Data file (.csv or .npy), n x d.")
+    Path input;
+
+    @Option(names = "--method", defaultValue = SecondMomentMethods.DEFAULT, paramLabel = "NAME",
+            description = "Estimator (default: ${DEFAULT-VALUE}); --list-methods lists them.")
+    String method;
+
+    @Option(names = "--list-methods", description = "List the available methods with their guarantees and exit.")
+    boolean listMethods;
+
+    @Option(names = "--rho", paramLabel = "RHO", description = "zCDP budget rho > 0 of the main mechanism.")
+    Double rho;
+
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
+    Radius radius;
+
+    static final class Radius {
+        @Option(names = "--radius", required = true, paramLabel = "R",
+                description = "Public covering radius R > 0: every row must have L2 norm <= R; a longer row is an "
+                        + "input error (exit 1). Choose R without looking at the data.")
+        Double bound;
+
+        @Option(names = "--clip", required = true, paramLabel = "R",
+                description = "Clipping radius R > 0: rows longer than R are scaled onto the ball of radius R (part "
+                        + "of the mechanism; the guarantee holds for any input).")
+        Double clip;
+    }
+
+    @Option(names = "--min-eigenvalue", paramLabel = "L",
+            description = "recursive: public lower bound L > 0 on lambda_min(Sigma); the data are divided by sqrt(L).")
+    Double minEigenvalue;
+
+    @Option(names = "--lambda-epsilon", paramLabel = "E",
+            description = "recursive: estimate lambda_min privately with Algorithm 4 at (E, --lambda-delta)-DP instead "
+                    + "of --min-eigenvalue; the scale is lambda~/(1+alpha).")
+    Double lambdaEpsilon;
+
+    @Option(names = "--lambda-delta", paramLabel = "D",
+            description = "recursive: Algorithm 4's delta, in (0, --delta) (default: --delta / 2).")
+    Double lambdaDelta;
+
+    @Option(names = "--lambda-group-size", paramLabel = "K",
+            description = "recursive: Algorithm 4's group size K >= d (default: 10d, so that group minimum eigenvalues "
+                    + "concentrate; n must hold enough groups to pass the histogram threshold).")
+    Integer lambdaGroupSize;
+
+    @Option(names = "--m", paramLabel = "M",
+            description = "Subsamplability size m >= 1 (spec §1.3; default: d). Sets the stop 640m, the threshold "
+                    + "psi = 1/(10m) and the tail P_tail = {x : x^T Sigma^-1 x > m(1+alpha)}. Privacy holds for every m.")
+    Integer m;
+
+    @Option(names = "--alpha", defaultValue = "0.5", description = "Subsampling accuracy alpha in (0, 1/2] "
+            + "(default: ${DEFAULT-VALUE}).")
+    double alpha;
+
+    @Option(names = "--xi", defaultValue = "0.1", description = "Failure probability of the reported accuracy "
+            + "bound gamma_bound, in (0, 1) (default: ${DEFAULT-VALUE}); analysis only.")
+    double xi;
+
+    @Option(names = "--beta", paramLabel = "B", description = "Subsampling failure probability beta in (0, 1): "
+            + "analysis only for recursive (not an input of Algorithm 1); passed to baselines that check the paper's "
+            + "conditions.")
+    Double beta;
+
+    @Option(names = "--delta", defaultValue = "1e-6",
+            description = "delta of the stated (epsilon, delta) guarantee, in (0, 1) (default: ${DEFAULT-VALUE}).")
+    double delta;
+
+    @Option(names = "--noise-scaling", defaultValue = "levels", paramLabel = "levels|paper|tight",
+            description = "recursive: sigma_t uses T_sigma = L, the number of levels (levels, default, sound); the "
+                    + "paper's T (paper, needs T >= 1); or the tight sensitivity sqrt(2)R^2/n (tight, ablation).")
+    String noiseScaling;
+
+    @Option(names = "--psd", description = "Also print the PSD projection of the estimate (eigenvalues clamped at 0).")
+    boolean psd;
+
+    @Option(names = "--option", paramLabel = "KEY=VALUE",
+            description = "Numeric option of a specific method (repeatable), e.g. --option iterations=3.")
+    Map<String, Double> options = new LinkedHashMap<>();
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = main.spec.commandLine().getOut();
+        if (listMethods) {
+            for (SecondMomentMethods.Entry e : SecondMomentMethods.all().values()) {
+                out.println(e.name() + ": " + e.description());
+            }
+            return 0;
+        }
+        if (input == null) {
+            throw new IllegalArgumentException("--input FILE is required (the data, .csv or .npy)");
+        }
+        if (rho == null) {
+            throw new IllegalArgumentException("--rho RHO is required: the zCDP budget (> 0) of the release");
+        }
+        if (radius == null) {
+            throw new IllegalArgumentException("a covering radius is required: --radius R (public bound, longer rows "
+                    + "are rejected) or --clip R (longer rows are clipped)");
+        }
+        boolean clip = radius.clip != null;
+        SecondMomentParams.Builder b = SecondMomentParams.builder(rho, clip ? radius.clip : radius.bound)
+                .clipToRadius(clip).delta(delta).m(m).alpha(alpha).xi(xi).minEigenvalue(minEigenvalue)
+                .lambdaBudget(lambdaEpsilon, lambdaDelta).lambdaGroupSize(lambdaGroupSize)
+                .noiseScaling(NoiseScaling.fromId(noiseScaling));
+        if (beta != null) {
+            if (!(beta > 0 && beta < 1)) {
+                throw new IllegalArgumentException("--beta=" + beta + " is outside (0, 1): it is a probability");
+            }
+            b.extra("beta", beta);
+        }
+        for (Map.Entry<String, Double> e : options.entrySet()) {
+            b.extra(e.getKey(), e.getValue());
+        }
+        SecondMomentParams params = b.build();
+        SecondMomentMethod mech = SecondMomentMethods.create(method, params); // validated before reading the data
+
+        RowBlockMatrix x = DataReader.read(input);
+        ComputeEngine engine = main.selectEngine().engine();
+        RandomSource random = main.randomSource();
+        SecondMomentEstimate est = mech.estimate(x, random, engine);
+        if (!est.passed()) {
+            out.println(main.json ? "{\"status\":\"FAIL\"}" : "FAIL");
+            return 0;
+        }
+        DMatrixRMaj matrix = est.matrix();
+        double rawMin = SpectralMetrics.eigenvalues(matrix)[0];
+        PrivacyGuarantee g = est.guarantee();
+        if (main.json) {
+            Map<String, Object> j = new LinkedHashMap<>();
+            j.put("status", "PASS");
+            j.put("method", est.method());
+            j.put("secondMoment", est.matrixRows());
+            j.put("secondMomentKind", "raw (symmetric, may be indefinite)");
+            j.put("rawMinEigenvalue", rawMin);
+            if (psd) {
+                j.put("psdProjection", rows(est.psdProjection()));
+            }
+            j.put("guarantee", g.toMap());
+            j.put("certified", est.certified());
+            j.put("n", x.rows());
+            j.put("d", x.cols());
+            j.put("parameters", est.parameters());
+            j.put("insecure", random.isInsecure());
+            j.put("randomness", random.describe());
+            out.println(Json.write(j));
+            return 0;
+        }
+        out.printf(Locale.ROOT, "private second moment of %s (n=%d, d=%d), method %s%n", input, x.rows(), x.cols(),
+                est.method());
+        printMatrix(out, "  estimate (raw):", matrix);
+        out.printf(Locale.ROOT, "  smallest eigenvalue of the raw estimate: %.6g%s%n", rawMin,
+                rawMin < 0 ? " (indefinite; --psd prints the PSD projection)" : "");
+        if (psd) {
+            printMatrix(out, "  PSD projection:", est.psdProjection());
+        }
+        out.println("  guarantee: " + g.describe());
+        StringBuilder ps = new StringBuilder();
+        for (Map.Entry<String, Object> e : est.parameters().entrySet()) {
+            Object v = e.getValue();
+            ps.append(ps.length() == 0 ? "" : ", ").append(e.getKey()).append('=')
+                    .append(v instanceof double[] ? java.util.Arrays.toString((double[]) v) : String.valueOf(v));
+        }
+        out.println("  parameters: " + ps);
+        out.println("  random:    " + random.describe());
+        if (random.isInsecure()) {
+            out.println("WARNING: --insecure-seed was given: the noise above is predictable and NOT private.");
+        }
+        return 0;
+    }
+
+    private static double[][] rows(DMatrixRMaj m) {
+        double[][] a = new double[m.numRows][m.numCols];
+        for (int i = 0; i < m.numRows; i++) {
+            for (int j = 0; j < m.numCols; j++) {
+                a[i][j] = m.get(i, j);
+            }
+        }
+        return a;
+    }
+
+    private static void printMatrix(PrintWriter out, String title, DMatrixRMaj m) {
+        out.println(title);
+        for (int i = 0; i < m.numRows; i++) {
+            StringBuilder sb = new StringBuilder("    ");
+            for (int j = 0; j < m.numCols; j++) {
+                sb.append(String.format(Locale.ROOT, " %12.6g", m.get(i, j)));
+            }
+            out.println(sb);
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package org.dpgauss.engine;
+
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.ejml.data.DMatrixRMaj;
+
+/**
+ * The argument checks of the CPU twins (org.dpgauss.cpu.Checks and the primitives), repeated for the GPU
+ * engine so both backends reject the same inputs with the same kind of message before any device work.
+ */
+final class GpuArgs {
+
+    private GpuArgs() {
+    }
+
+    static void notEmpty(RowBlockMatrix x, String name) {
+        if (x == null) {
+            throw new IllegalArgumentException(name + " is null");
+        }
+        if (x.rows() == 0) {
+            throw new IllegalArgumentException(name + " has no rows");
+        }
+    }
+
+    static void square(DMatrixRMaj a, String name) {
+        if (a == null) {
+            throw new IllegalArgumentException(name + " is null");
+        }
+        if (a.numRows != a.numCols || a.numRows == 0) {
+            throw new IllegalArgumentException(name + " must be a non-empty square matrix, got "
+                    + a.numRows + " x " + a.numCols);
+        }
+    }
+
+    static void finite(DMatrixRMaj a, String name) {
+        double[] v = a.data;
+        int len = a.getNumElements();
+        for (int k = 0; k < len; k++) {
+            if (!Double.isFinite(v[k])) {
+                throw new IllegalArgumentException(name + " has a non-finite entry " + v[k] + " at ("
+                        + (k / a.numCols) + ", " + (k % a.numCols) + ")");
+            }
+        }
+    }
+
+    static void lowerFactor(DMatrixRMaj l, int d, String name) {
+        square(l, name);
+        if (l.numRows != d) {
+            throw new IllegalArgumentException(name + " is " + l.numRows + " x " + l.numCols
+                    + " but the data have " + d + " columns");
+        }
+        for (int j = 0; j < d; j++) {
+            double p = l.unsafe_get(j, j);
+            if (!(p != 0.0) || !Double.isFinite(p)) {
+                throw new IllegalArgumentException(name + " has diagonal entry " + p + " at " + j
+                        + ": not a non-singular triangular factor");
+            }
+        }
+    }
+
+    static int[] rowsOrAll(int[] rows, int n, String name) {
+        if (rows == null) {
+            int[] all = new int[n];
+            for (int i = 0; i < n; i++) {
+                all[i] = i;
+            }
+            return all;
+        }
+        for (int i : rows) {
+            if (i < 0 || i >= n) {
+                throw new IllegalArgumentException(name + " contains row " + i + " outside [0, " + n + ")");
+            }
+        }
+        return rows;
+    }
+
+    static void divisor(double divisor) {
+        if (!(divisor > 0) || !Double.isFinite(divisor)) {
+            throw new IllegalArgumentException("divisor m=" + divisor + " must be finite and > 0");
+        }
+    }
+
+    static void weights(double[] weights, int n) {
+        if (weights == null) {
+            return;
+        }
+        if (weights.length != n) {
+            throw new IllegalArgumentException("weights has " + weights.length + " entries, expected one per row ("
+                    + n + ")");
+        }
+        for (int i = 0; i < n; i++) {
+            if (!(weights[i] >= 0) || !Double.isFinite(weights[i])) {
+                throw new IllegalArgumentException("weight w_" + i + "=" + weights[i] + " must be finite and >= 0");
+            }
+        }
+    }
+}

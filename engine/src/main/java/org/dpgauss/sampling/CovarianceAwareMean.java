@@ -1,0 +1,289 @@
+package org.dpgauss.sampling;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.dpgauss.calibration.GaussianMechanismCurve;
+import org.dpgauss.engine.ComputeEngine;
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.privacy.ApproxDp;
+import org.dpgauss.privacy.NeighbouringRelation;
+import org.dpgauss.privacy.PrivacyGuarantee;
+import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.noise.SecureGaussianSampler;
+import org.dpgauss.sampling.stable.StableCov;
+import org.dpgauss.sampling.stable.StableCovResult;
+import org.dpgauss.sampling.stable.StableMean;
+import org.dpgauss.sampling.stable.StableMeanResult;
+
+/**
+ * The covariance-aware private mean estimator of Brown, Hopkins &amp; Smith (BHS23; Algorithm 1 of the arXiv text,
+ * spec unbounded-gaussian-sampling §3.8): StableCov and StableMean on the <em>same</em> n rows, PTR on the larger
+ * score, then {@code mu~ = mu^ + c W g}, {@code g ~ N(0, I_m)}, i.e. {@code mu~ ~ N(mu^, c^2 Sigma^)} with
+ * {@code c^2 = 720 e^2 lambda0 ln(12/delta)/(eps^2 n^2)}.
+ *
+ * <p><b>Guarantee:</b> {@code (epsilon, delta)}-DP under <b>replace-one</b> neighbours (public n), for
+ * {@code epsilon <= 1}, {@code delta <= epsilon/10}. Budget as in BHS23 Lemma 15 / spec §5: PTR
+ * {@code (eps/3, delta/6)}, reference set {@code delta/6}, release {@code (2eps/3, 2delta/3)}, with k raised to
+ * {@code ceil(T_PTR)} (spec §2.3).
+ *
+ * <p><b>Certified sizes [IMPL, derived here because spec §3.8 gives none].</b> n is certified when, with
+ * {@code m = floor(n/2)}, {@code gamma = 8 e^2 lambda0/m}, {@code tau = (1 + 2 gamma) gamma}, {@code t = ln(6/delta)}:
+ * <ol>
+ *   <li>{@code m >= 16 e^2 lambda0 k} and {@code n >= 32 e^2 k} (the stability facts S1-S3 of spec §5);</li>
+ *   <li>{@code n >= M} (R is an M-subset of [n]);</li>
+ *   <li>mean term: the Gaussian mechanism curve {@code delta_GM(eps/3; Delta) <= delta/6} with the Mahalanobis
+ *       shift {@code Delta = sqrt((1 + 2 gamma) 38 e^2 lambda0)/(n c)} (S2, measured in {@code c^2 Sigma^});</li>
+ *   <li>covariance term: {@code (tau + sqrt(gamma tau t) + gamma t)/(1 - gamma) <= eps/3}. The privacy loss of
+ *       {@code N(0, Sigma1)} against {@code N(0, Sigma2)} is {@code (1/2) sum_j [ln rho_j - u_j^2 (1 - 1/rho_j)]},
+ *       {@code u ~ N(0, I)}, with {@code rho_j} the eigenvalues of {@code Sigma1^{-1/2} Sigma2 Sigma1^{-1/2}};
+ *       S1 gives {@code rho_j in [1 - gamma, 1/(1 - gamma)]} and {@code sum |rho_j - 1| <= tau}, and the
+ *       Laurent-Massart bound on {@code sum a_j (u_j^2 - 1)} bounds the loss by the left side except with
+ *       probability {@code e^-t = delta/6}.</li>
+ * </ol>
+ * The two terms combine by the weak triangle inequality (spec §5, Lemma B.13):
+ * {@code delta/6 + e^{eps/3} delta/6 <= 2 delta/3}. Condition 1 dominates in practice. Below the certified n,
+ * {@link #of} throws {@link InsufficientSampleSizeException} with the n needed, unless the caller asks for an
+ * uncertified run.
+ *
+ * <p>Randomness: R and the PTR coin as in {@link UnboundedGaussianSampler}; {@code g} from
+ * {@link SecureGaussianSampler} at {@code sigma = 1} over a ChaCha20 keystream keyed from the source (exact
+ * discrete Gaussians on the grid {@code 2^-20}). Immutable.
+ */
+public final class CovarianceAwareMean {
+
+    private final int n;
+    private final int d;
+    private final double epsilon;
+    private final double delta;
+    private final double lambda0;
+    private final PtrMechanism ptr;
+    private final int k;
+    private final int referenceSize;
+    private final boolean recipeHolds;
+
+    private CovarianceAwareMean(int n, int d, double epsilon, double delta, double lambda0, PtrMechanism ptr,
+            boolean recipeHolds) {
+        this.n = n;
+        this.d = d;
+        this.epsilon = epsilon;
+        this.delta = delta;
+        this.lambda0 = lambda0;
+        this.ptr = ptr;
+        this.k = SamplerParameters.k(ptr, epsilon, delta);
+        this.referenceSize = SamplerParameters.referenceSize(k, n, delta);
+        this.recipeHolds = recipeHolds;
+    }
+
+    /**
+     * @param n rows (public)
+     * @param d dimension
+     * @param epsilon in {@code (0, 1]}
+     * @param delta in {@code (0, epsilon/10]}
+     * @param alpha sets {@code lambda0 = 4d + 8 sqrt(d ln(3n/alpha)) + 8 ln(3n/alpha)} (the outlier threshold of
+     *        spec §2.1; a utility choice, privacy holds for any {@code lambda0 >= 1})
+     * @param lambda0OrNaN an explicit outlier threshold {@code >= 1}, or NaN for the alpha rule
+     * @param ptr the PTR rule
+     * @param allowUncertified run below the certified n (labelled uncertified) instead of throwing
+     * @return the estimator
+     * @throws InsufficientSampleSizeException if n is below the certified n and {@code allowUncertified} is false
+     */
+    public static CovarianceAwareMean of(int n, int d, double epsilon, double delta, double alpha,
+            double lambda0OrNaN, PtrMechanism ptr, boolean allowUncertified) {
+        SamplerParameters.validate(n, d, epsilon, delta, alpha, ptr);
+        if (!Double.isNaN(lambda0OrNaN) && !(lambda0OrNaN >= 1 && Double.isFinite(lambda0OrNaN))) {
+            throw new IllegalArgumentException("lambda0=" + lambda0OrNaN + " is outside [1, inf): the outlier "
+                    + "threshold of BHS23 is a squared Mahalanobis radius >= 1 (spec §3.8)");
+        }
+        double lambda0 = lambda0(n, d, alpha, lambda0OrNaN);
+        int k = SamplerParameters.k(ptr, epsilon, delta);
+        int m = SamplerParameters.referenceSize(k, n, delta);
+        if (n < m) {
+            throw new IllegalArgumentException("n=" + n + " is below M=" + m + ": the reference set R is an M-subset "
+                    + "of the n rows (spec §3.8 line 4), M = 6k + ceil(18 ln(16n/delta)) with k=" + k);
+        }
+        boolean holds = certifiable(n, d, epsilon, delta, alpha, lambda0OrNaN, ptr);
+        if (!holds && !allowUncertified) {
+            long need = requiredRows(d, epsilon, delta, alpha, lambda0OrNaN, ptr);
+            throw new InsufficientSampleSizeException(String.format(Locale.ROOT,
+                    "n=%d is below the %s rows the covariance-aware mean estimator needs to be certified for d=%d, "
+                            + "eps=%s, delta=%s, lambda0=%.4g (floor(n/2) >= 16 e^2 lambda0 k with k=%d, and "
+                            + "the release conditions in the README section of mean --method bhs); pass "
+                            + "--uncertified to run anyway (output labelled uncertified)",
+                    n, SamplerParameters.sci(need), d, epsilon, delta, lambda0, k, need), need);
+        }
+        return new CovarianceAwareMean(n, d, epsilon, delta, lambda0, ptr, holds);
+    }
+
+    private static double lambda0(long n, int d, double alpha, double lambda0OrNaN) {
+        return Double.isNaN(lambda0OrNaN) ? SamplerParameters.lambda0(n, d, alpha) : lambda0OrNaN;
+    }
+
+    /** Conditions 1-4 of the class comment at n. */
+    static boolean certifiable(long n, int d, double epsilon, double delta, double alpha, double lambda0OrNaN,
+            PtrMechanism ptr) {
+        if (!ptr.isDifferentiallyPrivate()) {
+            return false;
+        }
+        double lambda0 = lambda0(n, d, alpha, lambda0OrNaN);
+        int k = SamplerParameters.k(ptr, epsilon, delta);
+        long m = n / 2;
+        if (m < 16 * SamplerParameters.E2 * lambda0 * k || n < 32 * SamplerParameters.E2 * k
+                || n < SamplerParameters.referenceSize(k, n, delta)) {
+            return false;
+        }
+        double gamma = 8 * SamplerParameters.E2 * lambda0 / m;
+        double tau = (1 + 2 * gamma) * gamma;
+        double t = Math.log(6 / delta);
+        double covarianceLoss = (tau + Math.sqrt(gamma * tau * t) + gamma * t) / (1 - gamma);
+        if (covarianceLoss > epsilon / 3) {
+            return false;
+        }
+        return GaussianMechanismCurve.delta(epsilon / 3, meanShift(n, epsilon, delta, lambda0, gamma)) <= delta / 6;
+    }
+
+    /** Delta = ||mu^ - mu^'||_{c^2 Sigma^} <= sqrt((1+2 gamma) 38 e^2 lambda0)/(n c) (S2 of spec §5). */
+    static double meanShift(long n, double epsilon, double delta, double lambda0, double gamma) {
+        double c = Math.sqrt(noiseScaleSquared(n, epsilon, delta, lambda0));
+        return Math.sqrt((1 + 2 * gamma) * 38 * SamplerParameters.E2 * lambda0) / (n * c);
+    }
+
+    /** c^2 = 720 e^2 lambda0 ln(12/delta)/(eps^2 n^2) (spec §3.8 line 1). */
+    static double noiseScaleSquared(long n, double epsilon, double delta, double lambda0) {
+        return 720 * SamplerParameters.E2 * lambda0 * Math.log(12 / delta) / (epsilon * epsilon * (double) n * n);
+    }
+
+    /**
+     * The smallest certified n (the conditions are monotone in n: lambda0 and M grow like log n, m like n):
+     * doubling, then bisection.
+     *
+     * @param d dimension
+     * @param epsilon eps
+     * @param delta delta
+     * @param alpha alpha (lambda0 rule)
+     * @param lambda0OrNaN explicit lambda0 or NaN
+     * @param ptr must be {@link PtrMechanism#SOUND}
+     * @return the smallest certified n
+     */
+    public static long requiredRows(int d, double epsilon, double delta, double alpha, double lambda0OrNaN,
+            PtrMechanism ptr) {
+        if (!ptr.isDifferentiallyPrivate()) {
+            throw new IllegalArgumentException("no n is certified with the PTR rule " + ptr.id()
+                    + ": it is not differentially private (spec §3.6)");
+        }
+        long hi = 2;
+        while (!certifiable(hi, d, epsilon, delta, alpha, lambda0OrNaN, ptr)) {
+            hi *= 2;
+            if (hi > (1L << 50)) {
+                throw new IllegalStateException("no certified n below 2^50 for d=" + d);
+            }
+        }
+        long lo = hi / 2; // not certified
+        while (hi - lo > 1) {
+            long mid = (lo + hi) >>> 1;
+            if (certifiable(mid, d, epsilon, delta, alpha, lambda0OrNaN, ptr)) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        return hi;
+    }
+
+    /** @return the outlier threshold used */
+    public double lambda0() {
+        return lambda0;
+    }
+
+    /** @return k */
+    public int k() {
+        return k;
+    }
+
+    /** @return M */
+    public int referenceSize() {
+        return referenceSize;
+    }
+
+    /** @return the noise scale c of {@code N(mu^, c^2 Sigma^)} */
+    public double noiseScale() {
+        return Math.sqrt(noiseScaleSquared(n, epsilon, delta, lambda0));
+    }
+
+    /**
+     * @param random the randomness used
+     * @return the guarantee of a PASS: certified only at a certified n, with the sound PTR and secure randomness
+     */
+    public PrivacyGuarantee guarantee(RandomSource random) {
+        List<String> why = new ArrayList<>();
+        if (!ptr.isDifferentiallyPrivate()) {
+            why.add("PTR rule bhs23-as-published is NOT differentially private (spec §3.6)");
+        } else if (!recipeHolds) {
+            why.add("n below the certified size (run with --uncertified)");
+        }
+        if (random.isInsecure()) {
+            why.add("insecure seeded randomness");
+        }
+        String notes = why.isEmpty() ? "BHS23 covariance-aware mean, stability facts S1-S3 with k raised per spec "
+                + "§2.3 (floating-point arithmetic is not covered)" : "UNCERTIFIED: " + String.join("; ", why);
+        return PrivacyGuarantee.approxDp(NeighbouringRelation.REPLACE_ONE, ApproxDp.of(epsilon, delta),
+                why.isEmpty(), notes);
+    }
+
+    /**
+     * Runs the estimator.
+     *
+     * @param x the data, {@code n x d}, finite entries
+     * @param engine the compute engine
+     * @param random the randomness
+     * @return PASS with the private mean, or FAIL (nothing else)
+     */
+    public SamplingRelease estimate(RowBlockMatrix x, ComputeEngine engine, RandomSource random) {
+        Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(random, "random");
+        UnboundedGaussianSampler.checkData(x, n, d);
+        int[] reference = UnboundedGaussianSampler.uniformSubset(n, referenceSize, random);
+        StableCovResult cov = StableCov.of(lambda0, k).apply(x, engine);
+        double epsPtr = epsilon / 3;
+        double deltaPtr = delta / 6;
+        if (ptr.failProbability(cov.score(), epsPtr, deltaPtr) >= 1) {
+            return SamplingRelease.fail();
+        }
+        StableMeanResult mean = StableMean.of(lambda0, k).apply(x, cov.sigmaHat(), reference, engine);
+        if (!ptr.test(Math.max(cov.score(), mean.score()), epsPtr, deltaPtr, random)) {
+            return SamplingRelease.fail();
+        }
+        double[] g = new double[cov.m()];
+        SecureGaussianSampler.using(KeystreamSource.keyedFrom(random)).sample(g, 1.0);
+        double[] wg = cov.combine(g); // W g ~ N(0, Sigma^)
+        double[] muHat = mean.weightedMean(x);
+        double c = noiseScale();
+        double[] out = new double[d];
+        for (int j = 0; j < d; j++) {
+            out[j] = muHat[j] + c * wg[j];
+            if (!Double.isFinite(out[j])) {
+                return SamplingRelease.fail(); // impossible in exact arithmetic (spec §9)
+            }
+        }
+        return SamplingRelease.pass(out, guarantee(random));
+    }
+
+    /** @return a JSON-ready map of the parameters */
+    public Map<String, Object> parametersMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("n", n);
+        m.put("d", d);
+        m.put("epsilon", epsilon);
+        m.put("delta", delta);
+        m.put("ptr", ptr.id());
+        m.put("lambda0", lambda0);
+        m.put("k", k);
+        m.put("M", referenceSize);
+        m.put("noise_scale_c", noiseScale());
+        m.put("certified_size", recipeHolds);
+        return m;
+    }
+}

@@ -1,0 +1,216 @@
+package org.dpgauss.sampling;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.dpgauss.calibration.GaussianMechanismCurve;
+import org.dpgauss.engine.ComputeEngine;
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.privacy.ApproxDp;
+import org.dpgauss.privacy.NeighbouringRelation;
+import org.dpgauss.privacy.PrivacyGuarantee;
+import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.noise.MultivariateGaussianNoise;
+import org.dpgauss.sampling.stable.StableMean;
+import org.dpgauss.sampling.stable.StableMeanResult;
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
+import org.ejml.interfaces.decomposition.CholeskyDecomposition_F64;
+
+/**
+ * <b>SKETCH, uncertified:</b> the known-covariance variant of the sampler (arXiv Remark 4.24, spec
+ * unbounded-gaussian-sampling §3.9). The paper only sketches it and gives no output formula and no proof; every
+ * output of this class is labelled {@code certified: false}.
+ *
+ * <p>What it does [IMPL]: drop StableCov; run StableMean on all n rows with the known {@code Sigma} in place of
+ * {@code Sigma^} (so {@code n1 = n}); PTR {@code (eps/3, delta/6)} on Score2; on PASS release
+ * {@code Z = mu^ + N(0, (1 - 1/n) Sigma)} (the "natural choice" of spec §3.9: with uniform weights
+ * {@code Z ~ N(mu, Sigma/n + (1 - 1/n) Sigma) = N(mu, Sigma)} exactly, and unlike the main sampler Z is Gaussian given
+ * the data).
+ *
+ * <p>Intended guarantee (not proven): {@code (epsilon, delta)}-DP under <b>replace-one</b> neighbours, by the
+ * structure of BHS23 Lemma 15: reference set {@code delta/6}, PTR {@code (eps/3, delta/6)}, and the release as a
+ * Gaussian mechanism whose Mahalanobis sensitivity is S2's {@code sqrt(38 e^2 lambda0)/n} (gamma = 0, the
+ * covariance is fixed), divided by {@code sqrt(1 - 1/n)}; the size check asks the exact Gaussian-mechanism curve
+ * for {@code delta_GM(2 eps/3; Delta) <= 2 delta/3}, plus {@code n >= 32 e^2 k} and {@code n >= M}. Below that n
+ * the constructor throws with the n needed. Immutable.
+ */
+public final class KnownCovarianceSampler {
+
+    private final int n;
+    private final int d;
+    private final double epsilon;
+    private final double delta;
+    private final double lambda0;
+    private final PtrMechanism ptr;
+    private final int k;
+    private final int referenceSize;
+    private final DMatrixRMaj sigma;
+
+    private KnownCovarianceSampler(int n, int d, double epsilon, double delta, double alpha, PtrMechanism ptr,
+            DMatrixRMaj sigma) {
+        this.n = n;
+        this.d = d;
+        this.epsilon = epsilon;
+        this.delta = delta;
+        this.lambda0 = SamplerParameters.lambda0(n, d, alpha);
+        this.ptr = ptr;
+        this.k = SamplerParameters.k(ptr, epsilon, delta);
+        this.referenceSize = SamplerParameters.referenceSize(k, n, delta);
+        this.sigma = sigma;
+    }
+
+    /**
+     * @param n rows
+     * @param d dimension
+     * @param epsilon in {@code (0, 1]}
+     * @param delta in {@code (0, epsilon/10]}
+     * @param alpha sets lambda0 as in spec §2.1
+     * @param ptr the PTR rule
+     * @param sigma the known covariance, {@code d x d}, symmetric positive definite, copied
+     * @return the sampler
+     * @throws InsufficientSampleSizeException below the size the sketch's calibration needs
+     */
+    public static KnownCovarianceSampler of(int n, int d, double epsilon, double delta, double alpha,
+            PtrMechanism ptr, DMatrixRMaj sigma) {
+        SamplerParameters.validate(n, d, epsilon, delta, alpha, ptr);
+        Objects.requireNonNull(sigma, "sigma");
+        if (sigma.numRows != d || sigma.numCols != d) {
+            throw new IllegalArgumentException("the known covariance is " + sigma.numRows + " x " + sigma.numCols
+                    + " but the data have d=" + d + " columns");
+        }
+        checkPositiveDefinite(sigma);
+        if (!sizeHolds(n, d, epsilon, delta, alpha, ptr)) {
+            long need = requiredRows(d, epsilon, delta, alpha, ptr);
+            throw new InsufficientSampleSizeException(String.format(Locale.ROOT, "n=%d is below the %s rows the "
+                    + "known-covariance sketch (spec §3.9) needs for d=%d, eps=%s, delta=%s: n >= 32 e^2 k, n >= M and "
+                    + "delta_GM(2eps/3; sqrt(38 e^2 lambda0)/(n sqrt(1-1/n))) <= 2 delta/3", n,
+                    SamplerParameters.sci(need), d, epsilon, delta), need);
+        }
+        return new KnownCovarianceSampler(n, d, epsilon, delta, alpha, ptr, sigma.copy());
+    }
+
+    static boolean sizeHolds(long n, int d, double epsilon, double delta, double alpha, PtrMechanism ptr) {
+        int k = SamplerParameters.k(ptr, epsilon, delta);
+        if (n < 2 || n < 32 * SamplerParameters.E2 * k || n < SamplerParameters.referenceSize(k, n, delta)) {
+            return false;
+        }
+        double lambda0 = SamplerParameters.lambda0(n, d, alpha);
+        double shift = Math.sqrt(38 * SamplerParameters.E2 * lambda0) / (n * Math.sqrt(1 - 1.0 / n));
+        return GaussianMechanismCurve.delta(2 * epsilon / 3, shift) <= 2 * delta / 3;
+    }
+
+    /**
+     * @param d dimension
+     * @param epsilon eps
+     * @param delta delta
+     * @param alpha alpha
+     * @param ptr the PTR rule
+     * @return the smallest n the sketch's size check accepts (doubling, then bisection; the check is monotone)
+     */
+    public static long requiredRows(int d, double epsilon, double delta, double alpha, PtrMechanism ptr) {
+        long hi = 2;
+        while (!sizeHolds(hi, d, epsilon, delta, alpha, ptr)) {
+            hi *= 2;
+        }
+        long lo = hi / 2;
+        while (hi - lo > 1) {
+            long mid = (lo + hi) >>> 1;
+            if (sizeHolds(mid, d, epsilon, delta, alpha, ptr)) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        return hi;
+    }
+
+    /**
+     * @param random the randomness used
+     * @return the (always uncertified) guarantee of a PASS
+     */
+    public PrivacyGuarantee guarantee(RandomSource random) {
+        String notes = "UNCERTIFIED: known-covariance variant is a sketch (spec §3.9, arXiv Remark 4.24) without a "
+                + "proof; intended (epsilon, delta) shown" + (random.isInsecure() ? "; insecure seeded randomness" : "")
+                + (ptr.isDifferentiallyPrivate() ? "" : "; PTR rule bhs23-as-published is NOT differentially private");
+        return PrivacyGuarantee.approxDp(NeighbouringRelation.REPLACE_ONE, ApproxDp.of(epsilon, delta), false, notes);
+    }
+
+    /**
+     * Runs the sketch.
+     *
+     * @param x the data, {@code n x d}
+     * @param engine the engine
+     * @param random the randomness
+     * @return PASS with one sample, or FAIL
+     */
+    public SamplingRelease sample(RowBlockMatrix x, ComputeEngine engine, RandomSource random) {
+        Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(random, "random");
+        UnboundedGaussianSampler.checkData(x, n, d);
+        int[] reference = UnboundedGaussianSampler.uniformSubset(n, referenceSize, random);
+        StableMeanResult mean = StableMean.of(lambda0, k).apply(x, sigma, reference, engine);
+        if (!ptr.test(mean.score(), epsilon / 3, delta / 6, random)) {
+            return SamplingRelease.fail();
+        }
+        DMatrixRMaj scaled = sigma.copy();
+        org.ejml.dense.row.CommonOps_DDRM.scale(1 - 1.0 / n, scaled);
+        double[] noise = MultivariateGaussianNoise.ofCovariance(scaled, random).sample();
+        double[] muHat = mean.weightedMean(x);
+        double[] out = new double[d];
+        for (int j = 0; j < d; j++) {
+            out[j] = muHat[j] + noise[j];
+            if (!Double.isFinite(out[j])) {
+                return SamplingRelease.fail();
+            }
+        }
+        return SamplingRelease.pass(out, guarantee(random));
+    }
+
+    /** @return a JSON-ready map of the parameters */
+    public Map<String, Object> parametersMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("n", n);
+        m.put("d", d);
+        m.put("epsilon", epsilon);
+        m.put("delta", delta);
+        m.put("ptr", ptr.id());
+        m.put("lambda0", lambda0);
+        m.put("k", k);
+        m.put("M", referenceSize);
+        m.put("variant", "known covariance (SKETCH, spec §3.9)");
+        return m;
+    }
+
+    private static void checkPositiveDefinite(DMatrixRMaj s) {
+        int d = s.numRows;
+        double max = 0;
+        for (int i = 0; i < d * d; i++) {
+            if (!Double.isFinite(s.data[i])) {
+                throw new IllegalArgumentException("the known covariance has a non-finite entry " + s.data[i]);
+            }
+            max = Math.max(max, Math.abs(s.data[i]));
+        }
+        for (int i = 0; i < d; i++) {
+            for (int j = 0; j < i; j++) {
+                if (Math.abs(s.get(i, j) - s.get(j, i)) > 1e-12 * max) {
+                    throw new IllegalArgumentException("the known covariance is not symmetric: entry (" + i + "," + j
+                            + ")=" + s.get(i, j) + " but (" + j + "," + i + ")=" + s.get(j, i));
+                }
+            }
+        }
+        CholeskyDecomposition_F64<DMatrixRMaj> chol = DecompositionFactory_DDRM.chol(d, true);
+        boolean ok = chol.decompose(s.copy());
+        if (ok) {
+            DMatrixRMaj l = chol.getT(null);
+            for (int i = 0; i < d && ok; i++) {
+                ok = l.get(i, i) > 1e-12 * Math.sqrt(max) && Double.isFinite(l.get(i, i));
+            }
+        }
+        if (!ok) {
+            throw new IllegalArgumentException("the known covariance is not positive definite: StableMean measures "
+                    + "distances in its inverse (spec §3.5), so it must have full rank");
+        }
+    }
+}

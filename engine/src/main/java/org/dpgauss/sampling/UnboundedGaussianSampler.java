@@ -1,0 +1,259 @@
+package org.dpgauss.sampling;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.logging.Logger;
+import org.dpgauss.engine.ComputeEngine;
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.privacy.ApproxDp;
+import org.dpgauss.privacy.NeighbouringRelation;
+import org.dpgauss.privacy.PrivacyGuarantee;
+import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.noise.SecureGaussianSampler;
+import org.dpgauss.sampling.stable.StableCov;
+import org.dpgauss.sampling.stable.StableCovResult;
+import org.dpgauss.sampling.stable.StableMean;
+import org.dpgauss.sampling.stable.StableMeanResult;
+import org.ejml.data.DMatrixRMaj;
+
+/**
+ * The unbounded Gaussian sampler (Iverson, Kamath &amp; Mouzakis; Algorithm 2 of the arXiv version, spec
+ * unbounded-gaussian-sampling §3.1): from n rows it releases <b>one</b> vector {@code Z in R^d} or FAIL, such that,
+ * when the rows are i.i.d. {@code N(mu, Sigma)} with any mean and any full-rank covariance, the law of Z (over data
+ * and algorithm) is within total variation {@code alpha} of {@code N(mu, Sigma)}.
+ *
+ * <p><b>Guarantee:</b> {@code (epsilon, delta)}-DP under <b>replace-one</b> neighbours (datasets of the same, public
+ * size n differing in one row; add/remove is not covered, spec §1), for {@code epsilon <= 1},
+ * {@code delta <= epsilon/10}, when the sizes come from the certified recipe of spec §2.2 and the PTR step is the
+ * sound PTR-A ({@link PtrMechanism#SOUND}). With {@code --constants} sizes or the BHS23 PTR the output is
+ * labelled uncertified. Budget (spec §5): PTR {@code (eps/3, delta/6)}, the reference set {@code delta/6}, the
+ * release {@code (2 eps/3, 2 delta/3)}.
+ *
+ * <p><b>Steps</b> (spec §3.1; 0-based rows here). Rows {@code [0, n1)} feed StableMean, rows
+ * {@code [n1, n1 + 2 n2)} feed StableCov as the pairs {@code Y_i = (X_{n1+i} - X_{n1+n2+i})/sqrt 2} (erratum E1);
+ * R is a uniform M-subset of {@code [0, n1)} (E3); PTR on {@code max(Score1, Score2)}; on PASS
+ * {@code Z = sum_i v_i X_i + sqrt((1 - 1/n1) n2) sum_i z_i sqrt(w_i) Y_i} with {@code z} uniform on the sphere
+ * {@code S^{n2-1}}. Its law given the data is the bounded-support Pearson type II of spec §4; only over fresh
+ * datasets is it close to {@code N(mu, Sigma)}.
+ *
+ * <p><b>Randomness</b> (all from the {@link RandomSource}, {@code SecureRandom} by default, drawn independently of
+ * the data): R by Floyd's algorithm with exact {@link RandomSource#nextInt(int)} draws; the PTR coin as an exact
+ * Bernoulli ({@link PtrMechanism}); {@code z = G/||G||} with G from {@link SecureGaussianSampler} at
+ * {@code sigma = 1}, fed by a ChaCha20 keystream keyed with 256 bits from the source ({@link KeystreamSource}; 4-5
+ * times faster than reading SecureRandom for each of the n2 draws): exact discrete Gaussians with parameter
+ * {@code 2^20} on the grid {@code 2^-20}, drawn in integer arithmetic (CKS20), so G differs from {@code N(0, I)} only by a discretisation far below {@code 1e-6}
+ * per coordinate, and its direction is uniform on the sphere up to that. The final combination is floating point,
+ * which no proof covers (spec §9).
+ *
+ * <p>Immutable; thread-safe if the {@link RandomSource} and engine are.
+ */
+public final class UnboundedGaussianSampler {
+
+    private static final Logger LOG = Logger.getLogger(UnboundedGaussianSampler.class.getName());
+
+    private final SamplerParameters parameters;
+
+    private UnboundedGaussianSampler(SamplerParameters parameters) {
+        this.parameters = parameters;
+    }
+
+    /**
+     * @param parameters from {@link SamplerParameters#certified} or {@link SamplerParameters#withConstants}
+     * @return the sampler
+     */
+    public static UnboundedGaussianSampler of(SamplerParameters parameters) {
+        return new UnboundedGaussianSampler(Objects.requireNonNull(parameters, "parameters"));
+    }
+
+    /** @return the parameters */
+    public SamplerParameters parameters() {
+        return parameters;
+    }
+
+    /**
+     * The guarantee a PASS is released under with this randomness.
+     *
+     * @param random the randomness used
+     * @return {@code (epsilon, delta)}-DP, replace-one; certified only with recipe sizes, the sound PTR and secure
+     *         randomness
+     */
+    public PrivacyGuarantee guarantee(RandomSource random) {
+        return guarantee(parameters, random);
+    }
+
+    static PrivacyGuarantee guarantee(SamplerParameters p, RandomSource random) {
+        List<String> why = new ArrayList<>();
+        if (p.constants() != null) {
+            why.add("sizes from --constants " + p.constants() + ", not the certified recipe of spec §2.2");
+        }
+        if (!p.ptr().isDifferentiallyPrivate()) {
+            why.add("PTR rule bhs23-as-published is NOT differentially private (spec §3.6)");
+        }
+        if (random.isInsecure()) {
+            why.add("insecure seeded randomness");
+        }
+        boolean certified = why.isEmpty();
+        String notes = certified
+                ? "certified recipe of spec §2.2 with the sound PTR of §3.6 (the Hanson-Wright size term is an "
+                        + "engineering bound; floating-point arithmetic is not covered)"
+                : "UNCERTIFIED: " + String.join("; ", why);
+        return PrivacyGuarantee.approxDp(NeighbouringRelation.REPLACE_ONE,
+                ApproxDp.of(p.epsilon(), p.delta()), certified, notes);
+    }
+
+    /**
+     * Runs the sampler.
+     *
+     * @param x the data, {@code n x d} as in the parameters, finite entries
+     * @param engine the compute engine
+     * @param random the randomness ({@link RandomSource#secure()} for a private release)
+     * @return PASS with one sample, or FAIL (nothing else)
+     */
+    public SamplingRelease sample(RowBlockMatrix x, ComputeEngine engine, RandomSource random) {
+        return run(x, engine, random).release;
+    }
+
+    /** Everything the run computed; for tests of spec §6 (T1, T3, T9) only, never released. */
+    static final class Trace {
+        int score1 = -1;
+        int score2 = -1;
+        double[] w;
+        double[] v;
+        int[] reference;
+        double[] z;
+        double[] muHat;
+        DMatrixRMaj sigmaHat;
+        boolean passed;
+        SamplingRelease release;
+    }
+
+    Trace run(RowBlockMatrix x, ComputeEngine engine, RandomSource random) {
+        Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(random, "random");
+        SamplerParameters p = parameters;
+        checkData(x, p.n(), p.d());
+        int n1 = p.n1();
+        int n2 = p.n2();
+        Trace t = new Trace();
+        // Random objects first and independent of the data (spec §3): R, then z.
+        t.reference = uniformSubset(n1, p.referenceSize(), random);
+        t.z = uniformOnSphere(n2, random);
+
+        RowBlockMatrix meanPart = x.selectRows(range(0, n1));
+        RowBlockMatrix covPart = x.selectRows(range(n1, n1 + 2 * n2));
+        StableCovResult cov = StableCov.of(p.lambda0(), p.k()).apply(covPart, engine);
+        t.score1 = cov.score();
+        t.w = cov.weights();
+        double epsPtr = p.epsilon() / 3;
+        double deltaPtr = p.delta() / 6;
+        if (p.ptr().failProbability(t.score1, epsPtr, deltaPtr) >= 1) {
+            // max(Score1, Score2) >= Score1 already FAILs with certainty: StableMean cannot change the outcome
+            t.release = SamplingRelease.fail();
+            return t;
+        }
+        t.sigmaHat = cov.sigmaHat();
+        StableMeanResult mean = StableMean.of(p.lambda0(), p.k()).apply(meanPart, t.sigmaHat, t.reference, engine);
+        t.score2 = mean.score();
+        t.v = mean.weights();
+        t.muHat = mean.weightedMean(meanPart);
+        t.passed = p.ptr().test(Math.max(t.score1, t.score2), epsPtr, deltaPtr, random);
+        if (!t.passed) {
+            t.release = SamplingRelease.fail();
+            return t;
+        }
+        double c = p.releaseScale();
+        double[] wz = cov.combine(t.z);
+        double[] out = new double[p.d()];
+        for (int j = 0; j < out.length; j++) {
+            out[j] = t.muHat[j] + c * wz[j];
+        }
+        t.release = finiteOrFail(out, "UnboundedGaussianSampler", random, p);
+        return t;
+    }
+
+    /** Spec §9: NaN/Inf after PASS cannot happen in exact arithmetic; return FAIL and log it as a bug. */
+    static SamplingRelease finiteOrFail(double[] out, String who, RandomSource random, SamplerParameters p) {
+        for (double v : out) {
+            if (!Double.isFinite(v)) {
+                LOG.severe(who + ": non-finite output after PASS (a bug; spec §9); returning FAIL");
+                return SamplingRelease.fail();
+            }
+        }
+        return SamplingRelease.pass(out, guarantee(p, random));
+    }
+
+    // ------------------------------------------------------------------ random primitives (spec §3.7)
+
+    /**
+     * A uniform M-subset of {@code [0, n)} by Floyd's algorithm (each subset has probability {@code 1/C(n, M)};
+     * exact integer draws), sorted.
+     */
+    static int[] uniformSubset(int n, int m, RandomSource random) {
+        if (m > n || m < 0) {
+            throw new IllegalArgumentException("M=" + m + " is outside [0, n=" + n + "]: R is an M-subset of [n1]");
+        }
+        java.util.BitSet chosen = new java.util.BitSet(n);
+        for (int j = n - m; j < n; j++) {
+            int t = random.nextInt(j + 1);
+            chosen.set(chosen.get(t) ? j : t);
+        }
+        int[] out = new int[m];
+        int i = 0;
+        for (int b = chosen.nextSetBit(0); b >= 0; b = chosen.nextSetBit(b + 1)) {
+            out[i++] = b;
+        }
+        return out;
+    }
+
+    /**
+     * {@code z = G/||G||} with G of n independent secure Gaussian draws (see the class comment), from a ChaCha20
+     * keystream keyed by {@code random} ({@link KeystreamSource}); redrawn in the (impossible in practice) case
+     * {@code G = 0}.
+     */
+    static double[] uniformOnSphere(int n, RandomSource random) {
+        SecureGaussianSampler s = SecureGaussianSampler.using(KeystreamSource.keyedFrom(random));
+        double[] g = new double[n];
+        double norm;
+        do {
+            s.sample(g, 1.0);
+            double ss = 0;
+            for (double v : g) {
+                ss += v * v;
+            }
+            norm = Math.sqrt(ss);
+        } while (norm == 0);
+        for (int i = 0; i < n; i++) {
+            g[i] /= norm;
+        }
+        return g;
+    }
+
+    static int[] range(int from, int to) {
+        int[] idx = new int[to - from];
+        for (int i = 0; i < idx.length; i++) {
+            idx[i] = from + i;
+        }
+        return idx;
+    }
+
+    /** Shape and finiteness: bad input is an error, never silently repaired. */
+    static void checkData(RowBlockMatrix x, int n, int d) {
+        Objects.requireNonNull(x, "x");
+        if (x.rows() != n || x.cols() != d) {
+            throw new IllegalArgumentException("the data are " + x.rows() + " x " + x.cols()
+                    + " but the parameters were computed for n=" + n + ", d=" + d);
+        }
+        for (int b = 0; b < x.blockCount(); b++) {
+            double[] blk = x.block(b);
+            int len = x.blockRowCount(b) * d;
+            for (int k = 0; k < len; k++) {
+                if (!Double.isFinite(blk[k])) {
+                    int row = x.blockStart(b) + k / d;
+                    throw new IllegalArgumentException("data row " + row + ", column " + (k % d) + " is " + blk[k]
+                            + ": every entry must be finite");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package org.dpgauss.secondmoment;
+
+import java.util.Objects;
+import org.dpgauss.engine.ComputeEngine;
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.mean.anisotropic.StableHistogram;
+import org.dpgauss.privacy.ApproxDp;
+import org.dpgauss.privacy.NeighbouringRelation;
+import org.dpgauss.privacy.PrivacyGuarantee;
+import org.dpgauss.privacy.RandomSource;
+
+/**
+ * Algorithm 4 of spec second-moment-estimation §2.5, the DP minimum-eigenvalue estimator: shuffle, split into
+ * {@code T_sub = floor(n/m)} groups of {@code m} rows (the {@code n - m T_sub} leftover rows are dropped, §7.1 item
+ * 10), compute each group's {@code lambda^t = lambda_min((1/m) sum_{x in group} x x^T)}, label it with its
+ * geometric bucket {@code j = floor(ln lambda / ln q)}, {@code q = 1/(1-alpha)} (bucket {@code [q^j, q^(j+1))}; the
+ * bucket {0} for {@code lambda <= 0}), release the bucket with the largest noisy count through the stability-based
+ * histogram ({@link StableHistogram}: discrete Laplace of scale {@code 2/epsilon} on non-empty buckets, threshold
+ * about {@code 1 + (2/epsilon) ln(1/delta)}) and return its lower edge {@code q^j}.
+ *
+ * <p><b>Guarantee:</b> {@code (epsilon, delta)}-DP under <b>replace-one</b> neighbours with public {@code n}: one
+ * replaced row changes one group, hence one label (Thm B.3; the histogram's replace-one guarantee on labels).
+ *
+ * <p><b>Failure (bottom).</b> FAIL when no bucket passes the threshold, and also (spec §7.2 (a)) when the released
+ * bucket is {0}: a zero lower bound cannot normalise the data. Accuracy (P9): with probability {@code >= 1 - xi}
+ * under Thm B.3's conditions, the result lies in {@code [(1-alpha)^2 lambda_min, (1+alpha) lambda_min]} (the
+ * bucket's lower edge can be a factor {@code 1-alpha} below the bucket of a {@code (1-alpha)}-accurate value, §2.5).
+ * Immutable.
+ */
+public final class MinEigenvalueEstimator {
+
+    /** Label of the {0} bucket. */
+    static final long ZERO_BUCKET = Long.MIN_VALUE;
+
+    private final int m;
+    private final double alpha;
+    private final double epsilon;
+    private final double delta;
+    private final StableHistogram histogram;
+
+    private MinEigenvalueEstimator(int m, double alpha, double epsilon, double delta) {
+        this.m = m;
+        this.alpha = alpha;
+        this.epsilon = epsilon;
+        this.delta = delta;
+        this.histogram = StableHistogram.of(epsilon, delta);
+    }
+
+    /**
+     * @param m group size, {@code >= 1} (use {@code m >= d}: smaller groups are singular and fall in bucket {0})
+     * @param alpha bucket ratio parameter, {@code q = 1/(1-alpha)}, in {@code (0, 1/2]}
+     * @param epsilon privacy parameter, in {@code [2^-26, 2^16]}
+     * @param delta privacy parameter, in {@code (0, 1)}
+     * @return the estimator
+     */
+    public static MinEigenvalueEstimator of(int m, double alpha, double epsilon, double delta) {
+        if (m < 1) {
+            throw new IllegalArgumentException("group size m=" + m + " is outside [1, inf): each group's second"
+                    + " moment needs rows");
+        }
+        if (!(alpha > 0 && alpha <= 0.5)) {
+            throw new IllegalArgumentException("alpha=" + alpha + " is outside (0, 1/2]: the buckets are"
+                    + " [q^j, q^(j+1)) with q = 1/(1-alpha)");
+        }
+        return new MinEigenvalueEstimator(m, alpha, epsilon, delta);
+    }
+
+    /** @return the bucket ratio {@code q = 1/(1-alpha)} */
+    public double ratio() {
+        return 1.0 / (1.0 - alpha);
+    }
+
+    /**
+     * @param lambda a group's minimum eigenvalue
+     * @return its bucket label: {@code floor(ln lambda / ln q)}, or {@link #ZERO_BUCKET} for {@code lambda <= 0}
+     *         (or below the smallest normal double)
+     */
+    long bucket(double lambda) {
+        if (!(lambda >= Double.MIN_NORMAL)) {
+            return ZERO_BUCKET;
+        }
+        double q = ratio();
+        long j = (long) Math.floor(Math.log(lambda) / Math.log(q));
+        // the logarithms are rounded: move j so that q^j <= lambda < q^(j+1) holds for the computed powers
+        while (Math.pow(q, j) > lambda) {
+            j--;
+        }
+        while (Math.pow(q, j + 1) <= lambda) {
+            j++;
+        }
+        return j;
+    }
+
+    /**
+     * @param j a bucket label
+     * @return its lower edge {@code q^j} (0 for {@link #ZERO_BUCKET})
+     */
+    double lowerEdge(long j) {
+        return j == ZERO_BUCKET ? 0.0 : Math.pow(ratio(), j);
+    }
+
+    /**
+     * Runs Algorithm 4.
+     *
+     * @param x the rows (already clipped to the public radius by the caller if required for privacy; Alg 4 itself
+     *        needs no bound), {@code n >= m}
+     * @param random shuffle and noise randomness
+     * @param engine the compute engine (group Grams, eigenvalues)
+     * @return {@code lambda~ > 0}, or NaN for FAIL (bottom)
+     */
+    public double estimate(RowBlockMatrix x, RandomSource random, ComputeEngine engine) {
+        Objects.requireNonNull(random, "random");
+        int n = RowBounds.checkData(x);
+        int groups = n / m;
+        if (groups < 1) {
+            throw new IllegalArgumentException("n=" + n + " rows is below the group size m=" + m + ": Algorithm 4"
+                    + " needs at least one group of m rows");
+        }
+        int[] perm = new int[n];
+        for (int i = 0; i < n; i++) {
+            perm[i] = i;
+        }
+        for (int i = n - 1; i > 0; i--) { // Fisher-Yates
+            int k = random.nextInt(i + 1);
+            int tmp = perm[i];
+            perm[i] = perm[k];
+            perm[k] = tmp;
+        }
+        long[] labels = new long[groups];
+        int[] rows = new int[m];
+        for (int t = 0; t < groups; t++) {
+            System.arraycopy(perm, t * m, rows, 0, m);
+            double lambda = engine.symmetricEigen(engine.weightedGram(x, rows, null, m)).value(0);
+            labels[t] = bucket(lambda);
+        }
+        StableHistogram.Result r = histogram.release(labels, random);
+        if (r.isFail() || r.bin() == ZERO_BUCKET) {
+            return Double.NaN;
+        }
+        return lowerEdge(r.bin());
+    }
+
+    /** @return {@code (epsilon, delta)}-DP, replace-one */
+    public ApproxDp approxDp() {
+        return ApproxDp.of(epsilon, delta);
+    }
+
+    /**
+     * @param random the source that draws the noise
+     * @return the guarantee; certified unless the source is insecure
+     */
+    public PrivacyGuarantee guarantee(RandomSource random) {
+        return PrivacyGuarantee.approxDp(NeighbouringRelation.REPLACE_ONE, approxDp(), !random.isInsecure(),
+                "Algorithm 4 (DP minimum eigenvalue, spec second-moment-estimation §2.5), groups of m=" + m
+                        + ", buckets q=" + ratio() + ", stable histogram with discrete Laplace scale "
+                        + histogram.noiseScale() + " and threshold " + histogram.threshold());
+    }
+
+    /** @return the group size m */
+    public int groupSize() {
+        return m;
+    }
+}

@@ -1,0 +1,411 @@
+package org.dpgauss.secondmoment;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.dpgauss.engine.ComputeEngine;
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.linalg.SymmetricEigen;
+import org.dpgauss.privacy.ApproxDp;
+import org.dpgauss.privacy.NeighbouringRelation;
+import org.dpgauss.privacy.PrivacyGuarantee;
+import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.Zcdp;
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.CommonOps_DDRM;
+
+/**
+ * Private second-moment estimation by recursive preconditioning: Algorithm 1 (DPSME) around Algorithm 2
+ * (RecDPSME) in its iterative form, inside the end-to-end pipeline of spec second-moment-estimation §2.4
+ * (Mahpud &amp; Sheffet, NeurIPS 2025).
+ *
+ * <p><b>Pipeline</b> (§2.4). (1) Every row is bounded by the public covering radius {@code R}: rows longer than
+ * {@code R} are clipped to {@code R} (or rejected, in the public-bound mode). (2) A lower bound {@code lambda} on
+ * {@code lambda_min(Sigma)} is either public, or estimated by Algorithm 4 ({@link MinEigenvalueEstimator},
+ * {@code (epsilon_lambda, delta_lambda)}-DP) and then {@code lambda = lambda~ / (1 + alpha)} (a conservative scale,
+ * §2.4 step 4); Algorithm 4's FAIL is this method's FAIL. (3) Algorithm 1 runs on {@code X / sqrt(lambda)} with
+ * radius {@code R / sqrt(lambda)}, so that {@code I <= Sigma' <= kappa I}; (4) its output is multiplied by
+ * {@code lambda}.
+ *
+ * <p><b>Algorithm 1/2</b> (§2.2, §2.3). Rows are scaled by {@code sqrt(1/(1-alpha))} and clipped to
+ * {@code R_0 = R sqrt(1/(1-alpha))}; {@code kappa_0 = R_0^2}. At level {@code t}: release
+ * {@code Sigma~_t = Gram(X_t) + SymGauss(d, sigma_t)} ({@link SymmetricNoise}); if {@code kappa_t <= 640 m} stop;
+ * otherwise take the eigenvectors {@code U_t} of {@code Sigma~_t} with eigenvalue {@code >= psi kappa_t},
+ * {@code psi = 1/(10m)}, set {@code Pi_t = I - (1/2) U_t U_t^T}, map every row to
+ * {@code ClipRow(sqrt(8/7) Pi_t x, sqrt(3/7) R_t)} (the clipping typo of the paper fixed, §2.3), accumulate
+ * {@code M <- M sqrt(7/8) Pi_t^{-1}} with {@code Pi_t^{-1} = I + U_t U_t^T}, and continue with
+ * {@code kappa_{t+1} = (3/7) kappa_t}. The result is {@code (1-alpha) M Sigma~_leaf M^T}. Exactly (§2.3):
+ * {@code output = (1/n) sum_i s_i^2 x_i x_i^T + (1-alpha) M N_leaf M^T} with {@code s_i} the product of the clip
+ * factors of row {@code i}, so the error is a downward clipping bias plus one whitened noise matrix.
+ *
+ * <p><b>Guarantee:</b> {@code rho}-zCDP under <b>replace-one</b> neighbours (datasets of equal, public size
+ * {@code n} differing in one row), for every input (the clipping makes the row bound unconditional, §2.2 step 2).
+ * The noise uses {@code T_sigma = L}, the actual number of levels ({@link NoiseScaling#LEVELS}, §3.2; the paper's
+ * {@code T} is available as {@link NoiseScaling#PAPER_T}), and {@link LevelSchedule} verifies the exact accounting.
+ * The {@code (epsilon, delta)}-DP statement uses the tight conversion of Canonne, Kamath &amp; Steinke 2020
+ * ({@link Zcdp#toApproxDpTight}), which is never worse than the corrected Bun–Steinke
+ * {@code epsilon = rho + 2 sqrt(rho ln(1/delta))} (the paper's printed {@code sqrt(2 rho ln(1/delta))} is wrong,
+ * §1.2). With a private {@code lambda}, the whole pipeline is
+ * {@code (epsilon_lambda + epsilon_rho(delta - delta_lambda), delta)}-DP by basic composition, where
+ * {@code epsilon_rho(.)} is that conversion.
+ *
+ * <p><b>Accuracy</b> (Thm 3.3, §4.1): when the data are {@code (m, alpha, beta)}-subsamplable and {@code n} meets
+ * the §4.1 conditions, with probability {@code >= 1 - 2 xi},
+ * {@code (1-gamma) Sigma_eff <= output <= (1+gamma) Sigma}; {@link LevelSchedule#leafAccuracy} gives gamma.
+ */
+public final class RecursiveSecondMoment implements SecondMomentMethod {
+
+    /** Registered name. */
+    public static final String NAME = "recursive";
+
+    /** One-line description for listings. */
+    public static final String DESCRIPTION = "Algorithm 1 (recursive preconditioning, Mahpud-Sheffet 2025) in the"
+            + " spec §2.4 pipeline; rho-zCDP (replace-one), plus (epsilon, delta)-DP Algorithm 4 if lambda_min is"
+            + " estimated privately";
+
+    private static final double SQRT_8_7 = Math.sqrt(8.0 / 7.0);
+    private static final double SQRT_7_8 = Math.sqrt(7.0 / 8.0);
+    private static final double SQRT_3_7 = Math.sqrt(3.0 / 7.0);
+
+    private final SecondMomentParams params;
+    private final SymmetricNoise noiseOverride; // null: secure noise from the random source of each call
+
+    private RecursiveSecondMoment(SecondMomentParams params, SymmetricNoise noiseOverride) {
+        this.params = params;
+        this.noiseOverride = noiseOverride;
+    }
+
+    /**
+     * @param params the shared parameters; either a public min eigenvalue or Algorithm 4's budget must be set
+     * @return the method
+     */
+    public static RecursiveSecondMoment fromParams(SecondMomentParams params) {
+        Objects.requireNonNull(params, "params");
+        if (params.minEigenvalue() == null && params.lambdaEpsilon() == null) {
+            throw new IllegalArgumentException("method recursive needs a lower bound on lambda_min(Sigma) to"
+                    + " normalise the data (spec §2.4): pass a public one (--min-eigenvalue L) or a budget to estimate"
+                    + " it privately with Algorithm 4 (--lambda-epsilon e)");
+        }
+        Double lambda = params.minEigenvalue();
+        double r2 = params.radius() * params.radius();
+        if (lambda != null && lambda > r2) {
+            throw new IllegalArgumentException("min eigenvalue=" + lambda + " exceeds R^2=" + r2
+                    + ": no data with rows of norm <= R have lambda_min(Sigma) above R^2/d");
+        }
+        return new RecursiveSecondMoment(params, null);
+    }
+
+    /** TEST ONLY: the same method with injected noise (guarantees are then uncertified). */
+    static RecursiveSecondMoment withNoise(SecondMomentParams params, SymmetricNoise noise) {
+        RecursiveSecondMoment r = fromParams(params);
+        return new RecursiveSecondMoment(r.params, Objects.requireNonNull(noise, "noise"));
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /** @return the parameters */
+    public SecondMomentParams params() {
+        return params;
+    }
+
+    @Override
+    public SecondMomentEstimate estimate(RowBlockMatrix x, RandomSource random, ComputeEngine engine) {
+        return run(x, random, engine, null);
+    }
+
+    /** The pipeline of §2.4; {@code trace} (tests) may be null. */
+    SecondMomentEstimate run(RowBlockMatrix x, RandomSource random, ComputeEngine engine, Trace trace) {
+        Objects.requireNonNull(random, "random");
+        Objects.requireNonNull(engine, "engine");
+        int n = RowBounds.checkData(x);
+        int d = x.cols();
+        int m = params.m(d);
+        double alpha = params.alpha();
+        double radius = params.radius();
+        SymmetricNoise noise = noiseOverride != null ? noiseOverride : SymmetricNoise.secure(random);
+
+        Double publicLambda = params.minEigenvalue();
+        if (!params.clipToRadius()) {
+            RowBounds.checkBound(x, radius);
+        }
+        MinEigenvalueEstimator alg4 = null;
+        if (publicLambda == null) {
+            alg4 = MinEigenvalueEstimator.of(params.lambdaGroupSize(d), alpha, params.lambdaEpsilon(),
+                    params.lambdaDelta());
+            if (n < alg4.groupSize()) {
+                throw new IllegalArgumentException("n=" + n + " rows is below Algorithm 4's group size "
+                        + alg4.groupSize() + ": lambda_min cannot be estimated; pass --min-eigenvalue or a smaller"
+                        + " --lambda-group-size");
+            }
+        }
+        // Public checks before anything data-dependent is released (the schedule needs lambda, so a private
+        // lambda can only be checked afterwards; those checks use the DP output lambda~ and public values only).
+        RowBlockMatrix bounded = x;
+        double lambda;
+        if (alg4 != null) {
+            bounded = RowBounds.scaleAndClip(x, 1.0, radius, null); // Alg 4 sees rows bounded by R (§2.4 step 2)
+            double released = alg4.estimate(bounded, random, engine);
+            if (Double.isNaN(released)) {
+                return SecondMomentEstimate.fail();
+            }
+            lambda = released / (1 + alpha); // §2.4 step 4 [proposal]: conservative, Sigma/lambda >= I
+        } else {
+            lambda = publicLambda;
+        }
+        double scale = 1.0 / Math.sqrt(lambda * (1 - alpha)); // §2.4 step 5 and Alg 1 step 3 in one scaling
+        double r0 = radius * scale;
+        double kappa0 = r0 * r0;
+        LevelSchedule schedule = LevelSchedule.of(kappa0, m, n, d, params.rho(), params.noiseScaling(), noise);
+        checkGridRange(schedule, noise);
+
+        RowBlockMatrix x0 = RowBounds.scaleAndClip(x, scale, r0, null);
+        DMatrixRMaj rec = recursion(x0, schedule, noise, engine, trace);
+        DMatrixRMaj out = rec.copy();
+        CommonOps_DDRM.scale(lambda * (1 - alpha), out); // Alg 1 step 5 and §2.4 step 7
+
+        boolean certified = noise.isSecure() && !random.isInsecure();
+        Zcdp zcdp = Zcdp.of(params.rho());
+        StringBuilder notes = new StringBuilder()
+                .append("Algorithm 1/2 (spec second-moment-estimation §2.2-2.4): L=").append(schedule.levels())
+                .append(" Gaussian releases of the clipped second moment, noise scaling ")
+                .append(params.noiseScaling().id()).append(" (T_sigma=")
+                .append(params.noiseScaling() == NoiseScaling.PAPER_T ? "T" : "L")
+                .append("), exact accounting rho=").append(schedule.accountedRho())
+                .append(" <= ").append(params.rho()).append("; (epsilon, delta) by the tight CKS20 conversion");
+        if (!certified) {
+            notes.append("; INSECURE randomness: not private");
+        }
+        PrivacyGuarantee guarantee;
+        if (alg4 == null) {
+            notes.append("; lambda_min bound public");
+            guarantee = PrivacyGuarantee.zcdp(NeighbouringRelation.REPLACE_ONE, zcdp,
+                    zcdp.toApproxDpTight(params.delta()), certified, notes.toString());
+        } else {
+            ApproxDp total = alg4.approxDp().plus(zcdp.toApproxDpTight(params.delta() - params.lambdaDelta()));
+            notes.append("; plus Algorithm 4 (lambda_min) at ").append(alg4.approxDp())
+                    .append(", basic composition");
+            guarantee = PrivacyGuarantee.approxDp(NeighbouringRelation.REPLACE_ONE, total, certified,
+                    notes.toString());
+        }
+        return SecondMomentEstimate.pass(out, guarantee, NAME, certified, parameters(schedule, lambda, alg4));
+    }
+
+    private Map<String, Object> parameters(LevelSchedule s, double lambda, MinEigenvalueEstimator alg4) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("m", s.m());
+        p.put("alpha", params.alpha());
+        p.put("levels", s.levels());
+        p.put("paper_T", s.paperT());
+        p.put("noise_scaling", params.noiseScaling().id());
+        p.put("kappa0", s.kappa0());
+        p.put("c_stop", s.stop());
+        p.put("lambda_scale", lambda);
+        p.put("lambda_source", alg4 == null ? "public" : "algorithm4");
+        if (alg4 != null) {
+            p.put("lambda_epsilon", params.lambdaEpsilon());
+            p.put("lambda_delta", params.lambdaDelta());
+            p.put("lambda_group_size", alg4.groupSize());
+        }
+        double[] sig = new double[s.levels()];
+        for (int t = 0; t < sig.length; t++) {
+            sig[t] = s.sigma(t);
+        }
+        p.put("sigma_normalised", sig);
+        p.put("rho_accounted", s.accountedRho());
+        // §4.1 accuracy at this n (public: a function of n, d, rho, m, alpha, R and the lambda scale only)
+        p.put("xi", params.xi());
+        p.put("gamma_bound", s.leafAccuracy(params.xi()));
+        p.put("event_e_condition", s.eventEConditionHolds(params.xi()));
+        p.put("radius", params.radius());
+        p.put("radius_mode", params.clipToRadius() ? "clip" : "public-bound");
+        return p;
+    }
+
+    /** The secure grid release needs every Gram entry within 2^51 grid steps of 0 (public check). */
+    private static void checkGridRange(LevelSchedule s, SymmetricNoise noise) {
+        if (!(noise instanceof SymmetricGaussianNoise)) {
+            return;
+        }
+        for (int t = 0; t < s.levels(); t++) {
+            double g = SymmetricGaussianNoise.grid(s.sigma(t));
+            if (s.kappa(t) > 0x1p51 * g) {
+                throw new IllegalArgumentException("n=" + s.n() + " and rho=" + s.rho() + " make the noise sigma="
+                        + s.sigma(t) + " at level " + t + " more than 2^31 times smaller than kappa_t=" + s.kappa(t)
+                        + ": the released grid points would not be exact doubles; lower rho");
+            }
+        }
+    }
+
+    /**
+     * Algorithm 2 in iterative form (§2.3 "Iterative equivalent") on rows already scaled and clipped to
+     * {@code R_0}; returns {@code M Sigma~_leaf M^T} (Algorithm 1 multiplies by {@code 1 - alpha}).
+     */
+    static DMatrixRMaj recursion(RowBlockMatrix x0, LevelSchedule schedule, SymmetricNoise noise,
+            ComputeEngine engine, Trace trace) {
+        int n = x0.rows();
+        int d = x0.cols();
+        RowBlockMatrix xt = x0;
+        DMatrixRMaj mAcc = CommonOps_DDRM.identity(d);
+        double[] s = trace == null ? null : filled(n, 1.0);
+        if (trace != null) {
+            trace.input = x0.toArray();
+        }
+        DMatrixRMaj noisy = null;
+        int levels = schedule.levels();
+        for (int t = 0; t < levels; t++) {
+            double kappa = schedule.kappa(t);
+            DMatrixRMaj gram = engine.weightedGram(xt, null, null, n);
+            noisy = noise.perturb(gram, schedule.sigma(t));
+            Trace.Level lv = null;
+            if (trace != null) {
+                lv = new Trace.Level();
+                lv.kappa = kappa;
+                lv.radius = schedule.radius(t);
+                lv.sigma = schedule.sigma(t);
+                lv.gram = gram;
+                lv.noisy = noisy.copy();
+                trace.levels.add(lv);
+            }
+            if (t == levels - 1) {
+                break; // leaf: kappa_t <= C_stop
+            }
+            DMatrixRMaj u = topSubspace(engine.symmetricEigen(noisy), schedule.psi() * kappa);
+            double[] clip = new double[n];
+            xt = shrinkAndClip(xt, u, SQRT_3_7 * schedule.radius(t), clip, lv);
+            // M <- M sqrt(7/8) (I + U U^T)
+            DMatrixRMaj inv = CommonOps_DDRM.identity(d);
+            if (u.numCols > 0) {
+                CommonOps_DDRM.multAddTransB(u, u, inv);
+            }
+            DMatrixRMaj next = new DMatrixRMaj(d, d);
+            CommonOps_DDRM.mult(SQRT_7_8, mAcc, inv, next);
+            mAcc = next;
+            if (trace != null) {
+                lv.subspace = u;
+                DMatrixRMaj pi = CommonOps_DDRM.identity(d);
+                if (u.numCols > 0) {
+                    CommonOps_DDRM.multAddTransB(-0.5, u, u, pi);
+                }
+                lv.pi = pi;
+                lv.clipFactors = clip;
+                for (int i = 0; i < n; i++) {
+                    s[i] *= clip[i];
+                }
+            }
+        }
+        DMatrixRMaj tmp = new DMatrixRMaj(d, d);
+        CommonOps_DDRM.mult(mAcc, noisy, tmp);
+        DMatrixRMaj out = new DMatrixRMaj(d, d);
+        CommonOps_DDRM.multTransB(tmp, mAcc, out);
+        out = symmetrised(out);
+        if (trace != null) {
+            trace.unwhitening = mAcc;
+            trace.recursionOutput = out.copy();
+            trace.productClipFactors = s;
+        }
+        return out;
+    }
+
+    /** The eigenvectors with eigenvalue {@code >= threshold} (inclusive, §7.2), as the columns of a d x k matrix. */
+    static DMatrixRMaj topSubspace(SymmetricEigen eig, double threshold) {
+        int d = eig.dimension();
+        int first = d;
+        while (first > 0 && eig.value(first - 1) >= threshold) { // ascending eigenvalues
+            first--;
+        }
+        int k = d - first;
+        DMatrixRMaj v = eig.vectors();
+        DMatrixRMaj u = new DMatrixRMaj(d, k);
+        for (int c = 0; c < k; c++) {
+            for (int i = 0; i < d; i++) {
+                u.set(i, c, v.get(i, first + c));
+            }
+        }
+        return u;
+    }
+
+    /**
+     * Rows {@code x -> ClipRow(sqrt(8/7) (x - (1/2) U U^T x), r)}, i.e. {@code sqrt(8/7) Pi x} clipped to norm
+     * {@code r}; {@code clip} receives the factors.
+     */
+    private static RowBlockMatrix shrinkAndClip(RowBlockMatrix x, DMatrixRMaj u, double r, double[] clip,
+            Trace.Level lv) {
+        int n = x.rows();
+        int d = x.cols();
+        int k = u.numCols;
+        RowBlockMatrix out = RowBlockMatrix.zeros(n, d);
+        double[] row = new double[d];
+        double[] p = new double[k];
+        double target = r * RowBounds.safety(d);
+        double maxNorm = 0;
+        DMatrixRMaj before = lv == null ? null : new DMatrixRMaj(d, d);
+        double[] ut = new double[k * d]; // U^T row-major: both passes below stream contiguously
+        for (int j = 0; j < d; j++) {
+            for (int c = 0; c < k; c++) {
+                ut[c * d + j] = u.data[j * k + c];
+            }
+        }
+        double[] z = new double[d];
+        for (int i = 0; i < n; i++) {
+            x.copyRow(i, row, 0);
+            java.util.Arrays.fill(z, 0);
+            for (int c = 0; c < k; c++) {
+                double acc = 0;
+                int off = c * d;
+                for (int j = 0; j < d; j++) {
+                    acc += ut[off + j] * row[j];
+                }
+                p[c] = acc;
+            }
+            for (int c = 0; c < k; c++) { // z = U p = U U^T x
+                double pc = p[c];
+                int off = c * d;
+                for (int j = 0; j < d; j++) {
+                    z[j] += ut[off + j] * pc;
+                }
+            }
+            for (int j = 0; j < d; j++) {
+                row[j] = SQRT_8_7 * (row[j] - 0.5 * z[j]);
+            }
+            if (before != null) {
+                for (int a = 0; a < d; a++) {
+                    for (int b = 0; b < d; b++) {
+                        before.add(a, b, row[a] * row[b] / n);
+                    }
+                }
+            }
+            clip[i] = RowBounds.clip(row, r, target);
+            if (lv != null) {
+                maxNorm = Math.max(maxNorm, RowBounds.norm(row));
+            }
+            out.setRow(i, row);
+        }
+        if (lv != null) {
+            lv.maxNormAfterClip = maxNorm;
+            lv.transformedGramBeforeClip = before;
+        }
+        return out;
+    }
+
+    private static DMatrixRMaj symmetrised(DMatrixRMaj a) {
+        int d = a.numRows;
+        DMatrixRMaj out = new DMatrixRMaj(d, d);
+        for (int i = 0; i < d; i++) {
+            for (int j = i; j < d; j++) {
+                double v = 0.5 * (a.get(i, j) + a.get(j, i));
+                out.set(i, j, v);
+                out.set(j, i, v);
+            }
+        }
+        return out;
+    }
+
+    private static double[] filled(int n, double v) {
+        double[] a = new double[n];
+        java.util.Arrays.fill(a, v);
+        return a;
+    }
+}

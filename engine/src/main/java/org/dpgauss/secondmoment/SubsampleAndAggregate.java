@@ -1,0 +1,432 @@
+package org.dpgauss.secondmoment;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.dpgauss.engine.ComputeEngine;
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.privacy.ApproxDp;
+import org.dpgauss.privacy.NeighbouringRelation;
+import org.dpgauss.privacy.PrivacyGuarantee;
+import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.noise.SecureGaussianSampler;
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.CommonOps_DDRM;
+
+/**
+ * Algorithm 3 of Mahpud &amp; Sheffet (NeurIPS 2025), the subsample-and-aggregate baseline for the second-moment
+ * matrix (spec second-moment-estimation §2.7, Thm 3.1 = A.6 in §1.7), built on Ashtiani &amp; Liaw 2022 and
+ * Nissim, Raskhodnikova &amp; Smith 2007:
+ * <ol>
+ *   <li>shuffle; split into T = floor(n/m) groups of m rows (the n - mT leftover rows are dropped);</li>
+ *   <li>Sigma_t = (1/m) sum_{x in group t} x x^T;</li>
+ *   <li>q_t = (1/T) #{t' : Dist(Sigma_t, Sigma_t') &lt;= 2 alpha/(1 - alpha)} (t' = t included);</li>
+ *   <li>Q = mean of q_t; Q~ = Q + TLap(2/T, epsilon, delta); FAIL if
+ *       Q~ &lt; 0.8 + (2/(T epsilon)) ln(1 + (e^epsilon - 1)/(2 delta));</li>
+ *   <li>w_t = min(1, 10 max(0, q_t - 0.6)); Sigma^ = sum w_t Sigma_t / sum w_t;</li>
+ *   <li>G: d x d i.i.d. N(0,1) (not symmetric); eta = alpha/(48 C_abs (sqrt(d) + sqrt(ln(4/xi))));
+ *       release Sigma^{1/2} (I + eta G)(I + eta G)^T Sigma^{1/2}.</li>
+ * </ol>
+ * Dist(A, B) = max_j max(|mu_j - 1|, |1/mu_j - 1|) over the generalized eigenvalues of B v = mu A v, +inf when
+ * A or B is singular (spec §2.1). Since only the test Dist &lt;= tau is needed, it is evaluated as the
+ * equivalent pair of Loewner tests B - A/(1+tau) &gt; 0 and (1+tau)A - B &gt; 0 (two Cholesky factorizations;
+ * for tau &gt; 0 the interval [1/(1+tau), 1+tau] is exactly where max(|mu-1|, |1/mu-1|) &lt;= tau), which is
+ * an order of magnitude cheaper than the generalized eigenproblem ({@link SpectralMetrics#dist} gives the value).
+ *
+ * <p><b>Guarantee: (2 epsilon, 4 e^epsilon delta)-DP under replace-one neighbours</b> (Lemma A.5), <b>only if
+ * n satisfies the sample-size condition of Thm A.6</b> ({@link #minimumRowsForPrivacy}), which comes from the
+ * masking mechanism of Ashtiani &amp; Liaw 2022 (Lemma 3.6): the masking noise eta is set by the accuracy target
+ * alpha, not by epsilon, and hides one row only when the groups are numerous enough. With the paper's constants
+ * the condition needs n/m of order 1e9 at d = 100 (spec §4.1), so it is unreachable at practical sizes. By
+ * default {@link #estimate} refuses (throws) when the condition fails; {@link #allowUncertified(boolean)} runs it
+ * anyway for comparisons, and the result is then labelled "not DP-certified".
+ *
+ * <p><b>Accuracy</b> (Thm A.6): if X is (m, alpha, beta)-subsamplable with beta &lt;= xi m/(2n) (the paper's
+ * "m &gt;= 2 beta n/xi") and the n-condition holds, then with probability at least 1 - xi the output satisfies
+ * dist(Sigma, Sigma~) &lt;= 2 alpha, and FAIL has probability at most xi. beta enters only this hypothesis, so it
+ * is not a parameter.
+ *
+ * <p>Choices where the paper is silent (spec §7.1 item 11): leftover rows are dropped; C_abs = 2 by default
+ * (for a d x d Gaussian G, ||G|| &lt;= 2(sqrt(d) + sqrt(ln(4/xi))) with probability at least 1 - xi/2); eta uses xi
+ * (Lemma A.4) rather than the beta printed in line 19. The truncated Laplace draw and G are floating-point
+ * samples (G from the exact discrete Gaussian sampler with sigma = 1 on the grid 2^-20); the release is not
+ * hardened against floating-point attacks (Mironov 2012).
+ *
+ * <p>A FAIL releases nothing else. Immutable.
+ */
+public final class SubsampleAndAggregate implements SecondMomentMethod {
+
+    /** Registered name. */
+    public static final String NAME = "subsample-aggregate";
+
+    /** One-line description for listings. */
+    public static final String DESCRIPTION = "Algorithm 3 (subsample-and-aggregate baseline, Mahpud-Sheffet Thm A.6):"
+            + " (2 eps, 4 e^eps delta)-DP (replace-one) only when n meets Thm A.6's sample size; refuses otherwise"
+            + " unless uncertified runs are allowed";
+
+    /** Extra option: the group size m (default: the shared m, {@link SecondMomentParams#m(int)}). */
+    public static final String EXTRA_GROUP_SIZE = "group-size";
+
+    /** Extra option: the absolute constant C_abs of the masking scale (default 2). */
+    public static final String EXTRA_C_ABS = "c-abs";
+
+    /** Extra option: 1 runs even where n is below Thm A.6's sample size (result labelled not DP-certified). */
+    public static final String EXTRA_UNCERTIFIED = "uncertified";
+
+    /** Default absolute constant of the Gaussian-matrix tail bound in eta (spec §2.7 proposal). */
+    public static final double DEFAULT_C_ABS = 2.0;
+
+    private final Integer m; // null: SecondMomentParams.DEFAULT_M_PER_DIMENSION * d
+    private final double alpha;
+    private final double xi;
+    private final double epsilon;
+    private final double delta;
+    private final double cAbs;
+    private final boolean allowUncertified;
+
+    private SubsampleAndAggregate(Integer m, double alpha, double xi, double epsilon, double delta, double cAbs,
+            boolean allowUncertified) {
+        this.m = m;
+        this.alpha = alpha;
+        this.xi = xi;
+        this.epsilon = epsilon;
+        this.delta = delta;
+        this.cAbs = cAbs;
+        this.allowUncertified = allowUncertified;
+    }
+
+    /**
+     * Algorithm 3 with C_abs = 2, refusing to run where the privacy condition fails.
+     *
+     * @param m the group size (subsamplability parameter), &gt;= 1
+     * @param alpha the subsampling accuracy, in (0, 1/2] (the analysis assumes alpha &lt;= 1/2)
+     * @param xi the failure probability, in (0, 1)
+     * @param epsilon half the final epsilon, in (0, 50]
+     * @param delta the delta parameter, in (0, 1) with 4 e^epsilon delta &lt; 1 (the final delta)
+     * @return the mechanism
+     */
+    public static SubsampleAndAggregate of(int m, double alpha, double xi, double epsilon, double delta) {
+        if (m < 1) {
+            throw new IllegalArgumentException("m=" + m + " is outside [1, n]: the group size must be positive");
+        }
+        if (!(alpha > 0 && alpha <= 0.5)) {
+            throw new IllegalArgumentException("alpha=" + alpha + " is outside (0, 0.5]: the analysis of Algorithm 3"
+                    + " (Thm A.6) assumes a subsampling accuracy alpha <= 1/2");
+        }
+        if (!(xi > 0 && xi < 1)) {
+            throw new IllegalArgumentException("xi=" + xi + " is outside (0, 1): it is a failure probability");
+        }
+        if (!(epsilon > 0 && epsilon <= 50)) {
+            throw new IllegalArgumentException("epsilon=" + epsilon + " is outside (0, 50]: Algorithm 3 is"
+                    + " (2 epsilon, 4 e^epsilon delta)-DP and e^epsilon must stay representable with delta");
+        }
+        if (!(delta > 0 && delta < 1) || !(4 * Math.exp(epsilon) * delta < 1)) {
+            throw new IllegalArgumentException("delta=" + delta + " must be in (0, 1) with 4 e^epsilon delta < 1"
+                    + " (here " + 4 * Math.exp(epsilon) * delta + "): the final guarantee's delta is 4 e^epsilon delta");
+        }
+        return new SubsampleAndAggregate(m, alpha, xi, epsilon, delta, DEFAULT_C_ABS, false);
+    }
+
+    /**
+     * From the shared parameters, at the privacy level rho-zCDP implies: epsilon_total = the tight (CKS20)
+     * conversion of rho at the shared delta ({@link SecondMomentParams#equivalentEpsilon}), run with
+     * epsilon = epsilon_total/2 and delta_alg = delta/(4 e^epsilon) so that the final (2 epsilon, 4 e^epsilon
+     * delta_alg) equals (epsilon_total, delta). Also alpha, xi, and the extra options {@value #EXTRA_GROUP_SIZE}
+     * (default: the shared m), {@value #EXTRA_C_ABS} and {@value #EXTRA_UNCERTIFIED} (0 or 1). R is not used:
+     * Algorithm 3 needs no norm bound.
+     *
+     * @param params the shared parameters
+     * @return the mechanism
+     */
+    public static SubsampleAndAggregate fromParams(SecondMomentParams params) {
+        Objects.requireNonNull(params, "params");
+        double eps = params.equivalentEpsilon() / 2;
+        double del = params.delta() / (4 * Math.exp(eps));
+        Integer m = params.explicitM();
+        if (params.extras().containsKey(EXTRA_GROUP_SIZE)) {
+            double g = params.extra(EXTRA_GROUP_SIZE, 0);
+            if (g != Math.rint(g) || g < 1 || g > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException(EXTRA_GROUP_SIZE + "=" + g + " is not an integer in [1, n]: it"
+                        + " counts the rows of each group");
+            }
+            m = (int) g;
+        }
+        double unc = params.extra(EXTRA_UNCERTIFIED, 0);
+        if (unc != 0 && unc != 1) {
+            throw new IllegalArgumentException(EXTRA_UNCERTIFIED + "=" + unc + " must be 0 (refuse where Thm A.6's"
+                    + " sample size fails) or 1 (run anyway, labelled not DP-certified)");
+        }
+        SubsampleAndAggregate s = of(m == null ? 1 : m, params.alpha(), params.xi(), eps, del)
+                .withCAbs(params.extra(EXTRA_C_ABS, DEFAULT_C_ABS)).allowUncertified(unc == 1);
+        return new SubsampleAndAggregate(m, s.alpha, s.xi, s.epsilon, s.delta, s.cAbs, s.allowUncertified);
+    }
+
+    /**
+     * @param c the absolute constant C_abs in eta, finite and &gt; 0 (spec §2.7; the paper leaves it unspecified)
+     * @return a copy with that constant
+     */
+    public SubsampleAndAggregate withCAbs(double c) {
+        if (!(c > 0) || !Double.isFinite(c)) {
+            throw new IllegalArgumentException("C_abs=" + c + " is outside (0, inf): it scales the masking noise");
+        }
+        return new SubsampleAndAggregate(m, alpha, xi, epsilon, delta, c, allowUncertified);
+    }
+
+    /**
+     * @param allow true to run even where n is below {@link #minimumRowsForPrivacy} (the result is then not
+     *     DP-certified; for comparisons and ablations only)
+     * @return a copy with that setting
+     */
+    public SubsampleAndAggregate allowUncertified(boolean allow) {
+        return new SubsampleAndAggregate(m, alpha, xi, epsilon, delta, cAbs, allow);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /**
+     * @param d the dimension
+     * @return the group size m (the explicit value, or {@link SecondMomentParams#DEFAULT_M_PER_DIMENSION} d)
+     */
+    public int m(int d) {
+        return m != null ? m : Math.max(1, SecondMomentParams.DEFAULT_M_PER_DIMENSION * d);
+    }
+
+    public double alpha() {
+        return alpha;
+    }
+
+    public double xi() {
+        return xi;
+    }
+
+    public double epsilon() {
+        return epsilon;
+    }
+
+    public double delta() {
+        return delta;
+    }
+
+    public double cAbs() {
+        return cAbs;
+    }
+
+    public boolean allowsUncertified() {
+        return allowUncertified;
+    }
+
+    /** The final guarantee's parameters: (2 epsilon, 4 e^epsilon delta). */
+    public ApproxDp finalGuarantee() {
+        return ApproxDp.of(2 * epsilon, 4 * Math.exp(epsilon) * delta);
+    }
+
+    /**
+     * The masking scale eta = alpha / (48 C_abs (sqrt(d) + sqrt(ln(4/xi)))) (spec §2.7 line 10).
+     *
+     * @param d the dimension, &gt;= 1
+     * @return eta
+     */
+    public double maskScale(int d) {
+        if (d < 1) {
+            throw new IllegalArgumentException("d=" + d + " must be >= 1");
+        }
+        return alpha / (48 * cAbs * (Math.sqrt(d) + Math.sqrt(Math.log(4 / xi))));
+    }
+
+    /**
+     * The sample size Thm A.6 needs for privacy (spec §1.7):
+     * n &gt;= 800 m max{ sqrt(2d(d + 1/eta^2)/eps), 8d sqrt(ln(2/delta))/eps, 8 ln(2/delta)/eps,
+     * 12 sqrt(d ln(2/delta))/(eps eta), ln(1 + (e^eps - 1)/(2 delta))/(80 eps) }.
+     *
+     * @param d the dimension
+     * @return the smallest n (as a double; it may exceed the int range)
+     */
+    public double minimumRowsForPrivacy(int d) {
+        double eta = maskScale(d);
+        double l = Math.log(2 / delta);
+        double t1 = Math.sqrt(2.0 * d * (d + 1 / (eta * eta)) / epsilon);
+        double t2 = 8.0 * d * Math.sqrt(l) / epsilon;
+        double t3 = 8.0 * l / epsilon;
+        double t4 = 12.0 * Math.sqrt(d * l) / (epsilon * eta);
+        double t5 = Math.log1p(Math.expm1(epsilon) / (2 * delta)) / (80 * epsilon);
+        return 800.0 * m(d) * Math.max(Math.max(Math.max(t1, t2), Math.max(t3, t4)), t5);
+    }
+
+    /** @return whether n rows of dimension d satisfy {@link #minimumRowsForPrivacy} */
+    public boolean privacyConditionHolds(int n, int d) {
+        return n >= minimumRowsForPrivacy(d);
+    }
+
+    /** The threshold 0.8 + (2/(T eps)) ln(1 + (e^eps - 1)/(2 delta)) of step 6 for T groups. */
+    public double failThreshold(int groups) {
+        return 0.8 + truncation(groups);
+    }
+
+    /** The truncated Laplace support half-width A = (Delta/eps) ln(1 + (e^eps - 1)/(2 delta)), Delta = 2/T. */
+    double truncation(int groups) {
+        return (2.0 / (groups * epsilon)) * Math.log1p(Math.expm1(epsilon) / (2 * delta));
+    }
+
+    @Override
+    public SecondMomentEstimate estimate(RowBlockMatrix x, RandomSource random, ComputeEngine engine) {
+        Objects.requireNonNull(random, "random");
+        Objects.requireNonNull(engine, "engine");
+        int n = RowBounds.checkData(x);
+        int d = x.cols();
+        int m = m(d);
+        if (m > n) {
+            throw new IllegalArgumentException("m=" + m + " exceeds n=" + n + ": Algorithm 3 needs at least one group"
+                    + " of m rows");
+        }
+        boolean conditionHolds = privacyConditionHolds(n, d);
+        if (!conditionHolds && !allowUncertified) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "n=%d is below the %.3g rows Thm A.6 needs"
+                    + " for privacy at d=%d, m=%d, epsilon=%s, delta=%s (masking eta=%.3g): Algorithm 3 is not DP"
+                    + " here; allow uncertified runs (extra option %s=1) to compare anyway", n,
+                    minimumRowsForPrivacy(d), d, m, epsilon, delta, maskScale(d), EXTRA_UNCERTIFIED));
+        }
+        int groups = n / m;
+        DMatrixRMaj[] sigma = groupSecondMoments(x, groups, random, engine);
+        double[] q = agreementScores(sigma, 2 * alpha / (1 - alpha), engine);
+        double bigQ = 0;
+        for (double v : q) {
+            bigQ += v;
+        }
+        bigQ /= groups;
+        double noisyQ = bigQ + truncatedLaplace(2.0 / groups, epsilon, truncation(groups), random);
+        if (noisyQ < failThreshold(groups)) {
+            return SecondMomentEstimate.fail();
+        }
+        DMatrixRMaj hat = new DMatrixRMaj(d, d);
+        double wSum = 0;
+        for (int t = 0; t < groups; t++) {
+            double w = Math.min(1, 10 * Math.max(0, q[t] - 0.6));
+            if (w > 0) {
+                CommonOps_DDRM.addEquals(hat, w, sigma[t]);
+                wSum += w;
+            }
+        }
+        CommonOps_DDRM.scale(1 / wSum, hat); // wSum > 0: passing step 6 implies Q >= 0.8 (spec §2.7 step 8)
+        DMatrixRMaj out = mask(hat, maskScale(d), random, engine);
+
+        boolean certified = conditionHolds && !random.isInsecure();
+        StringBuilder notes = new StringBuilder("Algorithm 3 (subsample-and-aggregate, Thm A.6): (2 eps, 4 e^eps"
+                + " delta)-DP with eps=" + epsilon + ", delta=" + delta + ", m=" + m + ", alpha=" + alpha + ", xi="
+                + xi + ", C_abs=" + cAbs);
+        if (!conditionHolds) {
+            notes.append(String.format(Locale.ROOT, "; NOT DP-certified: n=%d is below the %.3g rows Thm A.6 needs"
+                    + " for privacy", n, minimumRowsForPrivacy(d)));
+        }
+        if (random.isInsecure()) {
+            notes.append("; INSECURE randomness: not private");
+        }
+        PrivacyGuarantee g = PrivacyGuarantee.approxDp(NeighbouringRelation.REPLACE_ONE, finalGuarantee(), certified,
+                notes.toString());
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("m", m);
+        p.put("groups", groups);
+        p.put("dropped_rows", n - groups * m);
+        p.put("alpha", alpha);
+        p.put("xi", xi);
+        p.put("epsilon", epsilon);
+        p.put("delta", delta);
+        p.put("c_abs", cAbs);
+        p.put("eta_mask", maskScale(d));
+        p.put("fail_threshold", failThreshold(groups));
+        p.put("n_required_for_privacy", minimumRowsForPrivacy(d));
+        p.put("privacy_condition_holds", conditionHolds);
+        return SecondMomentEstimate.pass(out, g, NAME, certified, p);
+    }
+
+    /** Steps 1-2: a uniformly random partition (Fisher-Yates) and the groups' second moments. */
+    static DMatrixRMaj[] groupSecondMoments(RowBlockMatrix x, int groups, RandomSource random, ComputeEngine engine) {
+        int n = x.rows();
+        int[] perm = new int[n];
+        for (int i = 0; i < n; i++) {
+            perm[i] = i;
+        }
+        for (int i = n - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            int tmp = perm[i];
+            perm[i] = perm[j];
+            perm[j] = tmp;
+        }
+        int m = n / groups;
+        DMatrixRMaj[] out = new DMatrixRMaj[groups];
+        for (int t = 0; t < groups; t++) {
+            int[] rows = new int[m];
+            System.arraycopy(perm, t * m, rows, 0, m);
+            out[t] = engine.weightedGram(x, rows, null, m);
+        }
+        return out;
+    }
+
+    /** Step 3: q_t = (1/T) #{t' : Dist(Sigma_t, Sigma_t') &lt;= tau}, using the symmetry of Dist. */
+    static double[] agreementScores(DMatrixRMaj[] sigma, double tau, ComputeEngine engine) {
+        int groups = sigma.length;
+        int[] count = new int[groups];
+        for (int t = 0; t < groups; t++) {
+            for (int u = t; u < groups; u++) {
+                if (withinDist(sigma[t], sigma[u], tau, engine)) {
+                    count[t]++;
+                    if (u != t) {
+                        count[u]++;
+                    }
+                }
+            }
+        }
+        double[] q = new double[groups];
+        for (int t = 0; t < groups; t++) {
+            q[t] = count[t] / (double) groups;
+        }
+        return q;
+    }
+
+    /**
+     * Whether Dist(A, B) &lt;= tau, as the Loewner tests A/(1+tau) &lt; B &lt; (1+tau) A (both strict, so a
+     * singular A or B, where Dist is +inf, fails).
+     */
+    static boolean withinDist(DMatrixRMaj a, DMatrixRMaj b, double tau, ComputeEngine engine) {
+        int d = a.numRows;
+        DMatrixRMaj lower = new DMatrixRMaj(d, d);
+        DMatrixRMaj upper = new DMatrixRMaj(d, d);
+        double s = 1 + tau;
+        for (int i = 0; i < d * d; i++) {
+            lower.data[i] = b.data[i] - a.data[i] / s;
+            upper.data[i] = s * a.data[i] - b.data[i];
+        }
+        return engine.cholesky(lower).isPositiveDefinite() && engine.cholesky(upper).isPositiveDefinite();
+    }
+
+    /** Steps 9-11: Sigma^{1/2} (I + eta G)(I + eta G)^T Sigma^{1/2} with G i.i.d. N(0, 1), d x d. */
+    static DMatrixRMaj mask(DMatrixRMaj hat, double eta, RandomSource random, ComputeEngine engine) {
+        int d = hat.numRows;
+        DMatrixRMaj root = SpectralMetrics.psdSqrt(hat);
+        double[] g = new double[d * d];
+        SecureGaussianSampler.using(random).sample(g, 1.0);
+        DMatrixRMaj f = new DMatrixRMaj(d, d);
+        for (int i = 0; i < d; i++) {
+            for (int j = 0; j < d; j++) {
+                f.set(i, j, (i == j ? 1.0 : 0.0) + eta * g[i * d + j]);
+            }
+        }
+        DMatrixRMaj rf = engine.multiply(root, false, f, false); // S (I + eta G)
+        return SymmetricGaussianNoise.symmetricCopy(engine.multiply(rf, false, rf, true)); // S(I+eG)(I+eG)^T S
+    }
+
+    /**
+     * The truncated Laplace TLap(Delta, eps, delta) of spec §2.7: density proportional to exp(-|z|/b) on [-A, A],
+     * b = Delta/eps, by inversion of |z| and a fair sign.
+     */
+    static double truncatedLaplace(double sensitivity, double epsilon, double halfWidth, RandomSource random) {
+        double b = sensitivity / epsilon;
+        double u = random.nextDouble();
+        double mag = -b * Math.log1p(-u * -Math.expm1(-halfWidth / b));
+        mag = Math.min(mag, halfWidth);
+        return (random.nextLong() & 1L) == 0 ? mag : -mag;
+    }
+}

@@ -1,0 +1,106 @@
+package org.dpgauss.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code dpgauss second-moment --method analyze-gauss|coinpress|subsample-aggregate} (spec §8 baselines). */
+class SecondMomentBaselinesCommandTest {
+
+    @TempDir
+    Path dir;
+
+    /** Gaussian rows with scales (1, 0.3, 0.1), written as CSV. */
+    private Path gaussianCsv(int n, long seed) throws Exception {
+        SplittableRandom r = new SplittableRandom(seed);
+        Path p = dir.resolve("g" + n + ".csv");
+        try (BufferedWriter w = Files.newBufferedWriter(p)) {
+            for (int i = 0; i < n; i++) {
+                w.write(String.format(Locale.ROOT, "%.17g,%.17g,%.17g%n", r.nextGaussian(), 0.3 * r.nextGaussian(),
+                        0.1 * r.nextGaussian()));
+            }
+        }
+        return p;
+    }
+
+    @Test
+    void listMethodsNamesTheBaselinesWithTheirGuarantees() {
+        MainTest.Run r = MainTest.run("second-moment", "--list-methods");
+        assertEquals(0, r.code, r.err);
+        assertTrue(r.out.contains("analyze-gauss:") && r.out.contains("rho-zCDP (replace-one)"), r.out);
+        assertTrue(r.out.contains("coinpress:"), r.out);
+        assertTrue(r.out.contains("subsample-aggregate:") && r.out.contains("(2 eps, 4 e^eps delta)-DP"), r.out);
+    }
+
+    @Test
+    void analyzeGaussAndCoinPressReleaseWithoutALambdaBound() throws Exception {
+        Path in = gaussianCsv(3000, 1);
+        MainTest.Run r = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "5",
+                "--method", "analyze-gauss", "--json", "--insecure-seed", "3");
+        assertEquals(0, r.code, r.err);
+        JsonNode j = r.json();
+        assertEquals("PASS", j.get("status").asText());
+        assertEquals("analyze-gauss", j.get("method").asText());
+        assertEquals("zCDP", j.get("guarantee").get("type").asText());
+        assertEquals("replace-one", j.get("guarantee").get("relation").asText());
+        assertFalse(j.get("certified").asBoolean());
+        assertTrue(j.get("insecure").asBoolean());
+        // sigma = R^2/(n sqrt(rho)) = 25/3000, up to the grid and floating-point slack of the accounting
+        assertEquals(25.0 / 3000, j.get("parameters").get("sigma").asDouble(), 1e-6);
+
+        MainTest.Run c = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "5",
+                "--method", "coinpress", "--option", "iterations=2", "--json", "--insecure-seed", "3");
+        assertEquals(0, c.code, c.err);
+        JsonNode cj = c.json();
+        assertEquals("coinpress", cj.get("method").asText());
+        assertEquals(2, cj.get("parameters").get("iterations").asInt());
+        assertEquals(25.0, cj.get("parameters").get("prior_scale").asDouble(), 0.0);
+        // PSD output (CoinPress projects every step): the reported raw minimum eigenvalue is not negative
+        assertTrue(cj.get("rawMinEigenvalue").asDouble() >= -1e-12, cj.toString());
+    }
+
+    @Test
+    void subsampleAggregateRefusesUncertifiedSizesUnlessAskedAndRunsWhenAsked() throws Exception {
+        Path in = gaussianCsv(20_000, 2);
+        MainTest.Run refused = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "5",
+                "--method", "subsample-aggregate", "--option", "group-size=100", "--json");
+        assertNotEquals(0, refused.code);
+        assertTrue(refused.err.contains("Thm A.6") && refused.err.contains("uncertified=1"), refused.err);
+
+        // T = 200 groups of 100 rows in d = 3 agree (pair distances far below 2), so Q = 1 and the truncated
+        // Laplace (support about +-0.06 at the epsilon rho = 1 implies) cannot reach the threshold: PASS.
+        MainTest.Run r = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "5",
+                "--method", "subsample-aggregate", "--option", "group-size=100", "--option", "uncertified=1",
+                "--json", "--insecure-seed", "4");
+        assertEquals(0, r.code, r.err);
+        JsonNode j = r.json();
+        assertEquals("PASS", j.get("status").asText());
+        assertEquals("approxDP", j.get("guarantee").get("type").asText());
+        assertFalse(j.get("certified").asBoolean());
+        assertFalse(j.get("parameters").get("privacy_condition_holds").asBoolean());
+        assertEquals(200, j.get("parameters").get("groups").asInt());
+    }
+
+    @Test
+    void invalidBaselineOptionsAreRejectedByName() throws Exception {
+        Path in = gaussianCsv(100, 5);
+        MainTest.Run r = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "5",
+                "--method", "coinpress", "--option", "iterations=0");
+        assertNotEquals(0, r.code);
+        assertTrue(r.err.contains("iterations"), r.err);
+        MainTest.Run a = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "5",
+                "--method", "analyze-gauss", "--option", "paper-sensitivity=2");
+        assertNotEquals(0, a.code);
+        assertTrue(a.err.contains("paper-sensitivity"), a.err);
+    }
+}

@@ -1,0 +1,187 @@
+package org.dpgauss.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import org.dpgauss.engine.CpuEngine;
+import org.dpgauss.io.DataReader;
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.privacy.Zcdp;
+import org.dpgauss.secondmoment.SpectralMetrics;
+import org.ejml.data.DMatrixRMaj;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code dpgauss second-moment}: JSON contract, options, FAIL, errors, and the accuracy bound on unseen data. */
+class SecondMomentCommandTest {
+
+    @TempDir
+    Path dir;
+
+    /** Gaussian rows with scales (1, 0.1, 0.01), n rows, written as CSV with a header. */
+    private Path gaussianCsv(String name, int n, long seed, boolean zeroLastColumn) throws Exception {
+        SplittableRandom r = new SplittableRandom(seed);
+        Path p = dir.resolve(name);
+        try (BufferedWriter w = Files.newBufferedWriter(p)) {
+            w.write("a,b,c\n");
+            for (int i = 0; i < n; i++) {
+                w.write(String.format(Locale.ROOT, "%.17g,%.17g,%.17g%n", r.nextGaussian(), 0.3 * r.nextGaussian(),
+                        zeroLastColumn ? 0.0 : 0.1 * r.nextGaussian()));
+            }
+        }
+        return p;
+    }
+
+    @Test
+    void jsonContractWithPublicLambda() throws Exception {
+        Path in = gaussianCsv("g.csv", 3000, 1, false);
+        MainTest.Run r = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "4",
+                "--min-eigenvalue", "0.005", "--delta", "1e-7", "--psd", "--json", "--insecure-seed", "9");
+        assertEquals(0, r.code, r.err);
+        JsonNode j = r.json();
+        assertEquals("PASS", j.get("status").asText());
+        assertEquals("recursive", j.get("method").asText());
+        JsonNode s = j.get("secondMoment");
+        assertEquals(3, s.size());
+        for (int a = 0; a < 3; a++) {
+            assertEquals(3, s.get(a).size());
+            for (int b = 0; b < 3; b++) {
+                assertEquals(s.get(a).get(b).asDouble(), s.get(b).get(a).asDouble(), 0.0, "symmetric");
+            }
+        }
+        assertTrue(j.has("psdProjection"));
+        assertTrue(j.get("secondMomentKind").asText().startsWith("raw"));
+        JsonNode g = j.get("guarantee");
+        assertEquals("replace-one", g.get("relation").asText());
+        assertEquals("zCDP", g.get("type").asText());
+        assertEquals(1.0, g.get("rho").asDouble());
+        assertEquals(Zcdp.of(1).toApproxDpTight(1e-7).epsilon(), g.get("epsilon").asDouble());
+        assertFalse(g.get("certified").asBoolean());
+        assertTrue(j.get("insecure").asBoolean());
+        assertEquals(3000, j.get("n").asInt());
+        assertEquals(3, j.get("parameters").get("m").asInt(), "default m = d");
+        assertEquals("clip", j.get("parameters").get("radius_mode").asText());
+        // reproducible with the same insecure seed; the estimate is close to the truth at this n and rho
+        MainTest.Run again = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "4",
+                "--min-eigenvalue", "0.005", "--delta", "1e-7", "--psd", "--json", "--insecure-seed", "9");
+        assertEquals(r.out, again.out);
+    }
+
+    @Test
+    void privateLambdaComposesAndRankDeficientDataFail() throws Exception {
+        Path in = gaussianCsv("g.csv", 4000, 2, false);
+        MainTest.Run r = MainTest.run("second-moment", "--input", in.toString(), "--rho", "0.5", "--clip", "4",
+                "--lambda-epsilon", "1", "--lambda-group-size", "40", "--json", "--insecure-seed", "2");
+        assertEquals(0, r.code, r.err);
+        JsonNode j = r.json();
+        assertEquals("PASS", j.get("status").asText());
+        assertEquals("approxDP", j.get("guarantee").get("type").asText());
+        assertEquals(1e-6, j.get("guarantee").get("delta").asDouble(), 1e-18);
+        double eps = 1 + Zcdp.of(0.5).toApproxDpTight(5e-7).epsilon();
+        assertEquals(eps, j.get("guarantee").get("epsilon").asDouble(), 1e-12);
+        assertEquals("algorithm4", j.get("parameters").get("lambda_source").asText());
+
+        Path flat = gaussianCsv("flat.csv", 4000, 3, true);
+        MainTest.Run f = MainTest.run("second-moment", "--input", flat.toString(), "--rho", "0.5", "--clip", "4",
+                "--lambda-epsilon", "1", "--json", "--insecure-seed", "2");
+        assertEquals(0, f.code, f.err);
+        assertEquals("{\"status\":\"FAIL\"}", f.out.strip());
+    }
+
+    @Test
+    void errorsNameTheParameter() throws Exception {
+        Path in = gaussianCsv("g.csv", 200, 4, false);
+        MainTest.Run noRho = MainTest.run("second-moment", "--input", in.toString(), "--clip", "4",
+                "--min-eigenvalue", "0.01");
+        assertEquals(1, noRho.code);
+        assertTrue(noRho.err.contains("--rho"), noRho.err);
+        MainTest.Run both = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "4",
+                "--radius", "4", "--min-eigenvalue", "0.01");
+        assertEquals(2, both.code, "mutually exclusive options are a usage error");
+        MainTest.Run longRow = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--radius",
+                "0.5", "--min-eigenvalue", "0.01");
+        assertEquals(1, longRow.code);
+        assertTrue(longRow.err.contains("covering radius R=0.5"), longRow.err);
+        MainTest.Run noLambda = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "4");
+        assertEquals(1, noLambda.code);
+        assertTrue(noLambda.err.contains("--min-eigenvalue"), noLambda.err);
+        MainTest.Run badAlpha = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "4",
+                "--min-eigenvalue", "0.01", "--alpha", "0.7");
+        assertEquals(1, badAlpha.code);
+        assertTrue(badAlpha.err.contains("alpha=0.7"), badAlpha.err);
+        MainTest.Run badMethod = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "4",
+                "--min-eigenvalue", "0.01", "--method", "magic");
+        assertEquals(1, badMethod.code);
+        assertTrue(badMethod.err.contains("available: recursive"), badMethod.err);
+        Path nan = dir.resolve("nan.csv");
+        Files.writeString(nan, "1,2\n3,NaN\n");
+        assertEquals(1, MainTest.run("second-moment", "--input", nan.toString(), "--rho", "1", "--clip", "4",
+                "--min-eigenvalue", "0.01").code);
+        MainTest.Run scaling = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "4",
+                "--min-eigenvalue", "0.01", "--noise-scaling", "loose");
+        assertEquals(1, scaling.code);
+        assertTrue(scaling.err.contains("noise scaling"), scaling.err);
+    }
+
+    @Test
+    void helpStatesTheGuaranteeAndListMethodsWorks() {
+        MainTest.Run h = MainTest.run("second-moment", "--help");
+        assertEquals(0, h.code);
+        assertTrue(h.out.contains("replace-one") && h.out.contains("zCDP"), h.out);
+        MainTest.Run l = MainTest.run("second-moment", "--list-methods");
+        assertEquals(0, l.code);
+        assertTrue(l.out.startsWith("recursive: "), l.out);
+    }
+
+    /**
+     * Data the project has not seen elsewhere: uniform on the surface of a rotated ellipsoid (spec §5, D.1) with
+     * axes 1, 0.01 (condition number 1e4), d = 2, n = 40000, rho = 40, every row of norm <= 1 (public radius 1, nothing
+     * clipped at step 2). Every row has leverage exactly d = 2 <= m (1 + alpha) for m = 4, so P_tail is empty and
+     * Sigma_eff = Sigma. The command reports gamma_bound and whether the §4.1 event-E condition holds at xi = 1e-3;
+     * the theorem then gives ||Sigma^-1/2 S~ Sigma^-1/2 - I|| <= gamma_bound with probability >= 1 - 1e-3.
+     */
+    @Test
+    void unseenEllipsoidDataErrorIsWithinTheReportedBound() throws Exception {
+        int n = 40_000;
+        double c = Math.cos(0.7);
+        double s = Math.sin(0.7);
+        SplittableRandom r = new SplittableRandom(0xE111950L);
+        Path p = dir.resolve("ellipsoid.csv");
+        try (BufferedWriter w = Files.newBufferedWriter(p)) {
+            for (int i = 0; i < n; i++) {
+                double th = 2 * Math.PI * r.nextDouble();
+                double u = Math.cos(th);
+                double v = 0.01 * Math.sin(th);
+                w.write((c * u - s * v) + "," + (s * u + c * v) + "\n");
+            }
+        }
+        RowBlockMatrix x = DataReader.read(p);
+        DMatrixRMaj sigma = SpectralMetrics.secondMoment(x, CpuEngine.instance());
+        double lambda = 0.9 * SpectralMetrics.eigenvalues(sigma)[0];
+        MainTest.Run run = MainTest.run("second-moment", "--input", p.toString(), "--rho", "40", "--radius", "1.0000001",
+                "--min-eigenvalue", Double.toString(lambda), "--m", "4", "--xi", "1e-3", "--psd", "--json",
+                "--insecure-seed", "77", "--engine", "cpu");
+        assertEquals(0, run.code, run.err);
+        JsonNode j = run.json();
+        JsonNode params = j.get("parameters");
+        assertTrue(params.get("levels").asInt() >= 3, "the recursion runs");
+        assertTrue(params.get("event_e_condition").asBoolean(), "n meets the §4.1 condition for E");
+        double gamma = params.get("gamma_bound").asDouble();
+        assertTrue(gamma < 0.5, "gamma_bound=" + gamma);
+        DMatrixRMaj est = new DMatrixRMaj(2, 2);
+        for (int a = 0; a < 2; a++) {
+            for (int b = 0; b < 2; b++) {
+                est.set(a, b, j.get("psdProjection").get(a).get(b).asDouble());
+            }
+        }
+        double err = SpectralMetrics.relativeSpectralError(sigma, est);
+        assertTrue(err <= gamma, "error " + err + " within gamma_bound " + gamma);
+    }
+}

@@ -1,0 +1,64 @@
+package org.dpgauss.sampling.stable;
+
+import java.util.SplittableRandom;
+import org.dpgauss.linalg.RowBlockMatrix;
+
+/** Deterministic test data for the stable subroutines. */
+final class StableData {
+
+    private StableData() {
+    }
+
+    /** n rows of N(mu, A A^T) with a random fixed A (condition ~10) and mean mu = 5. */
+    static double[][] gaussian(int n, int d, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        double[][] a = new double[d][d];
+        for (int i = 0; i < d; i++) {
+            for (int j = 0; j <= i; j++) {
+                a[i][j] = i == j ? 1 + 2 * r.nextDouble() : 0.5 * gauss(r);
+            }
+        }
+        double[][] x = new double[n][d];
+        double[] g = new double[d];
+        for (int t = 0; t < n; t++) {
+            for (int j = 0; j < d; j++) {
+                g[j] = gauss(r);
+            }
+            for (int i = 0; i < d; i++) {
+                double s = 5;
+                for (int j = 0; j <= i; j++) {
+                    s += a[i][j] * g[j];
+                }
+                x[t][i] = s;
+            }
+        }
+        return x;
+    }
+
+    /** Replaces a fraction of rows (at random positions) by outliers of the given scale. */
+    static double[][] withOutliers(double[][] x, double fraction, double scale, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        double[][] y = new double[x.length][];
+        for (int i = 0; i < x.length; i++) {
+            y[i] = x[i].clone();
+        }
+        int count = (int) Math.round(fraction * x.length);
+        for (int c = 0; c < count; c++) {
+            int i = r.nextInt(x.length);
+            for (int j = 0; j < y[i].length; j++) {
+                y[i][j] = y[i][j] + scale * gauss(r);
+            }
+        }
+        return y;
+    }
+
+    static double gauss(SplittableRandom r) {
+        double u = r.nextDouble();
+        double v = r.nextDouble();
+        return Math.sqrt(-2 * Math.log1p(-u)) * Math.cos(2 * Math.PI * v);
+    }
+
+    static RowBlockMatrix matrix(double[][] x) {
+        return RowBlockMatrix.of(x);
+    }
+}

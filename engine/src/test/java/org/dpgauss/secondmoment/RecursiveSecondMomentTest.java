@@ -1,0 +1,336 @@
+package org.dpgauss.secondmoment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.dpgauss.engine.ComputeEngine;
+import org.dpgauss.engine.CpuEngine;
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.privacy.ApproxDp;
+import org.dpgauss.privacy.NeighbouringRelation;
+import org.dpgauss.privacy.PrivacyGuarantee;
+import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.Zcdp;
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.CommonOps_DDRM;
+import org.ejml.dense.row.NormOps_DDRM;
+import org.junit.jupiter.api.Test;
+
+/** Deterministic invariants of spec second-moment-estimation §4.2 and the privacy statement of §1.2 / §2.4. */
+class RecursiveSecondMomentTest {
+
+    private static final ComputeEngine CPU = CpuEngine.instance();
+    private static final double[] SCALES = {1, 0.1, 0.01, 1e-3};
+    private static final double RADIUS = 2.0;
+    private static final double LAMBDA = 0.5e-3;
+
+    /** d = 4, n = 3000, condition number 1e3, R = 2 (some rows clipped), m = 2: L = 4 levels. */
+    private static RowBlockMatrix data() {
+        return SecondMomentTestData.gaussian(3000, SCALES, 42);
+    }
+
+    private static SecondMomentParams.Builder params() {
+        return SecondMomentParams.builder(1.0, RADIUS).m(2).minEigenvalue(LAMBDA);
+    }
+
+    /** Output of Algorithm 1 (pipeline units) minus the closed-form clipping term, and the trace. */
+    private static DMatrixRMaj clippingTerm(Trace trace, double lambda, double alpha) {
+        double[][] x0 = trace.input;
+        int n = x0.length;
+        int d = x0[0].length;
+        DMatrixRMaj c = new DMatrixRMaj(d, d);
+        for (int i = 0; i < n; i++) {
+            double s2 = trace.productClipFactors[i] * trace.productClipFactors[i];
+            for (int a = 0; a < d; a++) {
+                for (int b = 0; b < d; b++) {
+                    c.add(a, b, s2 * x0[i][a] * x0[i][b] / n);
+                }
+            }
+        }
+        CommonOps_DDRM.scale(lambda * (1 - alpha), c);
+        return c;
+    }
+
+    @Test
+    void scheduleHasSeveralLevelsAndRecursionClipsSomeRows() {
+        Trace trace = new Trace();
+        RecursiveSecondMoment.withNoise(params().build(), new SecondMomentTestData.RecordingNoise(1, 1))
+                .run(data(), RandomSource.insecureSeeded(1), CPU, trace);
+        assertEquals(4, trace.levels.size());
+        int clipped = 0;
+        for (double s : trace.productClipFactors) {
+            clipped += s < 1 ? 1 : 0;
+        }
+        assertTrue(clipped > 0 && clipped < 3000, "clipped " + clipped);
+    }
+
+    /** §4.2 item 5: with sigma = 0 the output is (1/n) sum s_i^2 x_i x_i^T exactly, and below Sigma. */
+    @Test
+    void noiseFreeOracleEqualsTheClippedSecondMomentAndLiesBelowSigma() {
+        RowBlockMatrix x = data();
+        Trace trace = new Trace();
+        SecondMomentEstimate est = RecursiveSecondMoment.withNoise(params().build(),
+                new SecondMomentTestData.RecordingNoise(1, 0)).run(x, RandomSource.insecureSeeded(1), CPU, trace);
+        DMatrixRMaj out = est.matrix();
+        DMatrixRMaj closed = clippingTerm(trace, LAMBDA, 0.5);
+        DMatrixRMaj sigma = SpectralMetrics.secondMoment(SecondMomentTestData.clipped(x, RADIUS), CPU);
+        assertTrue(NormOps_DDRM.normF(CommonOps_DDRM.subtract(out, closed, null)) <= 1e-10 * NormOps_DDRM.normF(sigma));
+        double[] mu = SpectralMetrics.generalizedEigenvalues(out, sigma);
+        assertTrue(mu[mu.length - 1] <= 1 + 1e-9, "output <= Sigma: " + mu[mu.length - 1]);
+        assertTrue(mu[0] < 1 - 1e-6, "clipping bias is visible: " + mu[0]);
+    }
+
+    /** §4.2 item 5, second half: when nothing is clipped the noise-free output is Sigma to FP precision. */
+    @Test
+    void noiseFreeOracleWithoutClippingReturnsSigma() {
+        // Isotropic data far inside a large radius: one level would shrink nothing... use a public lambda that makes
+        // kappa_0 small enough for a single level, where nothing is ever clipped.
+        RowBlockMatrix x = SecondMomentTestData.gaussian(500, new double[] {1, 2, 3}, 5);
+        Trace trace = new Trace();
+        SecondMomentEstimate est = RecursiveSecondMoment.withNoise(
+                SecondMomentParams.builder(1, 100).m(50).minEigenvalue(0.5).build(),
+                new SecondMomentTestData.RecordingNoise(1, 0)).run(x, RandomSource.insecureSeeded(1), CPU, trace);
+        assertTrue(trace.levels.size() >= 2, "levels " + trace.levels.size());
+        for (double s : trace.productClipFactors) {
+            assertEquals(1.0, s, 0.0);
+        }
+        DMatrixRMaj sigma = SpectralMetrics.secondMoment(x, CPU);
+        assertEquals(0, SpectralMetrics.relativeSpectralError(sigma, est.matrix()), 1e-12);
+    }
+
+    /** §4.2 item 6 / §2.3 closed form: output - (1/n) sum s_i^2 x_i x_i^T = (1-alpha) lambda M N_leaf M^T. */
+    @Test
+    void closedFormWithInjectedNoise() {
+        SecondMomentTestData.RecordingNoise noise = new SecondMomentTestData.RecordingNoise(99, 1);
+        Trace trace = new Trace();
+        SecondMomentEstimate est = RecursiveSecondMoment.withNoise(params().build(), noise)
+                .run(data(), RandomSource.insecureSeeded(1), CPU, trace);
+        assertEquals(trace.levels.size(), noise.added.size(), "one noise draw per level, L in total");
+        DMatrixRMaj nLeaf = noise.added.get(noise.added.size() - 1);
+        DMatrixRMaj m = trace.unwhitening;
+        DMatrixRMaj t = new DMatrixRMaj(4, 4);
+        CommonOps_DDRM.mult(m, nLeaf, t);
+        DMatrixRMaj whitened = new DMatrixRMaj(4, 4);
+        CommonOps_DDRM.multTransB(t, m, whitened);
+        CommonOps_DDRM.scale(LAMBDA * 0.5, whitened);
+        DMatrixRMaj lhs = CommonOps_DDRM.subtract(est.matrix(), clippingTerm(trace, LAMBDA, 0.5), null);
+        double scale = NormOps_DDRM.normF(whitened);
+        assertTrue(scale > 0);
+        assertTrue(NormOps_DDRM.normF(CommonOps_DDRM.subtract(lhs, whitened, null)) <= 1e-9 * scale);
+        // M = (7/8)^{t/2} Pi_0^-1 ... Pi_{t-1}^-1
+        DMatrixRMaj expectM = CommonOps_DDRM.identity(4);
+        for (int l = 0; l < trace.levels.size() - 1; l++) {
+            DMatrixRMaj inv = CommonOps_DDRM.identity(4);
+            DMatrixRMaj u = trace.levels.get(l).subspace;
+            CommonOps_DDRM.multAddTransB(u, u, inv);
+            DMatrixRMaj next = new DMatrixRMaj(4, 4);
+            CommonOps_DDRM.mult(Math.sqrt(7.0 / 8), expectM, inv, next);
+            expectM = next;
+        }
+        assertTrue(NormOps_DDRM.normF(CommonOps_DDRM.subtract(expectM, m, null)) < 1e-12);
+    }
+
+    /** §4.2 items 2-4: clipped norms, exact symmetry of every noisy Gram, Pi Pi^-1 = I with eigenvalues 1/2 and 1. */
+    @Test
+    void perLevelInvariants() {
+        Trace trace = new Trace();
+        RecursiveSecondMoment.withNoise(params().build(), SymmetricNoise.secure(RandomSource.insecureSeeded(7)))
+                .run(data(), RandomSource.insecureSeeded(7), CPU, trace);
+        double[][] x0 = trace.input;
+        double r0 = trace.levels.get(0).radius;
+        for (double[] row : x0) {
+            assertTrue(RowBounds.norm(row) <= r0 * (1 + 1e-12));
+        }
+        for (int l = 0; l < trace.levels.size(); l++) {
+            Trace.Level lv = trace.levels.get(l);
+            for (int i = 0; i < 4; i++) {
+                for (int j = 0; j < 4; j++) {
+                    assertEquals(lv.noisy.get(i, j), lv.noisy.get(j, i), 0.0);
+                }
+            }
+            if (l == trace.levels.size() - 1) {
+                assertTrue(lv.pi == null, "the leaf has no eigendecomposition");
+                continue;
+            }
+            assertTrue(lv.maxNormAfterClip <= Math.sqrt(3.0 / 7) * lv.radius * (1 + 1e-12));
+            int k = lv.subspace.numCols;
+            DMatrixRMaj inv = CommonOps_DDRM.identity(4);
+            CommonOps_DDRM.multAddTransB(lv.subspace, lv.subspace, inv);
+            DMatrixRMaj prod = new DMatrixRMaj(4, 4);
+            CommonOps_DDRM.mult(lv.pi, inv, prod);
+            assertTrue(NormOps_DDRM.normF(CommonOps_DDRM.subtract(prod, CommonOps_DDRM.identity(4), null)) < 1e-12);
+            double[] ev = SpectralMetrics.eigenvalues(lv.pi);
+            for (int j = 0; j < 4; j++) {
+                assertEquals(j < k ? 0.5 : 1.0, ev[j], 1e-12);
+            }
+            // V_t holds exactly the eigenvalues >= psi kappa_t of the noisy Gram
+            double[] noisyEv = SpectralMetrics.eigenvalues(lv.noisy);
+            int above = 0;
+            for (double e : noisyEv) {
+                above += e >= lv.kappa / (10.0 * 2) ? 1 : 0;
+            }
+            assertEquals(above, k);
+        }
+    }
+
+    /** §4.2 item 7: one replaced row moves the upper triangle of SecondMoment by <= sqrt(2) R^2 / n in L2. */
+    @Test
+    void levelZeroSensitivityBound() {
+        int n = 50;
+        double r = 3;
+        double[][] base = new double[n][3];
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(3);
+        for (double[] row : base) {
+            for (int j = 0; j < 3; j++) {
+                row[j] = rnd.nextGaussian();
+            }
+        }
+        double worst = 0;
+        for (int trial = 0; trial < 200; trial++) {
+            double[][] a = copy(base);
+            double[][] b = copy(base);
+            for (int j = 0; j < 3; j++) {
+                a[0][j] = rnd.nextGaussian() * 5;
+                b[0][j] = rnd.nextGaussian() * 5;
+            }
+            if (trial == 0) { // the extremal pair R e1, R e2
+                a[0] = new double[] {r, 0, 0};
+                b[0] = new double[] {0, r, 0};
+            }
+            DMatrixRMaj ga = SpectralMetrics.secondMoment(SecondMomentTestData.clipped(RowBlockMatrix.of(a), r), CPU);
+            DMatrixRMaj gb = SpectralMetrics.secondMoment(SecondMomentTestData.clipped(RowBlockMatrix.of(b), r), CPU);
+            double ss = 0;
+            for (int i = 0; i < 3; i++) {
+                for (int j = i; j < 3; j++) {
+                    double diff = ga.get(i, j) - gb.get(i, j);
+                    ss += diff * diff;
+                }
+            }
+            worst = Math.max(worst, Math.sqrt(ss));
+        }
+        assertTrue(worst <= Math.sqrt(2) * r * r / n * (1 + 1e-12), "worst " + worst);
+        assertTrue(worst >= Math.sqrt(2) * r * r / n * (1 - 1e-9), "the bound is attained by R e1 vs R e2");
+    }
+
+    @Test
+    void guaranteeWithPublicLambdaIsRhoZcdpWithTheTightConversion() {
+        SecondMomentEstimate est = RecursiveSecondMoment.fromParams(params().delta(1e-7).build())
+                .estimate(data(), RandomSource.secure(), CPU);
+        PrivacyGuarantee g = est.guarantee();
+        assertEquals(NeighbouringRelation.REPLACE_ONE, g.relation());
+        assertTrue(g.isZcdp());
+        assertEquals(1.0, g.zcdp().orElseThrow().rho());
+        ApproxDp tight = Zcdp.of(1.0).toApproxDpTight(1e-7);
+        assertEquals(tight, g.approxDp().orElseThrow());
+        assertTrue(tight.epsilon() < Zcdp.of(1.0).toApproxDp(1e-7).epsilon(), "tighter than Bun-Steinke");
+        assertTrue(g.certified() && est.certified());
+        assertEquals("recursive", est.method());
+        assertEquals(4, est.parameters().get("levels"));
+        assertEquals("public", est.parameters().get("lambda_source"));
+
+        SecondMomentEstimate seeded = RecursiveSecondMoment.fromParams(params().build())
+                .estimate(data(), RandomSource.insecureSeeded(5), CPU);
+        assertFalse(seeded.certified());
+        assertFalse(seeded.guarantee().certified());
+        assertTrue(seeded.guarantee().notes().contains("INSECURE"));
+    }
+
+    /** §2.4 budget split: Algorithm 4's (eps_l, delta_l) plus rho-zCDP converted at delta - delta_l. */
+    @Test
+    void guaranteeWithPrivateLambdaComposesAlgorithm4AndTheZcdpPart() {
+        SecondMomentParams p = SecondMomentParams.builder(0.5, RADIUS).m(2).lambdaBudget(0.5, 2e-7).delta(1e-6)
+                .lambdaGroupSize(40).build();
+        SecondMomentEstimate est = RecursiveSecondMoment.fromParams(p)
+                .estimate(SecondMomentTestData.gaussian(4000, new double[] {1, 0.5, 0.2}, 8), RandomSource.secure(),
+                        CPU);
+        assertTrue(est.passed());
+        PrivacyGuarantee g = est.guarantee();
+        assertEquals(PrivacyGuarantee.TYPE_APPROX_DP, g.type());
+        ApproxDp expected = ApproxDp.of(0.5, 2e-7).plus(Zcdp.of(0.5).toApproxDpTight(8e-7));
+        assertEquals(expected, g.approxDp().orElseThrow());
+        assertEquals(1e-6, g.approxDp().orElseThrow().delta(), 1e-18);
+        assertEquals(NeighbouringRelation.REPLACE_ONE, g.relation());
+        assertEquals("algorithm4", est.parameters().get("lambda_source"));
+        // default lambda delta: half of delta
+        assertEquals(5e-7, SecondMomentParams.builder(0.5, 1).lambdaBudget(1.0, null).build().lambdaDelta());
+    }
+
+    /** Spec §7.2 (a): rank-deficient data put Algorithm 4 in the {0} bucket, and the pipeline returns FAIL only. */
+    @Test
+    void rankDeficientDataWithPrivateLambdaFails() {
+        double[][] a = new double[2000][3];
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(4);
+        for (double[] row : a) {
+            row[0] = rnd.nextGaussian();
+            row[1] = rnd.nextGaussian();
+        }
+        SecondMomentEstimate est = RecursiveSecondMoment.fromParams(
+                SecondMomentParams.builder(1, 5).lambdaBudget(1.0, null).build())
+                .estimate(RowBlockMatrix.of(a), RandomSource.insecureSeeded(2), CPU);
+        assertFalse(est.passed());
+        assertThrows(IllegalStateException.class, est::matrix);
+        assertThrows(IllegalStateException.class, est::guarantee);
+        assertThrows(IllegalStateException.class, est::parameters);
+        assertEquals("FAIL", est.toString());
+    }
+
+    @Test
+    void publicBoundModeRejectsLongRowsAndClipModeClipsThem() {
+        RowBlockMatrix x = data();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> RecursiveSecondMoment.fromParams(params().clipToRadius(false).build())
+                        .estimate(x, RandomSource.insecureSeeded(1), CPU));
+        assertTrue(e.getMessage().contains("covering radius R=2.0"), e.getMessage());
+        assertTrue(RecursiveSecondMoment.fromParams(params().build()).estimate(x, RandomSource.insecureSeeded(1), CPU)
+                .passed());
+    }
+
+    @Test
+    void rejectsInvalidParametersAndInput() {
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder(0, 1).build());
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder(Double.POSITIVE_INFINITY, 1).build());
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder(1, -1).build());
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder(1, 1).alpha(0.6).build());
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder(1, 1).alpha(0).build());
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder(1, 1).m(0).build());
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder(1, 1).delta(1).build());
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder(1, 1).xi(0).build());
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder(1, 1).minEigenvalue(0.0).build());
+        assertThrows(IllegalArgumentException.class,
+                () -> SecondMomentParams.builder(1, 1).minEigenvalue(0.1).lambdaBudget(1.0, null).build());
+        assertThrows(IllegalArgumentException.class,
+                () -> SecondMomentParams.builder(1, 1).lambdaBudget(1.0, 1e-6).delta(1e-6).build());
+        assertThrows(IllegalArgumentException.class,
+                () -> SecondMomentParams.builder(1, 1).lambdaBudget(null, 1e-7).build());
+        IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
+                () -> RecursiveSecondMoment.fromParams(SecondMomentParams.builder(1, 1).build()));
+        assertTrue(missing.getMessage().contains("--min-eigenvalue"));
+        RecursiveSecondMoment ok = RecursiveSecondMoment.fromParams(params().build());
+        RowBlockMatrix nan = RowBlockMatrix.of(new double[][] {{1, 2, 3, 4}, {1, Double.NaN, 0, 0}});
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ok.estimate(nan, RandomSource.insecureSeeded(1), CPU));
+        assertTrue(e.getMessage().contains("row 1"), e.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> ok.estimate(RowBlockMatrix.zeros(0, 4), RandomSource.insecureSeeded(1), CPU));
+        assertThrows(IllegalArgumentException.class, () -> RecursiveSecondMoment.fromParams(
+                SecondMomentParams.builder(1, 1).minEigenvalue(2.0).build()));
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentMethods.create("nope", params().build()));
+    }
+
+    @Test
+    void registryCreatesTheDefaultMethod() {
+        assertEquals("recursive", SecondMomentMethods.DEFAULT);
+        assertTrue(SecondMomentMethods.all().containsKey("recursive"));
+        assertEquals("recursive", SecondMomentMethods.create(" Recursive ", params().build()).name());
+    }
+
+    private static double[][] copy(double[][] a) {
+        double[][] c = new double[a.length][];
+        for (int i = 0; i < a.length; i++) {
+            c[i] = a[i].clone();
+        }
+        return c;
+    }
+}
