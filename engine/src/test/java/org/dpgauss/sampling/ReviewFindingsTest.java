@@ -2,6 +2,7 @@ package org.dpgauss.sampling;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -70,6 +71,21 @@ class ReviewFindingsTest {
             assertTrue(t.passed, "scores " + t.score1 + "," + t.score2 + ": the PTR step passes on these data, so the overflow path is exercised");
             assertSame(SamplingRelease.fail(), t.release);
             assertEquals(List.of(), c.records.stream().map(LogRecord::getMessage).toList());
+        }
+    }
+
+    /**
+     * Spec §9 / design.md: a too-small n is refused before the data are touched, with the n needed. Below M the
+     * covariance-aware mean used to throw a plain IllegalArgumentException without the certified n.
+     */
+    @Test
+    void meanEstimatorBelowReferenceSizeNamesTheNeededN() {
+        long need = CovarianceAwareMean.requiredRows(3, 1, 1e-6, 0.05, Double.NaN, PtrMechanism.SOUND);
+        for (boolean uncertified : new boolean[] {false, true}) {
+            InsufficientSampleSizeException e = assertThrows(InsufficientSampleSizeException.class,
+                    () -> CovarianceAwareMean.of(500, 3, 1, 1e-6, 0.05, Double.NaN, PtrMechanism.SOUND, uncertified));
+            assertEquals(need, e.requiredRows());
+            assertTrue(e.getMessage().contains(SamplerParameters.sci(need)), e.getMessage());
         }
     }
 }
