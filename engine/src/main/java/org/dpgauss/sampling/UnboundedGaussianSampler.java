@@ -81,6 +81,9 @@ public final class UnboundedGaussianSampler {
 
     static PrivacyGuarantee guarantee(SamplerParameters p, RandomSource random) {
         List<String> why = new ArrayList<>();
+        if (p.constants() == null && p.ptr().isDifferentiallyPrivate() && !p.releaseTermsBounded()) {
+            why.add("the release-term loss bounds exceed eps/3 at these sizes"); // never seen at recipe sizes
+        }
         if (p.constants() != null) {
             why.add("sizes from --constants " + p.constants() + ", not the certified recipe of spec §2.2");
         }
@@ -92,8 +95,9 @@ public final class UnboundedGaussianSampler {
         }
         boolean certified = why.isEmpty();
         String notes = certified
-                ? "certified recipe of spec §2.2 with the sound PTR of §3.6 (the Hanson-Wright size term is an "
-                        + "engineering bound; floating-point arithmetic is not covered)"
+                ? "certified recipe of spec §2.2 with the sound PTR of §3.6; release terms checked with explicit "
+                        + "tail bounds (stability lemmas of BHS23 with k raised per §2.3; floating-point arithmetic "
+                        + "is not covered)"
                 : "UNCERTIFIED: " + String.join("; ", why);
         return PrivacyGuarantee.approxDp(NeighbouringRelation.REPLACE_ONE,
                 ApproxDp.of(p.epsilon(), p.delta()), certified, notes);
