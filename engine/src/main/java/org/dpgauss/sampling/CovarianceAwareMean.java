@@ -102,8 +102,13 @@ public final class CovarianceAwareMean {
         int k = SamplerParameters.k(ptr, epsilon, delta);
         int m = SamplerParameters.referenceSize(k, n, delta);
         if (n < m) {
-            throw new IllegalArgumentException("n=" + n + " is below M=" + m + ": the reference set R is an M-subset "
-                    + "of the n rows (spec §3.8 line 4), M = 6k + ceil(18 ln(16n/delta)) with k=" + k);
+            // spec §9: refuse before touching the data, and say which n is needed (even --uncertified cannot run)
+            long need = ptr.isDifferentiallyPrivate() ? requiredRows(d, epsilon, delta, alpha, lambda0OrNaN, ptr) : m;
+            throw new InsufficientSampleSizeException("n=" + n + " is below M=" + m + ": the reference set R is an "
+                    + "M-subset of the n rows (spec §3.8 line 4), M = 6k + ceil(18 ln(16n/delta)) with k=" + k
+                    + (ptr.isDifferentiallyPrivate() ? "; the certified size is n >= " + SamplerParameters.sci(need)
+                            + " (n >= M runs with --uncertified)"
+                            : "; no n is certified with the PTR rule " + ptr.id()), need);
         }
         boolean holds = certifiable(n, d, epsilon, delta, alpha, lambda0OrNaN, ptr);
         if (!holds && !allowUncertified) {

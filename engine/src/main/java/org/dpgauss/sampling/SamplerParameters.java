@@ -21,7 +21,10 @@ import java.util.Objects;
  *   certified iff n >= n1_min + 2 n2_min;  n1 = n1_min, n2 = floor((n - n1)/2)
  * </pre>
  * With {@link PtrMechanism#BHS23_AS_PUBLISHED} the paper's k is used unchanged (that run is uncertified anyway).
- * Caveat recorded by the spec: the Hanson–Wright line of {@code n2_min} is an engineering bound, not a proven one.
+ * The spec calls the Hanson–Wright line of {@code n2_min} an engineering bound. {@link #certified()} therefore also
+ * checks both release terms of spec §5 with explicit tail bounds on their exact privacy losses
+ * ({@link #covarianceTermLossBound}, {@link #meanTermLossBound}; derivation in NOTES-revbhs.md). Given S1/S2, these
+ * bounds are proven, and at recipe sizes they come to at most about 22% of {@code eps/3}.
  *
  * <p><b>Overrides</b> ({@link SizeConstants}, {@code --constants}): {@code C1, C2} give
  * {@code n1 = ceil(C1 sqrt(lambda0) ln(1/delta)/eps)}, {@code n2_min = ceil(C2 lambda0 ln(1/delta)/eps)} and
@@ -208,7 +211,7 @@ public final class SamplerParameters {
         double lambda0 = lambda0(n, d, alpha);
         int k = k(ptr, epsilon, delta);
         double a = 16 * E2 * lambda0 * k; // Lem 3.1/3.3/3.5: gamma <= 1/(2k)
-        double b = 144 * E2 * lambda0 * Math.log(24 / delta) / epsilon; // Hanson-Wright step (engineering bound)
+        double b = 144 * E2 * lambda0 * Math.log(24 / delta) / epsilon; // Hanson-Wright step (see releaseTermsBounded)
         double c = 8.0 * d + 36 * Math.log(48 / delta); // Beta step via chi-square tails
         return (long) Math.ceil(Math.max(a, Math.max(b, c)));
     }
@@ -358,7 +361,103 @@ public final class SamplerParameters {
      *         matter, see {@link UnboundedGaussianSampler})
      */
     public boolean certified() {
-        return recipeSizes && ptr.isDifferentiallyPrivate();
+        return recipeSizes && ptr.isDifferentiallyPrivate() && releaseTermsBounded();
+    }
+
+    /**
+     * Whether both release terms of spec §5 stay within {@code (eps/3, delta/6)} by the explicit bounds below
+     * (true at every recipe size checked: d 1..3000, eps 0.03..1, delta 1e-12..eps/10).
+     *
+     * @return whether the covariance- and mean-term loss bounds are at most {@code eps/3}
+     */
+    public boolean releaseTermsBounded() {
+        return covarianceTermLossBound(n2, d, delta, lambda0) <= epsilon / 3
+                && meanTermLossBound(n1, n2, d, delta, lambda0) <= epsilon / 3;
+    }
+
+    /**
+     * A bound, holding except with probability {@code delta/6}, on the privacy loss of the release's covariance term
+     * (spec §5: {@code mu^' + c W z} against {@code mu^' + c W' z}; the spec's Prop 4.18/16 step). Given the data,
+     * {@code W z} has the law of {@code Sigma^^{1/2} s}, {@code s = g/||G||} the first d coordinates of
+     * {@code G ~ N(0, I_n2)}, so the loss is exactly
+     * {@code L = -1/2 sum_j ln(1 + a_j) - beta ln(1 - Q/R)}, with {@code beta = (n2 - d)/2 - 1},
+     * {@code Q = sum_j a_j g_j^2}, {@code R = ||G_{>d}||^2 ~ chi2_{n2-d}} and {@code 1 + a_j} the eigenvalues of
+     * {@code Sigma^^{1/2} Sigma^'^{-1} Sigma^^{1/2}} (x outside the support of the neighbour's law iff
+     * {@code Q >= R}). S1 gives {@code a_j in [-gamma, gamma/(1-gamma)]} and
+     * {@code sum |a_j| <= tau = (1+2gamma)gamma}. Tails, {@code e^-t} each with {@code t = ln(12/delta)}:
+     * Laurent-Massart's upper tail of Q (valid for signed coefficients), {@code Q <= sum a_j + eta},
+     * {@code eta = 2 sqrt(tau a t) + 2 a t}, {@code a = gamma/(1-gamma)}; and one tail of R,
+     * {@code R >= r- = N - 2 sqrt(N t)} or {@code R <= r+ = N + 2 sqrt(N t) + 2t} ({@code N = n2 - d}). With
+     * {@code -ln(1+a) <= -a + a^2/(1-gamma)} and {@code -ln(1-x) <= x + x^2} for {@code x <= 1/2}, the loss is at
+     * most {@code a tau/(2(1-gamma)) + eta/2 + theta (tau + eta)/2 + beta ((tau + eta)/r-)^2}, {@code theta} the
+     * larger of
+     * {@code |(N-2)/r- - 1|} and {@code |1 - (N-2)/r+|}.
+     *
+     * @param n2 covariance pairs
+     * @param d dimension
+     * @param delta delta
+     * @param lambda0 the outlier threshold
+     * @return the bound, or {@code +inf} where its conditions ({@code N >= 3}, {@code (tau + eta)/r- <= 1/2}) fail
+     */
+    static double covarianceTermLossBound(long n2, int d, double delta, double lambda0) {
+        double gamma = 8 * E2 * lambda0 / n2;
+        double big = n2 - (double) d;
+        if (!(gamma < 1) || big < 3) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double tau = (1 + 2 * gamma) * gamma;
+        double t = Math.log(12 / delta);
+        double beta = big / 2 - 1;
+        double aInf = gamma / (1 - gamma);
+        double eta = 2 * Math.sqrt(aInf * tau * t) + 2 * aInf * t;
+        double rLow = big - 2 * Math.sqrt(big * t);
+        double rHigh = big + 2 * Math.sqrt(big * t) + 2 * t;
+        double x = (tau + eta) / rLow;
+        if (!(rLow > 0) || !(x <= 0.5)) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double theta = Math.max(Math.abs((big - 2) / rLow - 1), Math.abs(1 - (big - 2) / rHigh));
+        return aInf * tau / (2 * (1 - gamma)) + eta / 2 + theta * (tau + eta) / 2 + beta * x * x;
+    }
+
+    /**
+     * A bound, holding except with probability {@code delta/6}, on the privacy loss of the release's mean term
+     * (spec §5: {@code mu^ + c W z} against {@code mu^' + c W z}; the spec's Prop 4.21/17 step). In the coordinates
+     * {@code s} of the covariance term the two laws differ by the shift {@code l}, {@code ||l|| <= l_max =
+     * sqrt((1+2gamma) 38 e^2 lambda0)/(n1 c)} (S2), and the loss is exactly {@code -beta ln(1 - x)} with
+     * {@code x = (||l||^2 ||G||^2 - 2 <g, l> ||G||)/R}, {@code ||G||^2 = ||g||^2 + R}. Tails, {@code e^-t} each with
+     * {@code t = ln(24/delta)}: {@code -<g, l> <= ||l|| sqrt(2t)}, {@code ||g||^2 <= d + 2 sqrt(d t) + 2t} and both
+     * tails of R as in {@link #covarianceTermLossBound}; then {@code L <= beta (x+ + x+^2)} for the resulting
+     * {@code x+ <= 1/2}.
+     *
+     * @param n1 mean-part rows
+     * @param n2 covariance pairs
+     * @param d dimension
+     * @param delta delta
+     * @param lambda0 the outlier threshold
+     * @return the bound, or {@code +inf} where its conditions fail
+     */
+    static double meanTermLossBound(long n1, long n2, int d, double delta, double lambda0) {
+        double gamma = 8 * E2 * lambda0 / n2;
+        double big = n2 - (double) d;
+        if (!(gamma < 1) || big < 3 || n1 < 2) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double t = Math.log(24 / delta);
+        double beta = big / 2 - 1;
+        double c = Math.sqrt((1 - 1.0 / n1) * n2);
+        double l = Math.sqrt((1 + 2 * gamma) * 38 * E2 * lambda0) / (n1 * c);
+        double gHigh = d + 2 * Math.sqrt(d * t) + 2 * t;
+        double rLow = big - 2 * Math.sqrt(big * t);
+        double rHigh = big + 2 * Math.sqrt(big * t) + 2 * t;
+        if (!(rLow > 0)) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double x = (l * l * (gHigh + rHigh) + 2 * l * Math.sqrt(2 * t) * Math.sqrt(gHigh + rHigh)) / rLow;
+        if (!(x <= 0.5)) {
+            return Double.POSITIVE_INFINITY;
+        }
+        return beta * (x + x * x);
     }
 
     /** @return the user constants, or null for the recipe */
