@@ -209,6 +209,14 @@ final class SecondMomentCommand implements Callable<Integer> {
                     .append(v instanceof double[] ? java.util.Arrays.toString((double[]) v) : String.valueOf(v));
         }
         out.println("  parameters: " + ps);
+        Object ratio = est.parameters().get("noise_over_split_threshold");
+        if (ratio instanceof Double && (Double) ratio > 1) { // public: a function of n, d, rho, m, L only
+            out.printf(Locale.ROOT, "NOTE: the per-level noise (about 2 sigma_t sqrt(d)) is %.3g times the eigen-split"
+                    + " threshold kappa_t/(10m): noise directions enter the split, lambda_min shrinks level after level"
+                    + " and the estimate can be less accurate than one-shot noise (--method analyze-gauss); a larger n"
+                    + " or rho, or a smaller --m, brings the ratio below 1 (see README, second-moment, 'Which method').%n",
+                    (Double) ratio);
+        }
         out.println("  random:    " + random.describe());
         if (random.isInsecure()) {
             out.println("WARNING: --insecure-seed was given: the noise above is predictable and NOT private.");

@@ -249,6 +249,25 @@ public final class LevelSchedule {
         return true;
     }
 
+    /**
+     * The typical spectral norm of an intermediate level's noise relative to the eigen-split threshold,
+     * {@code 2 sigma_t sqrt(d) / (psi kappa_t)} with {@code psi = 1/(10 m)} ({@code E||N|| ~ 2 sigma sqrt(d)}, spec
+     * §3.3); the same at every level since {@code sigma_t} is proportional to {@code kappa_t}; for
+     * {@link NoiseScaling#LEVELS} it is {@code 80 m sqrt(L d) / (n sqrt(2 rho))}. Above 1 the noise alone has
+     * eigenvalues above {@code psi kappa_t}, so {@code V_t} takes in pure-noise directions, {@code Pi_t} halves
+     * directions of small variance and {@code lambda_min} of the rows' second moment falls below 1 level after level
+     * (Cor 3.10 needs event E, i.e. a ratio below 1/8): the leaf noise is then amplified (see NOTES-revsm). Public.
+     *
+     * @return the ratio, or NaN when {@code L = 1} (no split)
+     */
+    public double noiseOverSplitThreshold() {
+        if (levels() == 1) {
+            return Double.NaN;
+        }
+        double s = SymmetricGaussianNoise.effectiveSigma(sigma[0]);
+        return 2 * s * Math.sqrt(d) / (psi() * kappa[0]);
+    }
+
     /** The §3.3 bound on ||N_t|| divided by kappa_t (leaf: divided by 1 = lambda_min(Sigma_leaf) lower bound). */
     private double noiseNormBound(int t, double xi) {
         if (!(xi > 0 && xi < 1)) {

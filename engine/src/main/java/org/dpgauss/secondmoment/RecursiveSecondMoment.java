@@ -219,6 +219,9 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
         p.put("xi", params.xi());
         p.put("gamma_bound", s.leafAccuracy(params.xi()));
         p.put("event_e_condition", s.eventEConditionHolds(params.xi()));
+        if (s.levels() > 1) { // public: 2 sigma_t sqrt(d) / (psi kappa_t), the same at every level
+            p.put("noise_over_split_threshold", s.noiseOverSplitThreshold());
+        }
         p.put("radius", params.radius());
         p.put("radius_mode", params.clipToRadius() ? "clip" : "public-bound");
         return p;

@@ -74,6 +74,29 @@ class SecondMomentCommandTest {
         assertEquals(r.out, again.out);
     }
 
+    /**
+     * Review (NOTES-revsm): the public ratio noise_over_split_threshold = 80 m sqrt(L d)/(n sqrt(2 rho)) is reported,
+     * and the text output warns when it exceeds 1. n = 3000, d = m = 3, kappa_0 = 6400, L = 3: 0.170 at rho = 1 (no
+     * note), 1.70 at rho = 0.01 (note). Deterministic.
+     */
+    @Test
+    void reportsTheSplitThresholdRatioAndWarnsAboveOne() throws Exception {
+        Path in = gaussianCsv("g.csv", 3000, 1, false);
+        MainTest.Run j = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "4",
+                "--min-eigenvalue", "0.005", "--json", "--insecure-seed", "9");
+        assertEquals(0, j.code, j.err);
+        assertEquals(80 * 3 * Math.sqrt(3 * 3) / (3000 * Math.sqrt(2)),
+                j.json().get("parameters").get("noise_over_split_threshold").asDouble(), 1e-4);
+        MainTest.Run quiet = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "4",
+                "--min-eigenvalue", "0.005", "--insecure-seed", "9");
+        assertEquals(0, quiet.code, quiet.err);
+        assertFalse(quiet.out.contains("NOTE: the per-level noise"), quiet.out);
+        MainTest.Run noisy = MainTest.run("second-moment", "--input", in.toString(), "--rho", "0.01", "--clip", "4",
+                "--min-eigenvalue", "0.005", "--insecure-seed", "9");
+        assertEquals(0, noisy.code, noisy.err);
+        assertTrue(noisy.out.contains("NOTE: the per-level noise (about 2 sigma_t sqrt(d)) is 1.70 times"), noisy.out);
+    }
+
     @Test
     void privateLambdaComposesAndRankDeficientDataFail() throws Exception {
         Path in = gaussianCsv("g.csv", 4000, 2, false);

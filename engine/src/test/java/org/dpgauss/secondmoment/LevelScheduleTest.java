@@ -48,6 +48,25 @@ class LevelScheduleTest {
         assertTrue(s.paperT() < 0);
     }
 
+    /**
+     * The split-threshold ratio 2 sigma_t sqrt(d) / (psi kappa_t) = 80 m sqrt(L d) / (n sqrt(2 rho)) (LEVELS) at the
+     * benchmark's heavy-tailed d = 100 cell (kappa_0 = 3.74e6, m = 100, n = 1e5, L = 6): 4.38 at rho = 0.1 and 1.39 at
+     * rho = 1 (the review measured ||N_t|| / (psi kappa_t) = 4.2-4.4 and 1.33-1.41 there); undefined for one level.
+     */
+    @Test
+    void noiseOverSplitThresholdMatchesTheClosedForm() {
+        for (double rho : new double[] {0.1, 1.0}) {
+            LevelSchedule s = LevelSchedule.of(3.7398e6, 100, 100_000, 100, rho, NoiseScaling.LEVELS, SECURE);
+            assertEquals(6, s.levels());
+            double expected = 80 * 100 * Math.sqrt(6 * 100) / (100_000 * Math.sqrt(2 * rho));
+            assertEquals(expected, s.noiseOverSplitThreshold(), 1e-5 * expected);
+        }
+        assertEquals(4.382, LevelSchedule.of(3.7398e6, 100, 100_000, 100, 0.1, NoiseScaling.LEVELS, SECURE)
+                .noiseOverSplitThreshold(), 1e-3);
+        assertTrue(Double.isNaN(LevelSchedule.of(100, 1, 1000, 3, 1, NoiseScaling.LEVELS, SECURE)
+                .noiseOverSplitThreshold()));
+    }
+
     /** §3.2: sigma_t = 4 R_t^2 sqrt(L) / (n sqrt(2 rho)); the exact accounting is about rho/8 <= rho. */
     @Test
     void levelsScalingUsesTheNumberOfLevelsAndStaysWithinBudget() {

@@ -132,6 +132,118 @@ class RecursiveSecondMomentTest {
         assertTrue(NormOps_DDRM.normF(CommonOps_DDRM.subtract(expectM, m, null)) < 1e-12);
     }
 
+    /**
+     * Review check (NOTES-revsm): the iterative implementation equals Algorithm 1 around a literal transcription of
+     * the recursive Algorithm 2 (spec §2.2 steps 2-5, §2.3 steps 1-12: noisy Gram, V = eigenvectors >= psi kappa,
+     * Pi = eta Pi_V + Pi_{V perp}, rows sqrt(8/7) Pi x clipped to sqrt(3/7) R, recurse on (3/7) kappa,
+     * return (7/8) Pi^-1 S_rec Pi^-1), written with EJML's own eigensolver, fed the same recorded noise
+     * matrices in the same order. Rotated Student-t rows (d = 4, n = 3000, R = 2: rows clipped at the start and at
+     * the inner levels, V of varying dimension). Deterministic.
+     */
+    @Test
+    void matchesALiteralRecursiveTranscriptionOfAlgorithm2() {
+        RowBlockMatrix x = SecondMomentTestData.studentT(3000, SCALES, 5, 11);
+        SecondMomentTestData.RecordingNoise noise = new SecondMomentTestData.RecordingNoise(17, 1);
+        Trace trace = new Trace();
+        SecondMomentEstimate est = RecursiveSecondMoment.withNoise(params().build(), noise)
+                .run(x, RandomSource.insecureSeeded(1), CPU, trace);
+        int clippedInside = 0;
+        int splitDims = 0;
+        for (Trace.Level lv : trace.levels) {
+            if (lv.clipFactors != null) {
+                for (double c : lv.clipFactors) {
+                    clippedInside += c < 1 ? 1 : 0;
+                }
+                splitDims += lv.subspace.numCols;
+            }
+        }
+        assertTrue(clippedInside > 0 && splitDims > 0, "the recursion clips and splits");
+
+        double alpha = 0.5;
+        int m = 2;
+        double[][] rows = x.toArray();
+        for (double[] row : rows) { // Alg 1 step 2: ClipRow(x, R)
+            double nrm = RowBounds.norm(row);
+            if (nrm > RADIUS) {
+                for (int j = 0; j < row.length; j++) {
+                    row[j] *= RADIUS / nrm;
+                }
+            }
+        }
+        double scale = 1 / Math.sqrt(LAMBDA * (1 - alpha)); // §2.4 step 5 and Alg 1 step 3
+        for (double[] row : rows) {
+            for (int j = 0; j < row.length; j++) {
+                row[j] *= scale;
+            }
+        }
+        double r0 = RADIUS * scale;
+        java.util.Iterator<DMatrixRMaj> draws = noise.added.iterator();
+        DMatrixRMaj rec = literalRecDpsme(rows, 0.5, 1.0 / (10 * m), 640.0 * m, r0 * r0, r0, draws);
+        assertFalse(draws.hasNext(), "the literal recursion consumed every recorded draw");
+        CommonOps_DDRM.scale(LAMBDA * (1 - alpha), rec); // Alg 1 step 5, §2.4 step 7
+        double err = NormOps_DDRM.normF(CommonOps_DDRM.subtract(rec, est.matrix(), null));
+        assertTrue(err <= 1e-9 * NormOps_DDRM.normF(rec), "difference " + err);
+    }
+
+    /** Spec §2.3, recursive form, on rows as arrays; {@code noise} yields N_0, N_1, ... in order. */
+    private static DMatrixRMaj literalRecDpsme(double[][] x, double eta, double psi, double cStop, double kappa,
+            double radius, java.util.Iterator<DMatrixRMaj> noise) {
+        int n = x.length;
+        int d = x[0].length;
+        DMatrixRMaj s = new DMatrixRMaj(d, d);
+        for (double[] row : x) {
+            for (int a = 0; a < d; a++) {
+                for (int b = 0; b < d; b++) {
+                    s.add(a, b, row[a] * row[b] / n);
+                }
+            }
+        }
+        CommonOps_DDRM.addEquals(s, noise.next()); // steps 1-3
+        if (kappa <= cStop) { // step 4
+            return s;
+        }
+        org.ejml.interfaces.decomposition.EigenDecomposition_F64<DMatrixRMaj> eig =
+                org.ejml.dense.row.factory.DecompositionFactory_DDRM.eig(d, true, true);
+        assertTrue(eig.decompose(s.copy()));
+        DMatrixRMaj projV = new DMatrixRMaj(d, d); // step 6: Pi_V over the eigenvalues >= psi kappa
+        for (int c = 0; c < d; c++) {
+            if (eig.getEigenvalue(c).getReal() >= psi * kappa) {
+                DMatrixRMaj v = eig.getEigenVector(c);
+                CommonOps_DDRM.divide(v, NormOps_DDRM.normF(v));
+                CommonOps_DDRM.multAddTransB(v, v, projV);
+            }
+        }
+        DMatrixRMaj pi = CommonOps_DDRM.identity(d); // step 7: eta Pi_V + Pi_{V perp}
+        CommonOps_DDRM.addEquals(pi, eta - 1, projV);
+        double[][] next = new double[n][d];
+        double r = Math.sqrt(3.0 / 7) * radius;
+        for (int i = 0; i < n; i++) { // steps 8-9
+            double nrm2 = 0;
+            for (int a = 0; a < d; a++) {
+                double y = 0;
+                for (int b = 0; b < d; b++) {
+                    y += pi.get(a, b) * x[i][b];
+                }
+                next[i][a] = Math.sqrt(8.0 / 7) * y;
+                nrm2 += next[i][a] * next[i][a];
+            }
+            double nrm = Math.sqrt(nrm2);
+            if (nrm > r) {
+                for (int a = 0; a < d; a++) {
+                    next[i][a] *= r / nrm;
+                }
+            }
+        }
+        DMatrixRMaj sRec = literalRecDpsme(next, eta, psi, cStop, 3.0 / 7 * kappa, r, noise); // step 10
+        DMatrixRMaj piInv = CommonOps_DDRM.identity(d); // step 11: (1/eta) Pi_V + Pi_{V perp}
+        CommonOps_DDRM.addEquals(piInv, 1 / eta - 1, projV);
+        DMatrixRMaj t = new DMatrixRMaj(d, d);
+        CommonOps_DDRM.mult(piInv, sRec, t);
+        DMatrixRMaj out = new DMatrixRMaj(d, d);
+        CommonOps_DDRM.mult(7.0 / 8, t, piInv, out); // step 12
+        return out;
+    }
+
     /** §4.2 items 2-4: clipped norms, exact symmetry of every noisy Gram, Pi Pi^-1 = I with eigenvalues 1/2 and 1. */
     @Test
     void perLevelInvariants() {
