@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Checks that README.md documents every command-line option of dpgauss.
+#
+# Walks `./dpgauss --help`, then `./dpgauss <cmd> --help` and recursively every subcommand
+# (e.g. `ndis delta`), and extracts the option names from the option list of each help text.
+#   - Global options (--engine, --json, --insecure-seed, -h/--help, -V/--version), which every
+#     command inherits, must appear somewhere in README.md.
+#   - Every other option must appear in the README section of its top-level command: the text from
+#     the heading "### `dpgauss <cmd>..." up to the next heading of level 1-3.
+# Prints one line per missing option and exits 1 if any is missing (0 otherwise, 2 on a usage error).
+#
+# Usage: scripts/check-readme-options.sh [README]      (default: README.md at the repository root)
+# Environment: DPGAUSS (launcher, default ./dpgauss; it builds the project on first use).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+readme="${1:-$root/README.md}"
+dpgauss="${DPGAUSS:-$root/dpgauss}"
+[ -f "$readme" ] || { echo "check-readme-options: $readme not found" >&2; exit 2; }
+
+globals=" -h --help -V --version --json --engine --insecure-seed "
+missing=0
+checked=0
+
+# help text -> option names, one per line (long name when there is one, else the short name)
+options_of() {
+  sed -n '1,/^Commands:/p' | grep -E '^ {2,6}-' \
+    | sed -E 's/^ +(-[A-Za-z0-9])(, (--[A-Za-z0-9][A-Za-z0-9-]*))?.*/\1 \3/; s/^ +(--[A-Za-z0-9][A-Za-z0-9-]*).*/\1/' \
+    | awk '{ print ($2 != "" ? $2 : $1) }'
+}
+
+# help text -> subcommand names (picocli lists them after "Commands:" at an indent of two spaces)
+subcommands_of() {
+  sed -n '/^Commands:/,/^$/p' | grep -E '^  [a-z][a-z0-9-]*( |$)' | awk '{ print $1 }' | grep -vx help || true
+}
+
+# README section of a top-level command
+section_of() {
+  awk -v cmd="$1" '
+    /^##?#? / { insec = (index($0, "### `dpgauss " cmd " ") == 1 || index($0, "### `dpgauss " cmd "`") == 1 \
+                          || index($0, "### `dpgauss " cmd "|") == 1) }
+    insec { print }' "$readme"
+}
+
+walk() {
+  local help opt sub top section
+  help="$("$dpgauss" "$@" --help)"
+  top="${1:-}"
+  if [ -n "$top" ]; then
+    section="$(section_of "$top")"
+    if [ -z "$section" ]; then
+      echo "MISSING SECTION: no '### \`dpgauss $top' heading in $(basename "$readme")"
+      missing=$((missing + 1))
+    fi
+  fi
+  while IFS= read -r opt; do
+    [ -z "$opt" ] && continue
+    checked=$((checked + 1))
+    if [[ "$globals" == *" $opt "* ]]; then
+      # grep -F -e: the pattern starts with '-'; \b-free so that `--json` inside `--json]` matches
+      grep -qF -e "$opt" "$readme" || { echo "MISSING: global option $opt (dpgauss $*)"; missing=$((missing + 1)); }
+    elif [ -n "$top" ]; then
+      if ! grep -qE -e "(^|[^A-Za-z0-9-])${opt}([^A-Za-z0-9-]|$)" <<<"$section"; then
+        echo "MISSING: $opt of 'dpgauss $*' is not in the README section of 'dpgauss $top'"
+        missing=$((missing + 1))
+      fi
+    fi
+  done < <(options_of <<<"$help")
+  while IFS= read -r sub; do
+    [ -z "$sub" ] && continue
+    walk "$@" "$sub"
+  done < <(subcommands_of <<<"$help")
+}
+
+walk
+if [ "$missing" -gt 0 ]; then
+  echo "check-readme-options: $missing option(s) or section(s) missing from $(basename "$readme") ($checked options checked)"
+  exit 1
+fi
+echo "check-readme-options: all $checked options are documented in $(basename "$readme")"
