@@ -7,7 +7,8 @@
 #     command inherits, must appear somewhere in README.md.
 #   - Every other option must appear in the README section of its top-level command: the text from
 #     the heading "### `dpgauss <cmd>..." up to the next heading of level 1-3.
-# Prints one line per missing option and exits 1 if any is missing (0 otherwise, 2 on a usage error).
+#   - bench/README.md must name every bench/run-*.sh, bench/gpu-bundle/*.sh and bench/crosscheck/*.py.
+# Prints one line per missing item and exits 1 if any is missing (0 otherwise, 2 on a usage error).
 #
 # Usage: scripts/check-readme-options.sh [README]      (default: README.md at the repository root)
 # Environment: DPGAUSS (launcher, default ./dpgauss; it builds the project on first use).
@@ -72,8 +73,20 @@ walk() {
 }
 
 walk
+
+# bench/README.md must name every benchmark script (run-*.sh, the GPU bundle's scripts, the cross-checks)
+bench_readme="$root/bench/README.md"
+if [ -f "$bench_readme" ]; then
+  for f in "$root"/bench/run-*.sh "$root"/bench/gpu-bundle/*.sh "$root"/bench/crosscheck/*.py; do
+    [ -e "$f" ] || continue
+    checked=$((checked + 1))
+    grep -qF -e "$(basename "$f")" "$bench_readme" \
+      || { echo "MISSING: ${f#"$root"/} is not described in bench/README.md"; missing=$((missing + 1)); }
+  done
+fi
+
 if [ "$missing" -gt 0 ]; then
-  echo "check-readme-options: $missing option(s) or section(s) missing from $(basename "$readme") ($checked options checked)"
+  echo "check-readme-options: $missing item(s) missing ($checked checked)"
   exit 1
 fi
-echo "check-readme-options: all $checked options are documented in $(basename "$readme")"
+echo "check-readme-options: all $checked options and scripts are documented"
