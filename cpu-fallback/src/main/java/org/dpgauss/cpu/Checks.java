@@ -3,13 +3,16 @@ package org.dpgauss.cpu;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.ejml.data.DMatrixRMaj;
 
-/** Argument checks shared by the primitives; messages name the argument and what was expected. */
-final class Checks {
+/**
+ * Argument checks shared by the CPU primitives and the GPU engine, so both backends reject the same
+ * inputs with the same message before any work; messages name the argument and what was expected.
+ */
+public final class Checks {
 
     private Checks() {
     }
 
-    static void square(DMatrixRMaj a, String name) {
+    public static void square(DMatrixRMaj a, String name) {
         if (a == null) {
             throw new IllegalArgumentException(name + " is null");
         }
@@ -19,7 +22,7 @@ final class Checks {
         }
     }
 
-    static void finite(DMatrixRMaj a, String name) {
+    public static void finite(DMatrixRMaj a, String name) {
         double[] v = a.data;
         int len = a.getNumElements();
         for (int k = 0; k < len; k++) {
@@ -30,7 +33,7 @@ final class Checks {
         }
     }
 
-    static void lowerFactor(DMatrixRMaj l, int d, String name) {
+    public static void lowerFactor(DMatrixRMaj l, int d, String name) {
         square(l, name);
         if (l.numRows != d) {
             throw new IllegalArgumentException(name + " is " + l.numRows + " x " + l.numCols
@@ -45,7 +48,7 @@ final class Checks {
         }
     }
 
-    static void notEmpty(RowBlockMatrix x, String name) {
+    public static void notEmpty(RowBlockMatrix x, String name) {
         if (x == null) {
             throw new IllegalArgumentException(name + " is null");
         }
@@ -54,7 +57,7 @@ final class Checks {
         }
     }
 
-    static int[] rowsOrAll(int[] rows, int n, String name) {
+    public static int[] rowsOrAll(int[] rows, int n, String name) {
         if (rows == null) {
             int[] all = new int[n];
             for (int i = 0; i < n; i++) {
@@ -68,5 +71,28 @@ final class Checks {
             }
         }
         return rows;
+    }
+
+    /** The divisor m of a weighted Gram / peeling step: finite and > 0. */
+    public static void divisor(double divisor) {
+        if (!(divisor > 0) || !Double.isFinite(divisor)) {
+            throw new IllegalArgumentException("divisor m=" + divisor + " must be finite and > 0");
+        }
+    }
+
+    /** Row weights w_i: null (all ones), or one finite, non-negative weight per row. */
+    public static void weights(double[] weights, int n) {
+        if (weights == null) {
+            return;
+        }
+        if (weights.length != n) {
+            throw new IllegalArgumentException("weights has " + weights.length + " entries, expected one per row ("
+                    + n + ")");
+        }
+        for (int i = 0; i < n; i++) {
+            if (!(weights[i] >= 0) || !Double.isFinite(weights[i])) {
+                throw new IllegalArgumentException("weight w_" + i + "=" + weights[i] + " must be finite and >= 0");
+            }
+        }
     }
 }

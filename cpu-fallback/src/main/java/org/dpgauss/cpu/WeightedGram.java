@@ -25,22 +25,10 @@ public final class WeightedGram {
         if (y == null) {
             throw new IllegalArgumentException("data matrix is null");
         }
-        if (!(divisor > 0) || !Double.isFinite(divisor)) {
-            throw new IllegalArgumentException("divisor m=" + divisor + " must be finite and > 0");
-        }
+        Checks.divisor(divisor);
         int n = y.rows();
         int d = y.cols();
-        if (weights != null) {
-            if (weights.length != n) {
-                throw new IllegalArgumentException("weights has " + weights.length + " entries, expected one per row ("
-                        + n + ")");
-            }
-            for (int i = 0; i < n; i++) {
-                if (!(weights[i] >= 0) || !Double.isFinite(weights[i])) {
-                    throw new IllegalArgumentException("weight w_" + i + "=" + weights[i] + " must be finite and >= 0");
-                }
-            }
-        }
+        Checks.weights(weights, n);
         int[] sel = Checks.rowsOrAll(rows, n, "row subset");
         if (sel.length == 0) {
             return new DMatrixRMaj(d, d);

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.Supplier;
+import org.dpgauss.cpu.Checks;
 import org.dpgauss.cpu.Cholesky;
 import org.dpgauss.cpu.LargestGoodSubsetPeeling;
 import org.dpgauss.cpu.TriangularSolve;
@@ -177,11 +178,11 @@ public final class GpuEngine implements ComputeEngine {
         if (y == null) {
             throw new IllegalArgumentException("data matrix is null");
         }
-        GpuArgs.divisor(divisor);
+        Checks.divisor(divisor);
         int n = y.rows();
         int d = y.cols();
-        GpuArgs.weights(weights, n);
-        int[] sel = GpuArgs.rowsOrAll(rows, n, "row subset");
+        Checks.weights(weights, n);
+        int[] sel = Checks.rowsOrAll(rows, n, "row subset");
         if (sel.length == 0) {
             return new DMatrixRMaj(d, d);
         }
@@ -227,9 +228,9 @@ public final class GpuEngine implements ComputeEngine {
 
     @Override
     public double[] mahalanobisNorms(RowBlockMatrix x, DMatrixRMaj lower, int[] rows) {
-        GpuArgs.notEmpty(x, "data matrix");
-        GpuArgs.lowerFactor(lower, x.cols(), "Cholesky factor");
-        int[] sel = GpuArgs.rowsOrAll(rows, x.rows(), "row subset");
+        Checks.notEmpty(x, "data matrix");
+        Checks.lowerFactor(lower, x.cols(), "Cholesky factor");
+        int[] sel = Checks.rowsOrAll(rows, x.rows(), "row subset");
         if (sel.length == 0) {
             return new double[0];
         }
@@ -251,8 +252,8 @@ public final class GpuEngine implements ComputeEngine {
 
     @Override
     public RowBlockMatrix whiten(RowBlockMatrix x, DMatrixRMaj lower) {
-        GpuArgs.notEmpty(x, "data matrix");
-        GpuArgs.lowerFactor(lower, x.cols(), "Cholesky factor");
+        Checks.notEmpty(x, "data matrix");
+        Checks.lowerFactor(lower, x.cols(), "Cholesky factor");
         return withFallback("whiten", () -> {
             double[][] z;
             try (DeviceRows dx = upload(x)) {
@@ -268,8 +269,8 @@ public final class GpuEngine implements ComputeEngine {
 
     @Override
     public RowBlockMatrix largestReferenceDistances(RowBlockMatrix x, RowBlockMatrix reference, int keep) {
-        GpuArgs.notEmpty(x, "data matrix");
-        GpuArgs.notEmpty(reference, "reference set");
+        Checks.notEmpty(x, "data matrix");
+        Checks.notEmpty(reference, "reference set");
         int d = x.cols();
         if (reference.cols() != d) {
             throw new IllegalArgumentException("reference set has " + reference.cols() + " columns, data have " + d);
@@ -302,7 +303,7 @@ public final class GpuEngine implements ComputeEngine {
 
     @Override
     public int[] neighbourCounts(RowBlockMatrix x, double radius) {
-        GpuArgs.notEmpty(x, "data matrix");
+        Checks.notEmpty(x, "data matrix");
         if (!(radius >= 0) || !Double.isFinite(radius)) {
             throw new IllegalArgumentException("radius=" + radius + " must be finite and >= 0");
         }
@@ -316,7 +317,7 @@ public final class GpuEngine implements ComputeEngine {
 
     @Override
     public DMatrixRMaj gaussianProjection(RowBlockMatrix data, int r, CounterBasedGenerator generator, long firstIndex) {
-        GpuArgs.notEmpty(data, "data matrix");
+        Checks.notEmpty(data, "data matrix");
         if (r < 1) {
             throw new IllegalArgumentException("projection dimension r=" + r + " must be >= 1");
         }
@@ -367,8 +368,8 @@ public final class GpuEngine implements ComputeEngine {
      */
     @Override
     public CholeskyResult cholesky(DMatrixRMaj a) {
-        GpuArgs.square(a, "matrix");
-        GpuArgs.finite(a, "matrix");
+        Checks.square(a, "matrix");
+        Checks.finite(a, "matrix");
         int d = a.numRows;
         if (d < solverMinDim || solverReason() != null) {
             return CpuEngine.instance().cholesky(a);
@@ -410,8 +411,8 @@ public final class GpuEngine implements ComputeEngine {
      */
     @Override
     public SymmetricEigen symmetricEigen(DMatrixRMaj a) {
-        GpuArgs.square(a, "matrix");
-        GpuArgs.finite(a, "matrix");
+        Checks.square(a, "matrix");
+        Checks.finite(a, "matrix");
         int d = a.numRows;
         if (d < solverMinDim || solverReason() != null) {
             return CpuEngine.instance().symmetricEigen(a);
@@ -480,7 +481,7 @@ public final class GpuEngine implements ComputeEngine {
      */
     @Override
     public GoodSubset largestGoodSubset(RowBlockMatrix y, double lambda, boolean[] start, double divisor) {
-        GpuArgs.notEmpty(y, "data matrix");
+        Checks.notEmpty(y, "data matrix");
         if (!(lambda > 0) || !Double.isFinite(lambda)) {
             throw new IllegalArgumentException("threshold lambda=" + lambda + " must be finite and > 0");
         }
@@ -494,7 +495,7 @@ public final class GpuEngine implements ComputeEngine {
             }
             System.arraycopy(start, 0, s, 0, n);
         }
-        GpuArgs.divisor(divisor);
+        Checks.divisor(divisor);
         int[] rounds = new int[1];
         return withFallback("largestGoodSubset", () -> peelOnDevice(y, lambda, s, divisor, rounds), () -> {
             GoodSubset cpu = LargestGoodSubsetPeeling.peel(y, lambda, s, divisor);
