@@ -95,4 +95,28 @@ public final class Checks {
             }
         }
     }
+
+    /** The peeling threshold lambda: finite and > 0. */
+    public static void threshold(double lambda) {
+        if (!(lambda > 0) || !Double.isFinite(lambda)) {
+            throw new IllegalArgumentException("threshold lambda=" + lambda + " must be finite and > 0");
+        }
+    }
+
+    /**
+     * A fresh, modifiable copy of a peeling start set: all n rows when {@code start} is null, otherwise
+     * {@code start} itself, which must have one entry per row.
+     */
+    public static boolean[] startSet(boolean[] start, int n) {
+        boolean[] s = new boolean[n];
+        if (start == null) {
+            java.util.Arrays.fill(s, true);
+        } else {
+            if (start.length != n) {
+                throw new IllegalArgumentException("start set has " + start.length + " entries, expected " + n);
+            }
+            System.arraycopy(start, 0, s, 0, n);
+        }
+        return s;
+    }
 }

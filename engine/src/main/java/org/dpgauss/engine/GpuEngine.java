@@ -482,19 +482,8 @@ public final class GpuEngine implements ComputeEngine {
     @Override
     public GoodSubset largestGoodSubset(RowBlockMatrix y, double lambda, boolean[] start, double divisor) {
         Checks.notEmpty(y, "data matrix");
-        if (!(lambda > 0) || !Double.isFinite(lambda)) {
-            throw new IllegalArgumentException("threshold lambda=" + lambda + " must be finite and > 0");
-        }
-        int n = y.rows();
-        boolean[] s = new boolean[n];
-        if (start == null) {
-            java.util.Arrays.fill(s, true);
-        } else {
-            if (start.length != n) {
-                throw new IllegalArgumentException("start set has " + start.length + " entries, expected " + n);
-            }
-            System.arraycopy(start, 0, s, 0, n);
-        }
+        Checks.threshold(lambda);
+        boolean[] s = Checks.startSet(start, y.rows());
         Checks.divisor(divisor);
         int[] rounds = new int[1];
         return withFallback("largestGoodSubset", () -> peelOnDevice(y, lambda, s, divisor, rounds), () -> {
@@ -525,7 +514,7 @@ public final class GpuEngine implements ComputeEngine {
         synchronized (this) {
             dy = resident(y);
             while (true) {
-                int[] active = indices(s);
+                int[] active = GoodSubset.indicesOf(s);
                 if (active.length == 0) {
                     return new GoodSubset(s, rounds[0]);
                 }

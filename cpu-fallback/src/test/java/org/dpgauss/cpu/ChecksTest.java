@@ -1,0 +1,53 @@
+package org.dpgauss.cpu;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The checks both backends (CPU primitives and GpuEngine) run before any work. */
+class ChecksTest {
+
+    @Test
+    void divisorMustBeFiniteAndPositive() {
+        assertDoesNotThrow(() -> Checks.divisor(3.0));
+        for (double bad : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Checks.divisor(bad));
+            assertTrue(e.getMessage().contains("divisor m="), e.getMessage());
+        }
+    }
+
+    @Test
+    void weightsAreNullOrOneFiniteNonNegativePerRow() {
+        assertDoesNotThrow(() -> Checks.weights(null, 4));
+        assertDoesNotThrow(() -> Checks.weights(new double[] {0, 1, 2}, 3));
+        assertThrows(IllegalArgumentException.class, () -> Checks.weights(new double[] {1, 1}, 3));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Checks.weights(new double[] {1, -0.5, 1}, 3));
+        assertTrue(e.getMessage().contains("w_1=-0.5"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Checks.weights(new double[] {Double.NaN}, 1));
+    }
+
+    @Test
+    void thresholdMustBeFiniteAndPositive() {
+        assertDoesNotThrow(() -> Checks.threshold(0.5));
+        assertThrows(IllegalArgumentException.class, () -> Checks.threshold(0));
+        assertThrows(IllegalArgumentException.class, () -> Checks.threshold(Double.NaN));
+        assertThrows(IllegalArgumentException.class, () -> Checks.threshold(Double.POSITIVE_INFINITY));
+    }
+
+    @Test
+    void startSetIsAFreshCopyOrAllRows() {
+        assertArrayEquals(new boolean[] {true, true, true}, Checks.startSet(null, 3));
+        boolean[] start = {true, false};
+        boolean[] s = Checks.startSet(start, 2);
+        assertArrayEquals(start, s);
+        assertNotSame(start, s);
+        s[0] = false;
+        assertTrue(start[0], "the caller's start set must not be modified");
+        assertThrows(IllegalArgumentException.class, () -> Checks.startSet(new boolean[] {true}, 2));
+    }
+}
