@@ -23,3 +23,46 @@ ensure_benchmarks_jar() {
         echo ">> using existing $jar" >&2
     fi
 }
+
+# Sourcing this file also sets the jar the run-*.sh scripts run and the java they run it with.
+JAR=bench/target/benchmarks.jar
+JAVA="${JAVA:-java}"
+
+# print_header_help SCRIPT
+#   Prints SCRIPT's header comment (line 2 up to 'set -euo pipefail'), without the '# ', as its --help.
+print_header_help() {
+    sed -n '2,/^set -euo pipefail$/p' "$1" | sed -e '$d' -e 's/^# \{0,1\}//'
+}
+
+# take_outdir NAME ARG
+#   Sets the caller's outdir to ARG; exits 2 (NAME prefixing the message) when an output folder was already given.
+take_outdir() {
+    if [[ -n "$outdir" ]]; then
+        echo "$1: more than one output folder given ('$outdir', '$2')" >&2
+        exit 2
+    fi
+    outdir="$2"
+}
+
+# describe_command PREFIX CMD...
+#   Prints 'PREFIX  ->  CMD' with CMD shell-quoted: the command line recorded in the logs and result files.
+describe_command() {
+    local s
+    s="$1  ->  $(printf '%q ' "${@:2}")"
+    printf '%s' "${s% }"
+}
+
+# run_logged LOG PROPERTY COMMAND_LINE CMD...
+#   Writes the '# command' / '# date' header to LOG, then runs CMD with -DPROPERTY=COMMAND_LINE inserted after
+#   its first word (the java executable) and tees its output onto LOG; fails when CMD fails (pipefail).
+run_logged() {
+    local log="$1" prop="$2" command_line="$3"
+    shift 3
+    {
+        echo "# command: $command_line"
+        echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(hostname 2>/dev/null || uname -n); nproc: $(nproc);" \
+            "git: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+    } >"$log"
+    echo ">> $command_line" >&2
+    "$1" "-D$prop=$command_line" "${@:2}" 2>&1 | tee -a "$log"
+}
