@@ -34,18 +34,7 @@ import picocli.CommandLine.ParentCommand;
             "The noise is exact discrete Gaussian scaled by a data-dependent factor in floating point: low-order-bit "
                     + "effects are not covered by the guarantee."},
         subcommands = {MechanismCommand.Blr.class, MechanismCommand.Gpr.class})
-final class MechanismCommand implements Runnable {
-
-    @ParentCommand
-    Main main;
-
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing subcommand: blr or gpr");
-    }
+final class MechanismCommand extends CommandGroup {
 
     static Variant variant(String bound) {
         switch (bound.toLowerCase(Locale.ROOT)) {
