@@ -1,6 +1,7 @@
 package org.dpgauss.cpu;
 
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.random.CounterBasedGenerator;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -118,5 +119,68 @@ public final class Checks {
             System.arraycopy(start, 0, s, 0, n);
         }
         return s;
+    }
+
+    /**
+     * Symmetric up to rounding: every {@code |a(i,j) - a(j,i)| <= 1e-10 max|a|} (callers then symmetrise from the
+     * lower triangle). Expects {@link #square} and {@link #finite} to have passed.
+     */
+    public static void symmetric(DMatrixRMaj a, String name) {
+        int d = a.numRows;
+        double scale = 0;
+        for (int k = 0; k < d * d; k++) {
+            scale = Math.max(scale, Math.abs(a.data[k]));
+        }
+        for (int i = 0; i < d; i++) {
+            for (int j = 0; j < i; j++) {
+                double diff = Math.abs(a.unsafe_get(i, j) - a.unsafe_get(j, i));
+                if (diff > 1e-10 * scale) {
+                    throw new IllegalArgumentException(name + " is not symmetric: |a(" + i + "," + j + ") - a(" + j
+                            + "," + i + ")| = " + diff);
+                }
+            }
+        }
+    }
+
+    /** Data and reference set non-empty with the same columns, and 1 <= keep <= |R|. */
+    public static void referenceDistances(RowBlockMatrix x, RowBlockMatrix reference, int keep) {
+        notEmpty(x, "data matrix");
+        notEmpty(reference, "reference set");
+        int d = x.cols();
+        if (reference.cols() != d) {
+            throw new IllegalArgumentException("reference set has " + reference.cols() + " columns, data have " + d);
+        }
+        int m = reference.rows();
+        if (keep < 1 || keep > m) {
+            throw new IllegalArgumentException("keep=" + keep + " must be in [1, |R|=" + m + "]");
+        }
+    }
+
+    /** A neighbour radius: finite and >= 0. */
+    public static void radius(double radius) {
+        if (!(radius >= 0) || !Double.isFinite(radius)) {
+            throw new IllegalArgumentException("radius=" + radius + " must be finite and >= 0");
+        }
+    }
+
+    /**
+     * A Gaussian projection of non-empty data to r >= 1 columns from counter {@code firstIndex >= 0} of a
+     * generator, with the n r counters it uses not overflowing.
+     */
+    public static void projection(RowBlockMatrix data, int r, CounterBasedGenerator generator, long firstIndex) {
+        notEmpty(data, "data matrix");
+        if (r < 1) {
+            throw new IllegalArgumentException("projection dimension r=" + r + " must be >= 1");
+        }
+        if (generator == null) {
+            throw new IllegalArgumentException("generator is null");
+        }
+        if (firstIndex < 0) {
+            throw new IllegalArgumentException("firstIndex=" + firstIndex + " must be >= 0");
+        }
+        long n = data.rows();
+        if (n * r > Long.MAX_VALUE - firstIndex) {
+            throw new IllegalArgumentException("n*r=" + (n * r) + " random numbers overflow the counter");
+        }
     }
 }

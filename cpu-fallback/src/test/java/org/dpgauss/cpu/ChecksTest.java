@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.random.Philox4x32;
+import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
 
 /** The checks both backends (CPU primitives and GpuEngine) run before any work. */
@@ -49,5 +52,42 @@ class ChecksTest {
         s[0] = false;
         assertTrue(start[0], "the caller's start set must not be modified");
         assertThrows(IllegalArgumentException.class, () -> Checks.startSet(new boolean[] {true}, 2));
+    }
+
+    @Test
+    void symmetricToleratesRoundingButNotAsymmetry() {
+        assertDoesNotThrow(() -> Checks.symmetric(new DMatrixRMaj(new double[][] {{2, 1}, {1 + 1e-12, 3}}), "a"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Checks.symmetric(new DMatrixRMaj(new double[][] {{2, 1}, {1.5, 3}}), "a"));
+        assertTrue(e.getMessage().startsWith("a is not symmetric: |a(1,0) - a(0,1)| = 0.5"), e.getMessage());
+    }
+
+    @Test
+    void referenceDistancesNeedMatchingColumnsAndKeepInRange() {
+        RowBlockMatrix x = RowBlockMatrix.zeros(4, 2);
+        RowBlockMatrix r = RowBlockMatrix.zeros(3, 2);
+        assertDoesNotThrow(() -> Checks.referenceDistances(x, r, 3));
+        assertThrows(IllegalArgumentException.class, () -> Checks.referenceDistances(x, r, 0));
+        assertThrows(IllegalArgumentException.class, () -> Checks.referenceDistances(x, r, 4));
+        assertThrows(IllegalArgumentException.class,
+                () -> Checks.referenceDistances(x, RowBlockMatrix.zeros(3, 1), 1));
+        assertThrows(IllegalArgumentException.class, () -> Checks.referenceDistances(x, null, 1));
+    }
+
+    @Test
+    void radiusAndProjectionArguments() {
+        assertDoesNotThrow(() -> Checks.radius(0));
+        assertThrows(IllegalArgumentException.class, () -> Checks.radius(-1e-300));
+        assertThrows(IllegalArgumentException.class, () -> Checks.radius(Double.NaN));
+        RowBlockMatrix x = RowBlockMatrix.zeros(4, 2);
+        Philox4x32 g = Philox4x32.withKey(1L, 0L);
+        assertDoesNotThrow(() -> Checks.projection(x, 3, g, 0));
+        assertThrows(IllegalArgumentException.class, () -> Checks.projection(x, 0, g, 0));
+        assertThrows(IllegalArgumentException.class, () -> Checks.projection(x, 3, null, 0));
+        assertThrows(IllegalArgumentException.class, () -> Checks.projection(x, 3, g, -1));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Checks.projection(x, 3, g, Long.MAX_VALUE - 11));
+        assertTrue(e.getMessage().contains("overflow"), e.getMessage());
+        assertDoesNotThrow(() -> Checks.projection(x, 3, g, Long.MAX_VALUE - 12));
     }
 }

@@ -269,16 +269,9 @@ public final class GpuEngine implements ComputeEngine {
 
     @Override
     public RowBlockMatrix largestReferenceDistances(RowBlockMatrix x, RowBlockMatrix reference, int keep) {
-        Checks.notEmpty(x, "data matrix");
-        Checks.notEmpty(reference, "reference set");
+        Checks.referenceDistances(x, reference, keep);
         int d = x.cols();
-        if (reference.cols() != d) {
-            throw new IllegalArgumentException("reference set has " + reference.cols() + " columns, data have " + d);
-        }
         int m = reference.rows();
-        if (keep < 1 || keep > m) {
-            throw new IllegalArgumentException("keep=" + keep + " must be in [1, |R|=" + m + "]");
-        }
         return withFallback("largestReferenceDistances", () -> {
             double[] ref = new double[m * d];
             for (int j = 0; j < m; j++) {
@@ -304,9 +297,7 @@ public final class GpuEngine implements ComputeEngine {
     @Override
     public int[] neighbourCounts(RowBlockMatrix x, double radius) {
         Checks.notEmpty(x, "data matrix");
-        if (!(radius >= 0) || !Double.isFinite(radius)) {
-            throw new IllegalArgumentException("radius=" + radius + " must be finite and >= 0");
-        }
+        Checks.radius(radius);
         double r2 = radius * radius; // the CPU twin compares the direct sum with this same value
         return withFallback("neighbourCounts", () -> {
             try (DeviceRows dx = upload(x)) {
@@ -317,21 +308,9 @@ public final class GpuEngine implements ComputeEngine {
 
     @Override
     public DMatrixRMaj gaussianProjection(RowBlockMatrix data, int r, CounterBasedGenerator generator, long firstIndex) {
-        Checks.notEmpty(data, "data matrix");
-        if (r < 1) {
-            throw new IllegalArgumentException("projection dimension r=" + r + " must be >= 1");
-        }
-        if (generator == null) {
-            throw new IllegalArgumentException("generator is null");
-        }
-        if (firstIndex < 0) {
-            throw new IllegalArgumentException("firstIndex=" + firstIndex + " must be >= 0");
-        }
+        Checks.projection(data, r, generator, firstIndex);
         int n = data.rows();
         int d = data.cols();
-        if ((long) n * r > Long.MAX_VALUE - firstIndex) {
-            throw new IllegalArgumentException("n*r=" + ((long) n * r) + " random numbers overflow the counter");
-        }
         if (!(generator instanceof ChaCha20) && !(generator instanceof Philox4x32)) {
             fallbacks.add("gaussianProjection ran on the CPU: generator " + generator.name()
                     + " has no device implementation (ChaCha20 and Philox4x32 do)");
@@ -417,18 +396,10 @@ public final class GpuEngine implements ComputeEngine {
         if (d < solverMinDim || solverReason() != null) {
             return CpuEngine.instance().symmetricEigen(a);
         }
-        double scale = 0;
-        for (int k = 0; k < d * d; k++) {
-            scale = Math.max(scale, Math.abs(a.data[k]));
-        }
+        Checks.symmetric(a, "matrix");
         double[] sym = java.util.Arrays.copyOf(a.data, d * d);
         for (int i = 0; i < d; i++) {
             for (int j = 0; j < i; j++) {
-                double diff = Math.abs(a.unsafe_get(i, j) - a.unsafe_get(j, i));
-                if (diff > 1e-10 * scale) {
-                    throw new IllegalArgumentException("matrix is not symmetric: |a(" + i + "," + j + ") - a(" + j
-                            + "," + i + ")| = " + diff);
-                }
                 sym[j * d + i] = sym[i * d + j];
             }
         }
