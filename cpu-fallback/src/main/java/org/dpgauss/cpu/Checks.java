@@ -74,6 +74,15 @@ public final class Checks {
         return rows;
     }
 
+    /** The arguments of a weighted Gram {@code (1/m) sum w_i y_i y_i^T} other than the row subset. */
+    public static void weightedGram(RowBlockMatrix y, double[] weights, double divisor) {
+        if (y == null) {
+            throw new IllegalArgumentException("data matrix is null");
+        }
+        divisor(divisor);
+        weights(weights, y.rows());
+    }
+
     /** The divisor m of a weighted Gram / peeling step: finite and > 0. */
     public static void divisor(double divisor) {
         if (!(divisor > 0) || !Double.isFinite(divisor)) {

@@ -22,13 +22,9 @@ public final class WeightedGram {
      * @return the symmetric d x d matrix
      */
     public static DMatrixRMaj compute(RowBlockMatrix y, int[] rows, double[] weights, double divisor) {
-        if (y == null) {
-            throw new IllegalArgumentException("data matrix is null");
-        }
-        Checks.divisor(divisor);
+        Checks.weightedGram(y, weights, divisor);
         int n = y.rows();
         int d = y.cols();
-        Checks.weights(weights, n);
         int[] sel = Checks.rowsOrAll(rows, n, "row subset");
         if (sel.length == 0) {
             return new DMatrixRMaj(d, d);

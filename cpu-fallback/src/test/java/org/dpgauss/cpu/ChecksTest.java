@@ -90,4 +90,13 @@ class ChecksTest {
         assertTrue(e.getMessage().contains("overflow"), e.getMessage());
         assertDoesNotThrow(() -> Checks.projection(x, 3, g, Long.MAX_VALUE - 12));
     }
+
+    @Test
+    void weightedGramChecksDataDivisorAndWeights() {
+        RowBlockMatrix y = RowBlockMatrix.zeros(2, 3);
+        assertDoesNotThrow(() -> Checks.weightedGram(y, null, 2));
+        assertThrows(IllegalArgumentException.class, () -> Checks.weightedGram(null, null, 2));
+        assertThrows(IllegalArgumentException.class, () -> Checks.weightedGram(y, null, 0));
+        assertThrows(IllegalArgumentException.class, () -> Checks.weightedGram(y, new double[3], 2));
+    }
 }

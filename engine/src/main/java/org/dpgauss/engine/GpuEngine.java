@@ -175,13 +175,9 @@ public final class GpuEngine implements ComputeEngine {
 
     @Override
     public DMatrixRMaj weightedGram(RowBlockMatrix y, int[] rows, double[] weights, double divisor) {
-        if (y == null) {
-            throw new IllegalArgumentException("data matrix is null");
-        }
-        Checks.divisor(divisor);
+        Checks.weightedGram(y, weights, divisor);
         int n = y.rows();
         int d = y.cols();
-        Checks.weights(weights, n);
         int[] sel = Checks.rowsOrAll(rows, n, "row subset");
         if (sel.length == 0) {
             return new DMatrixRMaj(d, d);
@@ -557,23 +553,6 @@ public final class GpuEngine implements ComputeEngine {
             s += a.data[k] * a.data[k];
         }
         return Math.sqrt(s);
-    }
-
-    private static int[] indices(boolean[] s) {
-        int c = 0;
-        for (boolean b : s) {
-            if (b) {
-                c++;
-            }
-        }
-        int[] idx = new int[c];
-        int k = 0;
-        for (int i = 0; i < s.length; i++) {
-            if (s[i]) {
-                idx[k++] = i;
-            }
-        }
-        return idx;
     }
 
     @Override

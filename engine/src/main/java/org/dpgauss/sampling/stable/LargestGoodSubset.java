@@ -586,23 +586,6 @@ public final class LargestGoodSubset {
         }
     }
 
-    static int[] indices(boolean[] s) {
-        int c = 0;
-        for (boolean b : s) {
-            if (b) {
-                c++;
-            }
-        }
-        int[] idx = new int[c];
-        int k = 0;
-        for (int i = 0; i < s.length; i++) {
-            if (s[i]) {
-                idx[k++] = i;
-            }
-        }
-        return idx;
-    }
-
     static void checkData(RowBlockMatrix y) {
         Objects.requireNonNull(y, "data matrix");
         if (y.rows() < 1) {
