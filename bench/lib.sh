@@ -44,6 +44,19 @@ take_outdir() {
     outdir="$2"
 }
 
+# common_option NAME ARG
+#   The arguments every run-*.sh takes, for the last branches of its option loop: --rebuild (sets rebuild=1),
+#   -h/--help (prints the calling script's header, exits 0), any other option (exits 2, NAME prefixing the
+#   message), otherwise the output folder (take_outdir).
+common_option() {
+    case "$2" in
+        --rebuild) rebuild=1 ;;
+        -h | --help) print_header_help "${BASH_SOURCE[1]}"; exit 0 ;;
+        -*) echo "$1: unknown option '$2'" >&2; exit 2 ;;
+        *) take_outdir "$1" "$2" ;;
+    esac
+}
+
 # describe_command PREFIX CMD...
 #   Prints 'PREFIX  ->  CMD' with CMD shell-quoted: the command line recorded in the logs and result files.
 describe_command() {

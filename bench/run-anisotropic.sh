@@ -51,14 +51,11 @@ timing=1
 topvar=1
 while (($# > 0)); do
     case "$1" in
-        --rebuild) rebuild=1 ;;
-        -h | --help) print_header_help "${BASH_SOURCE[0]}"; exit 0 ;;
         --cells) shift; cells="$1" ;;
         --runs) shift; runs="$1" ;;
         --no-timing) timing=0 ;;
         --no-topvar) topvar=0 ;;
-        -*) echo "run-anisotropic.sh: unknown option '$1'" >&2; exit 2 ;;
-        *) take_outdir run-anisotropic.sh "$1" ;;
+        *) common_option run-anisotropic.sh "$1" ;;
     esac
     shift
 done

@@ -28,12 +28,7 @@ source bench/lib.sh
 outdir=""
 rebuild=0
 while (($# > 0)); do
-    case "$1" in
-        --rebuild) rebuild=1 ;;
-        -h | --help) print_header_help "${BASH_SOURCE[0]}"; exit 0 ;;
-        -*) echo "run-figure2.sh: unknown option '$1'" >&2; exit 2 ;;
-        *) take_outdir run-figure2.sh "$1" ;;
-    esac
+    common_option run-figure2.sh "$1"
     shift
 done
 outdir="${outdir:-bench/results/figure2}"

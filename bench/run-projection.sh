@@ -36,13 +36,10 @@ d=100
 reps=3
 while (($# > 0)); do
     case "$1" in
-        --rebuild) rebuild=1 ;;
-        -h | --help) print_header_help "${BASH_SOURCE[0]}"; exit 0 ;;
         --n) shift; n="$1" ;;
         --d) shift; d="$1" ;;
         --reps) shift; reps="$1" ;;
-        -*) echo "run-projection.sh: unknown option '$1'" >&2; exit 2 ;;
-        *) take_outdir run-projection.sh "$1" ;;
+        *) common_option run-projection.sh "$1" ;;
     esac
     shift
 done

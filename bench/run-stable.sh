@@ -36,14 +36,12 @@ fracs=0,0.02
 budget=20
 while (($# > 0)); do
     case "$1" in
-        --rebuild) rebuild=1 ;;
-        -h | --help) print_header_help "${BASH_SOURCE[0]}"; exit 0 ;;
         --n) shift; n="$1" ;;
         --d) shift; ds="$1" ;;
         --k) shift; k="$1" ;;
         --outliers) shift; fracs="$1" ;;
         --budget) shift; budget="$1" ;;
-        -*) echo "run-stable.sh: unknown option '$1'" >&2; exit 2 ;;
+        -*) common_option run-stable.sh "$1" ;;
         *) outdir="$1" ;;
     esac
     shift
