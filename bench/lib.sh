@@ -1,4 +1,9 @@
-# bench/lib.sh: shared by the bench/run-*.sh scripts, which source it from the repository root.
+# bench/lib.sh: shared by the bench/run-*.sh scripts. Sourcing it moves to the repository root (the scripts work
+# from there wherever they are started) and sets JAR and JAVA (below).
+
+# the sourcing script's absolute path, for --help after the cd (a relative path would no longer resolve)
+BENCH_SCRIPT="$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)/$(basename "${BASH_SOURCE[1]}")"
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # ensure_benchmarks_jar NAME REBUILD
 #   Builds bench/target/benchmarks.jar (mvn -B -q -DskipTests package -pl bench -am) when it is missing, older
@@ -28,10 +33,10 @@ ensure_benchmarks_jar() {
 JAR=bench/target/benchmarks.jar
 JAVA="${JAVA:-java}"
 
-# print_header_help SCRIPT
-#   Prints SCRIPT's header comment (line 2 up to 'set -euo pipefail'), without the '# ', as its --help.
+# print_header_help
+#   Prints the sourcing script's header comment (line 2 up to 'set -euo pipefail'), without the '# ', as its --help.
 print_header_help() {
-    sed -n '2,/^set -euo pipefail$/p' "$1" | sed -e '$d' -e 's/^# \{0,1\}//'
+    sed -n '2,/^set -euo pipefail$/p' "$BENCH_SCRIPT" | sed -e '$d' -e 's/^# \{0,1\}//'
 }
 
 # take_outdir NAME ARG
@@ -51,7 +56,7 @@ take_outdir() {
 common_option() {
     case "$2" in
         --rebuild) rebuild=1 ;;
-        -h | --help) print_header_help "${BASH_SOURCE[1]}"; exit 0 ;;
+        -h | --help) print_header_help; exit 0 ;;
         -*) echo "$1: unknown option '$2'" >&2; exit 2 ;;
         *) take_outdir "$1" "$2" ;;
     esac

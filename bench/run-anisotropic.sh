@@ -38,10 +38,8 @@
 #   reproducible simulation, not private releases.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
 # shellcheck source=bench/lib.sh
-source bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # moves to the repository root
 
 outdir=""
 rebuild=0

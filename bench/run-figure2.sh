@@ -20,10 +20,8 @@
 #   3. Tees the printed table (with the §8.2 reference ratios beside it) to OUTDIR/figure2.log.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
 # shellcheck source=bench/lib.sh
-source bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # moves to the repository root
 
 outdir=""
 rebuild=0

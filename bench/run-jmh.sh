@@ -35,10 +35,8 @@
 #   DPGAUSS_ENGINE=cpu bench/run-jmh.sh WeightedGramVariants
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
 # shellcheck source=bench/lib.sh
-source bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # moves to the repository root
 
 regex=""
 quick=0
@@ -48,7 +46,7 @@ while (($# > 0)); do
     case "$1" in
         --quick) quick=1 ;;
         --rebuild) rebuild=1 ;;
-        -h | --help) print_header_help "${BASH_SOURCE[0]}"; exit 0 ;;
+        -h | --help) print_header_help; exit 0 ;;
         --) shift; extra=("$@"); break ;;
         -*) echo "run-jmh.sh: unknown option '$1' (JMH options go after --)" >&2; exit 2 ;;
         *)

@@ -22,10 +22,8 @@
 # and tees the summary to OUTDIR/stable-scaling.log. Run it under 'nice' on a shared machine.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
 # shellcheck source=bench/lib.sh
-source bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # moves to the repository root
 
 outdir=""
 rebuild=0
