@@ -74,13 +74,18 @@ public final class Checks {
         return rows;
     }
 
-    /** The arguments of a weighted Gram {@code (1/m) sum w_i y_i y_i^T} other than the row subset. */
-    public static void weightedGram(RowBlockMatrix y, double[] weights, double divisor) {
+    /**
+     * The arguments of a weighted Gram {@code (1/m) sum_{i in S} w_i y_i y_i^T}.
+     *
+     * @return the row subset S as indices: {@code rows}, or all rows when it is null
+     */
+    public static int[] weightedGram(RowBlockMatrix y, int[] rows, double[] weights, double divisor) {
         if (y == null) {
             throw new IllegalArgumentException("data matrix is null");
         }
         divisor(divisor);
         weights(weights, y.rows());
+        return rowsOrAll(rows, y.rows(), "row subset");
     }
 
     /** The divisor m of a weighted Gram / peeling step: finite and > 0. */

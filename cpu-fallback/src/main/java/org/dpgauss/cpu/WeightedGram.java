@@ -22,10 +22,8 @@ public final class WeightedGram {
      * @return the symmetric d x d matrix
      */
     public static DMatrixRMaj compute(RowBlockMatrix y, int[] rows, double[] weights, double divisor) {
-        Checks.weightedGram(y, weights, divisor);
-        int n = y.rows();
+        int[] sel = Checks.weightedGram(y, rows, weights, divisor);
         int d = y.cols();
-        int[] sel = Checks.rowsOrAll(rows, n, "row subset");
         if (sel.length == 0) {
             return new DMatrixRMaj(d, d);
         }

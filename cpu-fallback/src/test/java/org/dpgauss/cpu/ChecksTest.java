@@ -94,9 +94,12 @@ class ChecksTest {
     @Test
     void weightedGramChecksDataDivisorAndWeights() {
         RowBlockMatrix y = RowBlockMatrix.zeros(2, 3);
-        assertDoesNotThrow(() -> Checks.weightedGram(y, null, 2));
-        assertThrows(IllegalArgumentException.class, () -> Checks.weightedGram(null, null, 2));
-        assertThrows(IllegalArgumentException.class, () -> Checks.weightedGram(y, null, 0));
-        assertThrows(IllegalArgumentException.class, () -> Checks.weightedGram(y, new double[3], 2));
+        assertArrayEquals(new int[] {0, 1}, Checks.weightedGram(y, null, null, 2));
+        int[] rows = {1, 1};
+        assertArrayEquals(rows, Checks.weightedGram(y, rows, new double[] {0, 1}, 2));
+        assertThrows(IllegalArgumentException.class, () -> Checks.weightedGram(y, new int[] {2}, null, 2));
+        assertThrows(IllegalArgumentException.class, () -> Checks.weightedGram(null, null, null, 2));
+        assertThrows(IllegalArgumentException.class, () -> Checks.weightedGram(y, null, null, 0));
+        assertThrows(IllegalArgumentException.class, () -> Checks.weightedGram(y, null, new double[3], 2));
     }
 }

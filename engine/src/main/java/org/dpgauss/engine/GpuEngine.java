@@ -175,10 +175,8 @@ public final class GpuEngine implements ComputeEngine {
 
     @Override
     public DMatrixRMaj weightedGram(RowBlockMatrix y, int[] rows, double[] weights, double divisor) {
-        Checks.weightedGram(y, weights, divisor);
-        int n = y.rows();
+        int[] sel = Checks.weightedGram(y, rows, weights, divisor);
         int d = y.cols();
-        int[] sel = Checks.rowsOrAll(rows, n, "row subset");
         if (sel.length == 0) {
             return new DMatrixRMaj(d, d);
         }
