@@ -86,8 +86,7 @@ final class MechanismCommand extends CommandGroup {
             m.put("bound_delta", mech.boundDelta());
             m.putAll(extra);
             m.put("guarantee", rel.guarantee().toMap());
-            m.put("insecure", random.isInsecure());
-            m.put("randomness", random.describe());
+            Main.putRandomness(m, random);
             out.println(Json.write(m));
         } else {
             out.printf(Locale.ROOT, "%s: NDIS-calibrated Gaussian mechanism, bound %s%n", name, mech.variant());
@@ -96,9 +95,7 @@ final class MechanismCommand extends CommandGroup {
                     rel.noiseVariance(), s.meanSensitivity(), s.rhoInf(), s.nu());
             out.println("  guarantee: " + rel.guarantee().describe());
             out.println("  random:    " + random.describe());
-            if (random.isInsecure()) {
-                out.println("WARNING: --insecure-seed was given: the noise above is predictable and NOT private.");
-            }
+            Main.warnIfInsecure(out, random, "noise");
         }
     }
 
