@@ -38,11 +38,9 @@
 #   reproducible simulation, not private releases.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # moves to the repository root
 
-JAR=bench/target/benchmarks.jar
-JAVA="${JAVA:-java}"
 outdir=""
 rebuild=0
 cells="10000:100:20,10000:1000:20,100000:100:20,100000:1000:20"
@@ -51,27 +49,16 @@ timing=1
 topvar=1
 while (($# > 0)); do
     case "$1" in
-        --rebuild) rebuild=1 ;;
-        -h | --help) sed -n '2,/^set -euo pipefail$/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
         --cells) shift; cells="$1" ;;
         --runs) shift; runs="$1" ;;
         --no-timing) timing=0 ;;
         --no-topvar) topvar=0 ;;
-        -*) echo "run-anisotropic.sh: unknown option '$1'" >&2; exit 2 ;;
-        *)
-            if [[ -n "$outdir" ]]; then
-                echo "run-anisotropic.sh: more than one output folder given ('$outdir', '$1')" >&2
-                exit 2
-            fi
-            outdir="$1"
-            ;;
+        *) common_option run-anisotropic.sh "$1" ;;
     esac
     shift
 done
 outdir="${outdir:-bench/results/anisotropic}"
 
-# shellcheck source=bench/lib.sh
-source bench/lib.sh
 ensure_benchmarks_jar run-anisotropic.sh "$rebuild"
 mkdir -p "$outdir"
 
@@ -82,16 +69,9 @@ if [[ $timing -eq 1 ]]; then
 fi
 
 cmd=("$JAVA" ${JAVA_OPTS:-} -Djava.awt.headless=true -cp "$JAR" org.dpgauss.bench.anisotropic.AnisotropicComparison "$outdir" "$cells" "$runs")
-command_line="bench/run-anisotropic.sh $outdir --cells $cells --runs $runs  ->  $(printf '%q ' "${cmd[@]}")"
-command_line="${command_line% }"
+command_line="$(describe_command "bench/run-anisotropic.sh $outdir --cells $cells --runs $runs" "${cmd[@]}")"
 log="$outdir/anisotropic.log"
-{
-    echo "# command: $command_line"
-    echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(hostname 2>/dev/null || uname -n); nproc: $(nproc);" \
-        "git: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
-} >"$log"
-echo ">> $command_line" >&2
-"${cmd[0]}" "-Danisotropic.command=$command_line" "${cmd[@]:1}" 2>&1 | tee -a "$log"
+run_logged "$log" anisotropic.command "$command_line" "${cmd[@]}"
 echo ">> done: $outdir/anisotropic.json, $outdir/error-*.png, $log" >&2
 
 if [[ $topvar -eq 1 ]]; then

@@ -20,44 +20,22 @@
 #   3. Tees the printed table (with the §8.2 reference ratios beside it) to OUTDIR/figure2.log.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # moves to the repository root
 
-JAR=bench/target/benchmarks.jar
-JAVA="${JAVA:-java}"
 outdir=""
 rebuild=0
 while (($# > 0)); do
-    case "$1" in
-        --rebuild) rebuild=1 ;;
-        -h | --help) sed -n '2,/^set -euo pipefail$/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
-        -*) echo "run-figure2.sh: unknown option '$1'" >&2; exit 2 ;;
-        *)
-            if [[ -n "$outdir" ]]; then
-                echo "run-figure2.sh: more than one output folder given ('$outdir', '$1')" >&2
-                exit 2
-            fi
-            outdir="$1"
-            ;;
-    esac
+    common_option run-figure2.sh "$1"
     shift
 done
 outdir="${outdir:-bench/results/figure2}"
 
-# shellcheck source=bench/lib.sh
-source bench/lib.sh
 ensure_benchmarks_jar run-figure2.sh "$rebuild"
 
 mkdir -p "$outdir"
 cmd=("$JAVA" -Djava.awt.headless=true -cp "$JAR" org.dpgauss.bench.Figure2Reproduction "$outdir")
-command_line="bench/run-figure2.sh $outdir  ->  $(printf '%q ' "${cmd[@]}")"
-command_line="${command_line% }"
+command_line="$(describe_command "bench/run-figure2.sh $outdir" "${cmd[@]}")"
 log="$outdir/figure2.log"
-{
-    echo "# command: $command_line"
-    echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(hostname 2>/dev/null || uname -n); nproc: $(nproc);" \
-        "git: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
-} >"$log"
-echo ">> $command_line" >&2
-"${cmd[0]}" "-Dfigure2.command=$command_line" "${cmd[@]:1}" 2>&1 | tee -a "$log"
+run_logged "$log" figure2.command "$command_line" "${cmd[@]}"
 echo ">> done: $outdir/figure2.json, $outdir/figure2.png, $log" >&2

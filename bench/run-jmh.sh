@@ -35,15 +35,8 @@
 #   DPGAUSS_ENGINE=cpu bench/run-jmh.sh WeightedGramVariants
 set -euo pipefail
 
-usage() {
-    sed -n '2,/^set -euo pipefail$/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'
-}
-
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
-
-JAR=bench/target/benchmarks.jar
-JAVA="${JAVA:-java}"
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # moves to the repository root
 
 regex=""
 quick=0
@@ -53,7 +46,7 @@ while (($# > 0)); do
     case "$1" in
         --quick) quick=1 ;;
         --rebuild) rebuild=1 ;;
-        -h | --help) usage; exit 0 ;;
+        -h | --help) print_header_help; exit 0 ;;
         --) shift; extra=("$@"); break ;;
         -*) echo "run-jmh.sh: unknown option '$1' (JMH options go after --)" >&2; exit 2 ;;
         *)
@@ -68,8 +61,6 @@ while (($# > 0)); do
 done
 
 # ---- 1. build if needed ------------------------------------------------------------------------
-# shellcheck source=bench/lib.sh
-source bench/lib.sh
 ensure_benchmarks_jar run-jmh.sh "$rebuild"
 
 # ---- 2. output folder, names, command ----------------------------------------------------------

@@ -24,11 +24,9 @@
 #   3. Tees the printed summary to OUTDIR/projection.log.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # moves to the repository root
 
-JAR=bench/target/benchmarks.jar
-JAVA="${JAVA:-java}"
 outdir=""
 rebuild=0
 n=100000
@@ -36,38 +34,20 @@ d=100
 reps=3
 while (($# > 0)); do
     case "$1" in
-        --rebuild) rebuild=1 ;;
-        -h | --help) sed -n '2,/^set -euo pipefail$/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
         --n) shift; n="$1" ;;
         --d) shift; d="$1" ;;
         --reps) shift; reps="$1" ;;
-        -*) echo "run-projection.sh: unknown option '$1'" >&2; exit 2 ;;
-        *)
-            if [[ -n "$outdir" ]]; then
-                echo "run-projection.sh: more than one output folder given ('$outdir', '$1')" >&2
-                exit 2
-            fi
-            outdir="$1"
-            ;;
+        *) common_option run-projection.sh "$1" ;;
     esac
     shift
 done
 outdir="${outdir:-bench/results/projection}"
 
-# shellcheck source=bench/lib.sh
-source bench/lib.sh
 ensure_benchmarks_jar run-projection.sh "$rebuild"
 
 mkdir -p "$outdir"
 cmd=("$JAVA" ${JAVA_OPTS:-} -Djava.awt.headless=true -cp "$JAR" org.dpgauss.bench.projection.ProjectionComparison "$outdir" "$n" "$d" "$reps")
-command_line="bench/run-projection.sh $outdir --n $n --d $d --reps $reps  ->  $(printf '%q ' "${cmd[@]}")"
-command_line="${command_line% }"
+command_line="$(describe_command "bench/run-projection.sh $outdir --n $n --d $d --reps $reps" "${cmd[@]}")"
 log="$outdir/projection.log"
-{
-    echo "# command: $command_line"
-    echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(hostname 2>/dev/null || uname -n); nproc: $(nproc);" \
-        "git: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
-} >"$log"
-echo ">> $command_line" >&2
-"${cmd[0]}" "-Dprojection.command=$command_line" "${cmd[@]:1}" 2>&1 | tee -a "$log"
+run_logged "$log" projection.command "$command_line" "${cmd[@]}"
 echo ">> done: $outdir/projection.json, $outdir/utility.png, $outdir/ridge.png, $log" >&2

@@ -22,11 +22,9 @@
 # and tees the summary to OUTDIR/stable-scaling.log. Run it under 'nice' on a shared machine.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # moves to the repository root
 
-JAR=bench/target/benchmarks.jar
-JAVA="${JAVA:-java}"
 outdir=""
 rebuild=0
 n=100000
@@ -36,35 +34,24 @@ fracs=0,0.02
 budget=20
 while (($# > 0)); do
     case "$1" in
-        --rebuild) rebuild=1 ;;
-        -h | --help) sed -n '2,/^set -euo pipefail$/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
         --n) shift; n="$1" ;;
         --d) shift; ds="$1" ;;
         --k) shift; k="$1" ;;
         --outliers) shift; fracs="$1" ;;
         --budget) shift; budget="$1" ;;
-        -*) echo "run-stable.sh: unknown option '$1'" >&2; exit 2 ;;
+        -*) common_option run-stable.sh "$1" ;;
         *) outdir="$1" ;;
     esac
     shift
 done
 outdir="${outdir:-bench/results/stable}"
 
-# shellcheck source=bench/lib.sh
-source bench/lib.sh
 ensure_benchmarks_jar run-stable.sh "$rebuild"
 
 mkdir -p "$outdir"
 # shellcheck disable=SC2206
 cmd=("$JAVA" ${JAVA_OPTS:--Xmx6g} -cp "$JAR" org.dpgauss.bench.stable.StableScaling "$outdir" "$n" "$ds" "$k" "$fracs" "$budget")
-command_line="bench/run-stable.sh $outdir --n $n --d $ds --k $k --outliers $fracs --budget $budget  ->  $(printf '%q ' "${cmd[@]}")"
-command_line="${command_line% }"
+command_line="$(describe_command "bench/run-stable.sh $outdir --n $n --d $ds --k $k --outliers $fracs --budget $budget" "${cmd[@]}")"
 log="$outdir/stable-scaling.log"
-{
-    echo "# command: $command_line"
-    echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(hostname 2>/dev/null || uname -n); nproc: $(nproc);" \
-        "git: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
-} >"$log"
-echo ">> $command_line" >&2
-"${cmd[0]}" "-Dstable.command=$command_line" "${cmd[@]:1}" 2>&1 | tee -a "$log"
+run_logged "$log" stable.command "$command_line" "${cmd[@]}"
 echo ">> done: $outdir/stable-scaling.json, $log" >&2

@@ -17,21 +17,9 @@ public final class GaussianProjection {
     }
 
     public static DMatrixRMaj project(RowBlockMatrix data, int r, CounterBasedGenerator generator, long firstIndex) {
-        Checks.notEmpty(data, "data matrix");
-        if (r < 1) {
-            throw new IllegalArgumentException("projection dimension r=" + r + " must be >= 1");
-        }
-        if (generator == null) {
-            throw new IllegalArgumentException("generator is null");
-        }
-        if (firstIndex < 0) {
-            throw new IllegalArgumentException("firstIndex=" + firstIndex + " must be >= 0");
-        }
+        Checks.projection(data, r, generator, firstIndex);
         int n = data.rows();
         int d = data.cols();
-        if ((long) n * r > Long.MAX_VALUE - firstIndex) {
-            throw new IllegalArgumentException("n*r=" + ((long) n * r) + " random numbers overflow the counter");
-        }
         int chunks = (n + RowChunks.CHUNK - 1) / RowChunks.CHUNK;
         return RowChunks.deterministicSum(chunks, d, r, (c, acc, scratch) -> {
             int from = c * RowChunks.CHUNK;

@@ -26,22 +26,12 @@ public final class LargestGoodSubsetPeeling {
      */
     public static GoodSubset peel(RowBlockMatrix y, double lambda, boolean[] start, double divisor) {
         Checks.notEmpty(y, "data matrix");
-        if (!(lambda > 0) || !Double.isFinite(lambda)) {
-            throw new IllegalArgumentException("threshold lambda=" + lambda + " must be finite and > 0");
-        }
+        Checks.threshold(lambda);
         int n = y.rows();
-        boolean[] s = new boolean[n];
-        if (start == null) {
-            java.util.Arrays.fill(s, true);
-        } else {
-            if (start.length != n) {
-                throw new IllegalArgumentException("start set has " + start.length + " entries, expected " + n);
-            }
-            System.arraycopy(start, 0, s, 0, n);
-        }
+        boolean[] s = Checks.startSet(start, n);
         int rounds = 0;
         while (true) {
-            int[] active = indices(s);
+            int[] active = GoodSubset.indicesOf(s);
             if (active.length == 0) {
                 return new GoodSubset(s, rounds);
             }
@@ -66,20 +56,4 @@ public final class LargestGoodSubsetPeeling {
         }
     }
 
-    static int[] indices(boolean[] s) {
-        int c = 0;
-        for (boolean b : s) {
-            if (b) {
-                c++;
-            }
-        }
-        int[] idx = new int[c];
-        int k = 0;
-        for (int i = 0; i < s.length; i++) {
-            if (s[i]) {
-                idx[k++] = i;
-            }
-        }
-        return idx;
-    }
 }

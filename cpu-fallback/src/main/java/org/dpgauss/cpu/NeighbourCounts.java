@@ -24,9 +24,7 @@ public final class NeighbourCounts {
 
     public static int[] count(RowBlockMatrix x, double radius) {
         Checks.notEmpty(x, "data matrix");
-        if (!(radius >= 0) || !Double.isFinite(radius)) {
-            throw new IllegalArgumentException("radius=" + radius + " must be finite and >= 0");
-        }
+        Checks.radius(radius);
         int n = x.rows();
         double r2 = radius * radius;
         double[] mu = x.columnMeans();

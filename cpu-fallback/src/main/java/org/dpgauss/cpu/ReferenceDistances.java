@@ -28,16 +28,9 @@ public final class ReferenceDistances {
      * @return an n x keep matrix; row i holds the keep largest squared distances from x_i to R, descending
      */
     public static RowBlockMatrix largest(RowBlockMatrix x, RowBlockMatrix reference, int keep) {
-        Checks.notEmpty(x, "data matrix");
-        Checks.notEmpty(reference, "reference set");
+        Checks.referenceDistances(x, reference, keep);
         int d = x.cols();
-        if (reference.cols() != d) {
-            throw new IllegalArgumentException("reference set has " + reference.cols() + " columns, data have " + d);
-        }
         int m = reference.rows();
-        if (keep < 1 || keep > m) {
-            throw new IllegalArgumentException("keep=" + keep + " must be in [1, |R|=" + m + "]");
-        }
         DMatrixRMaj ref = RowChunks.gatherRange(reference, 0, m, null);
         double[] mu = reference.columnMeans();
         DMatrixRMaj refCentred = ref.copy();

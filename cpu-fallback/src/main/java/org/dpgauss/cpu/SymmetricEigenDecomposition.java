@@ -14,20 +14,8 @@ public final class SymmetricEigenDecomposition {
     public static SymmetricEigen decompose(DMatrixRMaj a) {
         Checks.square(a, "matrix");
         Checks.finite(a, "matrix");
+        Checks.symmetric(a, "matrix");
         int d = a.numRows;
-        double scale = 0;
-        for (double v : a.data) {
-            scale = Math.max(scale, Math.abs(v));
-        }
-        for (int i = 0; i < d; i++) {
-            for (int j = 0; j < i; j++) {
-                double diff = Math.abs(a.unsafe_get(i, j) - a.unsafe_get(j, i));
-                if (diff > 1e-10 * scale) {
-                    throw new IllegalArgumentException("matrix is not symmetric: |a(" + i + "," + j + ") - a(" + j
-                            + "," + i + ")| = " + diff);
-                }
-            }
-        }
         DMatrixRMaj sym = a.copy();
         WeightedGram.symmetrize(sym);
         EigenDecomposition_F64<DMatrixRMaj> eig = DecompositionFactory_DDRM.eig(d, true, true);

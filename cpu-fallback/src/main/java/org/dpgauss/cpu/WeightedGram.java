@@ -22,26 +22,8 @@ public final class WeightedGram {
      * @return the symmetric d x d matrix
      */
     public static DMatrixRMaj compute(RowBlockMatrix y, int[] rows, double[] weights, double divisor) {
-        if (y == null) {
-            throw new IllegalArgumentException("data matrix is null");
-        }
-        if (!(divisor > 0) || !Double.isFinite(divisor)) {
-            throw new IllegalArgumentException("divisor m=" + divisor + " must be finite and > 0");
-        }
-        int n = y.rows();
+        int[] sel = Checks.weightedGram(y, rows, weights, divisor);
         int d = y.cols();
-        if (weights != null) {
-            if (weights.length != n) {
-                throw new IllegalArgumentException("weights has " + weights.length + " entries, expected one per row ("
-                        + n + ")");
-            }
-            for (int i = 0; i < n; i++) {
-                if (!(weights[i] >= 0) || !Double.isFinite(weights[i])) {
-                    throw new IllegalArgumentException("weight w_" + i + "=" + weights[i] + " must be finite and >= 0");
-                }
-            }
-        }
-        int[] sel = Checks.rowsOrAll(rows, n, "row subset");
         if (sel.length == 0) {
             return new DMatrixRMaj(d, d);
         }

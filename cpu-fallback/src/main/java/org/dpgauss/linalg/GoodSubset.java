@@ -43,10 +43,21 @@ public final class GoodSubset {
 
     /** Member rows in increasing order. */
     public int[] indices() {
-        int[] idx = new int[size];
+        return indicesOf(members);
+    }
+
+    /** The indices i with {@code s[i]} true, in increasing order (the active rows of a peeling round). */
+    public static int[] indicesOf(boolean[] s) {
+        int c = 0;
+        for (boolean b : s) {
+            if (b) {
+                c++;
+            }
+        }
+        int[] idx = new int[c];
         int k = 0;
-        for (int i = 0; i < members.length; i++) {
-            if (members[i]) {
+        for (int i = 0; i < s.length; i++) {
+            if (s[i]) {
                 idx[k++] = i;
             }
         }

@@ -62,7 +62,7 @@ final class BhsMeanMethod {
         SamplingRelease r = mech.estimate(x, main.selectEngine().engine(), random);
         PrintWriter out = main.spec.commandLine().getOut();
         if (r.isFail()) {
-            out.println(main.json ? "{\"status\":\"FAIL\"}" : "FAIL");
+            main.printFail(out);
             return 0;
         }
         PrivacyGuarantee g = r.guarantee();
@@ -74,8 +74,7 @@ final class BhsMeanMethod {
             m.put("certified", g.certified());
             m.put("guarantee", g.toMap());
             m.put("parameters", mech.parametersMap());
-            m.put("insecure", random.isInsecure());
-            m.put("randomness", random.describe());
+            Main.putRandomness(m, random);
             out.println(Json.write(m));
         } else {
             out.printf(Locale.ROOT, "private mean of %s (n=%d, d=%d), covariance-aware (BHS23)%n", input, x.rows(),
@@ -86,9 +85,7 @@ final class BhsMeanMethod {
             if (!g.certified()) {
                 out.println("WARNING: this output is NOT certified (see the guarantee line).");
             }
-            if (random.isInsecure()) {
-                out.println("WARNING: --insecure-seed was given: the noise above is predictable and NOT private.");
-            }
+            Main.warnIfInsecure(out, random, "noise");
         }
         return 0;
     }

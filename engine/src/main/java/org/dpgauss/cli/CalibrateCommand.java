@@ -15,19 +15,7 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
         description = "Noise calibration for a target (epsilon, delta); releases nothing and reads no data.",
         subcommands = {CalibrateCommand.Gaussian.class, CalibrateCommand.Projection.class})
-final class CalibrateCommand implements Runnable {
-
-    @ParentCommand
-    Main main;
-
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                "missing subcommand: gaussian or projection");
-    }
+final class CalibrateCommand extends CommandGroup {
 
     @Command(name = "gaussian", mixinStandardHelpOptions = true,
             description = {"Smallest noise standard deviation sigma for which the Gaussian mechanism with L2 "

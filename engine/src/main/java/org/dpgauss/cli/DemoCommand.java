@@ -148,9 +148,7 @@ final class DemoCommand implements Callable<Integer> {
                 + "eigenvalues of the sample covariance in [%.4f, %.4f] (true [0.5, 2])%n",
                 (Double) numerics.get("seconds"), (Double) numerics.get("min_eigenvalue"),
                 (Double) numerics.get("max_eigenvalue"));
-        if (random.isInsecure()) {
-            out.println("WARNING: --insecure-seed was given: the noise above is predictable and NOT private.");
-        }
+        Main.warnIfInsecure(out, random, "noise");
         return 0;
     }
 

@@ -15,18 +15,7 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "gx2", mixinStandardHelpOptions = true,
         description = "The generalized chi-square distribution Q = sum_j w_j chi2'(k_j, nc_j) + s Z.",
         subcommands = {Gx2Command.Cdf.class})
-final class Gx2Command implements Runnable {
-
-    @ParentCommand
-    Main main;
-
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing subcommand: cdf");
-    }
+final class Gx2Command extends CommandGroup {
 
     @Command(name = "cdf", mixinStandardHelpOptions = true,
             description = {"P[Q <= x] (or P[Q > x] with --upper) for Q = sum_j w_j chi2'(k_j, nc_j) + s Z, weights "

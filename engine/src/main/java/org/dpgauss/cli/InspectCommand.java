@@ -30,22 +30,10 @@ import picocli.CommandLine.ParentCommand;
                 + "(spec unbounded-gaussian-sampling §3.2-3.5).",
             "The output reveals the data; it carries no differential-privacy guarantee."},
         subcommands = {InspectCommand.StableCovCmd.class, InspectCommand.StableMeanCmd.class})
-final class InspectCommand implements Runnable {
+final class InspectCommand extends CommandGroup {
 
     static final String WARNING = "dpgauss inspect: NON-PRIVATE diagnostic output computed from the raw data "
             + "(no differential-privacy guarantee); do not release it.";
-
-    @ParentCommand
-    Main main;
-
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                "missing subcommand: stable-cov or stable-mean");
-    }
 
     /** Engine and writers shared by the subcommands. */
     ComputeEngine engine() {

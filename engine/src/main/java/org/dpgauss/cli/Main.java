@@ -1,6 +1,7 @@
 package org.dpgauss.cli;
 
 import java.io.PrintWriter;
+import java.util.Map;
 import org.dpgauss.engine.ComputeEngines;
 import org.dpgauss.engine.EngineChoice;
 import org.dpgauss.engine.EngineSelection;
@@ -80,6 +81,27 @@ public final class Main implements Runnable {
 
     RandomSource randomSource() {
         return RandomSource.fromOption(insecureSeed);
+    }
+
+    /**
+     * Prints a FAIL release: only {@code {"status":"FAIL"}} (or {@code FAIL} without --json), nothing about the data
+     * (design.md, privacy conventions).
+     */
+    void printFail(PrintWriter out) {
+        out.println(json ? "{\"status\":\"FAIL\"}" : "FAIL");
+    }
+
+    /** The randomness fields of a release's JSON: whether it is insecure, and the source's description. */
+    static void putRandomness(Map<String, Object> m, RandomSource random) {
+        m.put("insecure", random.isInsecure());
+        m.put("randomness", random.describe());
+    }
+
+    /** The text-mode warning under a release made with --insecure-seed; {@code what} names the output. */
+    static void warnIfInsecure(PrintWriter out, RandomSource random, String what) {
+        if (random.isInsecure()) {
+            out.println("WARNING: --insecure-seed was given: the " + what + " above is predictable and NOT private.");
+        }
     }
 
     /** Accepts auto|cpu|gpu in any case, with a message listing them otherwise. */

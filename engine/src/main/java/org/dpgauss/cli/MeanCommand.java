@@ -151,8 +151,7 @@ final class MeanCommand implements Callable<Integer> {
             m.put("n", x.rows());
             m.put("d", x.cols());
             m.put("noise_sigma", mech.sigma(x.rows()));
-            m.put("insecure", random.isInsecure());
-            m.put("randomness", random.describe());
+            Main.putRandomness(m, random);
             out.println(Json.write(m));
         } else {
             out.printf(Locale.ROOT, "private mean of %s (n=%d, d=%d), clipped Gaussian mechanism, C=%s%n",
@@ -161,9 +160,7 @@ final class MeanCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "  noise:     sigma = %.6g per coordinate%n", mech.sigma(x.rows()));
             out.println("  guarantee: " + g.describe());
             out.println("  random:    " + random.describe());
-            if (random.isInsecure()) {
-                out.println("WARNING: --insecure-seed was given: the noise above is predictable and NOT private.");
-            }
+            Main.warnIfInsecure(out, random, "noise");
         }
         return 0;
     }
@@ -256,7 +253,7 @@ final class MeanCommand implements Callable<Integer> {
     private Integer print(AnisotropicMeanResult r, String methodName, RowBlockMatrix x, RandomSource random) {
         PrintWriter out = main.spec.commandLine().getOut();
         if (r.isFail()) {
-            out.println(main.json ? "{\"status\":\"FAIL\"}" : "FAIL");
+            main.printFail(out);
             return 0;
         }
         PrivacyGuarantee g = r.guarantee();
@@ -268,8 +265,7 @@ final class MeanCommand implements Callable<Integer> {
             m.put("guarantee", g.toMap());
             m.put("n", x.rows());
             m.put("d", x.cols());
-            m.put("insecure", random.isInsecure());
-            m.put("randomness", random.describe());
+            Main.putRandomness(m, random);
             out.println(Json.write(m));
         } else {
             out.printf(Locale.ROOT, "private mean of %s (n=%d, d=%d), method %s%n", input, x.rows(),
@@ -277,9 +273,7 @@ final class MeanCommand implements Callable<Integer> {
             out.println("  mean:      " + Arrays.toString(r.estimate()));
             out.println("  guarantee: " + g.describe());
             out.println("  random:    " + random.describe());
-            if (random.isInsecure()) {
-                out.println("WARNING: --insecure-seed was given: the noise above is predictable and NOT private.");
-            }
+            Main.warnIfInsecure(out, random, "noise");
         }
         return 0;
     }

@@ -34,18 +34,7 @@ import picocli.CommandLine.ParentCommand;
             "The noise is exact discrete Gaussian scaled by a data-dependent factor in floating point: low-order-bit "
                     + "effects are not covered by the guarantee."},
         subcommands = {MechanismCommand.Blr.class, MechanismCommand.Gpr.class})
-final class MechanismCommand implements Runnable {
-
-    @ParentCommand
-    Main main;
-
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing subcommand: blr or gpr");
-    }
+final class MechanismCommand extends CommandGroup {
 
     static Variant variant(String bound) {
         switch (bound.toLowerCase(Locale.ROOT)) {
@@ -97,8 +86,7 @@ final class MechanismCommand implements Runnable {
             m.put("bound_delta", mech.boundDelta());
             m.putAll(extra);
             m.put("guarantee", rel.guarantee().toMap());
-            m.put("insecure", random.isInsecure());
-            m.put("randomness", random.describe());
+            Main.putRandomness(m, random);
             out.println(Json.write(m));
         } else {
             out.printf(Locale.ROOT, "%s: NDIS-calibrated Gaussian mechanism, bound %s%n", name, mech.variant());
@@ -107,9 +95,7 @@ final class MechanismCommand implements Runnable {
                     rel.noiseVariance(), s.meanSensitivity(), s.rhoInf(), s.nu());
             out.println("  guarantee: " + rel.guarantee().describe());
             out.println("  random:    " + random.describe());
-            if (random.isInsecure()) {
-                out.println("WARNING: --insecure-seed was given: the noise above is predictable and NOT private.");
-            }
+            Main.warnIfInsecure(out, random, "noise");
         }
     }
 

@@ -20,18 +20,7 @@ import picocli.CommandLine.ParentCommand;
         description = "Exact privacy accounting for mechanisms with Gaussian output: the hockey-stick divergence "
                 + "delta_{X,Y}(epsilon) between X = N(mean1, cov1) and Y = N(mean2, cov2) (NDIS, spec ndis §2-§3).",
         subcommands = {NdisCommand.Delta.class, NdisCommand.Epsilon.class, NdisCommand.Audit.class})
-final class NdisCommand implements Runnable {
-
-    @ParentCommand
-    Main main;
-
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing subcommand: delta, epsilon or audit");
-    }
+final class NdisCommand extends CommandGroup {
 
     static double[] checkedEpsilons(double[] eps) {
         for (int i = 0; i < eps.length; i++) {

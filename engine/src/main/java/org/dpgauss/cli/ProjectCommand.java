@@ -132,8 +132,7 @@ final class ProjectCommand implements Callable<Integer> {
             m.put("details", rel.details());
             m.put("guarantee", rel.guarantee().toMap());
             m.put("engine", engine.name());
-            m.put("insecure", random.isInsecure());
-            m.put("randomness", random.describe());
+            Main.putRandomness(m, random);
             m.put("seconds", seconds);
             out.println(Json.write(m));
         } else {
@@ -148,9 +147,7 @@ final class ProjectCommand implements Callable<Integer> {
             }
             out.println("  guarantee: " + rel.guarantee().describe());
             out.println("  random:    " + random.describe());
-            if (random.isInsecure()) {
-                out.println("WARNING: --insecure-seed was given: the projection above is predictable and NOT private.");
-            }
+            Main.warnIfInsecure(out, random, "projection");
         }
         return 0;
     }

@@ -111,7 +111,7 @@ final class SampleCommand implements Callable<Integer> {
         SamplingRelease release = known != null ? known.sample(x, engine, random) : sampler.sample(x, engine, random);
         PrintWriter out = main.spec.commandLine().getOut();
         if (release.isFail()) {
-            out.println(main.json ? "{\"status\":\"FAIL\"}" : "FAIL");
+            main.printFail(out);
             return 0;
         }
         PrivacyGuarantee g = release.guarantee();
@@ -123,8 +123,7 @@ final class SampleCommand implements Callable<Integer> {
             m.put("guarantee", g.toMap());
             m.put("variant", variant);
             m.put("parameters", parameters);
-            m.put("insecure", random.isInsecure());
-            m.put("randomness", random.describe());
+            Main.putRandomness(m, random);
             out.println(Json.write(m));
         } else {
             out.printf(Locale.ROOT, "private sample from %s (n=%d, d=%d), %s%n", input, n, d, variant);
@@ -135,9 +134,7 @@ final class SampleCommand implements Callable<Integer> {
             if (!g.certified()) {
                 out.println("WARNING: this output is NOT certified (see the guarantee line).");
             }
-            if (random.isInsecure()) {
-                out.println("WARNING: --insecure-seed was given: the output above is predictable and NOT private.");
-            }
+            Main.warnIfInsecure(out, random, "output");
         }
         return 0;
     }

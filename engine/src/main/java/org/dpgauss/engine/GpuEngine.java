@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.Supplier;
+import org.dpgauss.cpu.Checks;
 import org.dpgauss.cpu.Cholesky;
 import org.dpgauss.cpu.LargestGoodSubsetPeeling;
 import org.dpgauss.cpu.TriangularSolve;
@@ -174,14 +175,8 @@ public final class GpuEngine implements ComputeEngine {
 
     @Override
     public DMatrixRMaj weightedGram(RowBlockMatrix y, int[] rows, double[] weights, double divisor) {
-        if (y == null) {
-            throw new IllegalArgumentException("data matrix is null");
-        }
-        GpuArgs.divisor(divisor);
-        int n = y.rows();
+        int[] sel = Checks.weightedGram(y, rows, weights, divisor);
         int d = y.cols();
-        GpuArgs.weights(weights, n);
-        int[] sel = GpuArgs.rowsOrAll(rows, n, "row subset");
         if (sel.length == 0) {
             return new DMatrixRMaj(d, d);
         }
@@ -227,9 +222,9 @@ public final class GpuEngine implements ComputeEngine {
 
     @Override
     public double[] mahalanobisNorms(RowBlockMatrix x, DMatrixRMaj lower, int[] rows) {
-        GpuArgs.notEmpty(x, "data matrix");
-        GpuArgs.lowerFactor(lower, x.cols(), "Cholesky factor");
-        int[] sel = GpuArgs.rowsOrAll(rows, x.rows(), "row subset");
+        Checks.notEmpty(x, "data matrix");
+        Checks.lowerFactor(lower, x.cols(), "Cholesky factor");
+        int[] sel = Checks.rowsOrAll(rows, x.rows(), "row subset");
         if (sel.length == 0) {
             return new double[0];
         }
@@ -251,8 +246,8 @@ public final class GpuEngine implements ComputeEngine {
 
     @Override
     public RowBlockMatrix whiten(RowBlockMatrix x, DMatrixRMaj lower) {
-        GpuArgs.notEmpty(x, "data matrix");
-        GpuArgs.lowerFactor(lower, x.cols(), "Cholesky factor");
+        Checks.notEmpty(x, "data matrix");
+        Checks.lowerFactor(lower, x.cols(), "Cholesky factor");
         return withFallback("whiten", () -> {
             double[][] z;
             try (DeviceRows dx = upload(x)) {
@@ -268,16 +263,9 @@ public final class GpuEngine implements ComputeEngine {
 
     @Override
     public RowBlockMatrix largestReferenceDistances(RowBlockMatrix x, RowBlockMatrix reference, int keep) {
-        GpuArgs.notEmpty(x, "data matrix");
-        GpuArgs.notEmpty(reference, "reference set");
+        Checks.referenceDistances(x, reference, keep);
         int d = x.cols();
-        if (reference.cols() != d) {
-            throw new IllegalArgumentException("reference set has " + reference.cols() + " columns, data have " + d);
-        }
         int m = reference.rows();
-        if (keep < 1 || keep > m) {
-            throw new IllegalArgumentException("keep=" + keep + " must be in [1, |R|=" + m + "]");
-        }
         return withFallback("largestReferenceDistances", () -> {
             double[] ref = new double[m * d];
             for (int j = 0; j < m; j++) {
@@ -302,10 +290,8 @@ public final class GpuEngine implements ComputeEngine {
 
     @Override
     public int[] neighbourCounts(RowBlockMatrix x, double radius) {
-        GpuArgs.notEmpty(x, "data matrix");
-        if (!(radius >= 0) || !Double.isFinite(radius)) {
-            throw new IllegalArgumentException("radius=" + radius + " must be finite and >= 0");
-        }
+        Checks.notEmpty(x, "data matrix");
+        Checks.radius(radius);
         double r2 = radius * radius; // the CPU twin compares the direct sum with this same value
         return withFallback("neighbourCounts", () -> {
             try (DeviceRows dx = upload(x)) {
@@ -316,21 +302,9 @@ public final class GpuEngine implements ComputeEngine {
 
     @Override
     public DMatrixRMaj gaussianProjection(RowBlockMatrix data, int r, CounterBasedGenerator generator, long firstIndex) {
-        GpuArgs.notEmpty(data, "data matrix");
-        if (r < 1) {
-            throw new IllegalArgumentException("projection dimension r=" + r + " must be >= 1");
-        }
-        if (generator == null) {
-            throw new IllegalArgumentException("generator is null");
-        }
-        if (firstIndex < 0) {
-            throw new IllegalArgumentException("firstIndex=" + firstIndex + " must be >= 0");
-        }
+        Checks.projection(data, r, generator, firstIndex);
         int n = data.rows();
         int d = data.cols();
-        if ((long) n * r > Long.MAX_VALUE - firstIndex) {
-            throw new IllegalArgumentException("n*r=" + ((long) n * r) + " random numbers overflow the counter");
-        }
         if (!(generator instanceof ChaCha20) && !(generator instanceof Philox4x32)) {
             fallbacks.add("gaussianProjection ran on the CPU: generator " + generator.name()
                     + " has no device implementation (ChaCha20 and Philox4x32 do)");
@@ -367,8 +341,8 @@ public final class GpuEngine implements ComputeEngine {
      */
     @Override
     public CholeskyResult cholesky(DMatrixRMaj a) {
-        GpuArgs.square(a, "matrix");
-        GpuArgs.finite(a, "matrix");
+        Checks.square(a, "matrix");
+        Checks.finite(a, "matrix");
         int d = a.numRows;
         if (d < solverMinDim || solverReason() != null) {
             return CpuEngine.instance().cholesky(a);
@@ -410,24 +384,16 @@ public final class GpuEngine implements ComputeEngine {
      */
     @Override
     public SymmetricEigen symmetricEigen(DMatrixRMaj a) {
-        GpuArgs.square(a, "matrix");
-        GpuArgs.finite(a, "matrix");
+        Checks.square(a, "matrix");
+        Checks.finite(a, "matrix");
         int d = a.numRows;
         if (d < solverMinDim || solverReason() != null) {
             return CpuEngine.instance().symmetricEigen(a);
         }
-        double scale = 0;
-        for (int k = 0; k < d * d; k++) {
-            scale = Math.max(scale, Math.abs(a.data[k]));
-        }
+        Checks.symmetric(a, "matrix");
         double[] sym = java.util.Arrays.copyOf(a.data, d * d);
         for (int i = 0; i < d; i++) {
             for (int j = 0; j < i; j++) {
-                double diff = Math.abs(a.unsafe_get(i, j) - a.unsafe_get(j, i));
-                if (diff > 1e-10 * scale) {
-                    throw new IllegalArgumentException("matrix is not symmetric: |a(" + i + "," + j + ") - a(" + j
-                            + "," + i + ")| = " + diff);
-                }
                 sym[j * d + i] = sym[i * d + j];
             }
         }
@@ -480,21 +446,10 @@ public final class GpuEngine implements ComputeEngine {
      */
     @Override
     public GoodSubset largestGoodSubset(RowBlockMatrix y, double lambda, boolean[] start, double divisor) {
-        GpuArgs.notEmpty(y, "data matrix");
-        if (!(lambda > 0) || !Double.isFinite(lambda)) {
-            throw new IllegalArgumentException("threshold lambda=" + lambda + " must be finite and > 0");
-        }
-        int n = y.rows();
-        boolean[] s = new boolean[n];
-        if (start == null) {
-            java.util.Arrays.fill(s, true);
-        } else {
-            if (start.length != n) {
-                throw new IllegalArgumentException("start set has " + start.length + " entries, expected " + n);
-            }
-            System.arraycopy(start, 0, s, 0, n);
-        }
-        GpuArgs.divisor(divisor);
+        Checks.notEmpty(y, "data matrix");
+        Checks.threshold(lambda);
+        boolean[] s = Checks.startSet(start, y.rows());
+        Checks.divisor(divisor);
         int[] rounds = new int[1];
         return withFallback("largestGoodSubset", () -> peelOnDevice(y, lambda, s, divisor, rounds), () -> {
             GoodSubset cpu = LargestGoodSubsetPeeling.peel(y, lambda, s, divisor);
@@ -524,7 +479,7 @@ public final class GpuEngine implements ComputeEngine {
         synchronized (this) {
             dy = resident(y);
             while (true) {
-                int[] active = indices(s);
+                int[] active = GoodSubset.indicesOf(s);
                 if (active.length == 0) {
                     return new GoodSubset(s, rounds[0]);
                 }
@@ -596,23 +551,6 @@ public final class GpuEngine implements ComputeEngine {
             s += a.data[k] * a.data[k];
         }
         return Math.sqrt(s);
-    }
-
-    private static int[] indices(boolean[] s) {
-        int c = 0;
-        for (boolean b : s) {
-            if (b) {
-                c++;
-            }
-        }
-        int[] idx = new int[c];
-        int k = 0;
-        for (int i = 0; i < s.length; i++) {
-            if (s[i]) {
-                idx[k++] = i;
-            }
-        }
-        return idx;
     }
 
     @Override

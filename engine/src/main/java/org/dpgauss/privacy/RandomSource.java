@@ -12,8 +12,9 @@ package org.dpgauss.privacy;
  *   <li>{@link #nextInt(int)} is exactly uniform on {@code [0, bound)} (rejection sampling, no modulo bias);</li>
  *   <li>{@link #nextGaussian()} is standard normal, drawn by the Marsaglia polar (Box–Muller) method.</li>
  * </ul>
- * Only {@link #nextLong()} and {@link #nextBytes(byte[])} are primitive; the defaults derive the others from
- * {@code nextLong()}, so a seeded source is reproducible across platforms.
+ * Only {@link #nextLong()} is primitive; the defaults derive the others from {@code nextLong()}, so a seeded
+ * source is reproducible across platforms ({@link #secure()} overrides {@link #nextBytes(byte[])} with
+ * {@code SecureRandom.nextBytes}).
  *
  * <p><b>Floating-point caveat.</b> Noise computed in floating point, as {@code nextGaussian()} and any
  * Laplace/Gaussian sampler built naively on {@code nextDouble()} are, can leak information through the pattern
@@ -72,11 +73,21 @@ public interface RandomSource {
     long nextLong();
 
     /**
-     * Fills {@code bytes} with uniformly random bytes.
+     * Fills {@code bytes} with uniformly random bytes: by default the little-endian bytes of successive
+     * {@link #nextLong()} values (the last one truncated), so the stream depends only on {@code nextLong()}.
      *
      * @param bytes the array to fill, not null
      */
-    void nextBytes(byte[] bytes);
+    default void nextBytes(byte[] bytes) {
+        java.util.Objects.requireNonNull(bytes, "bytes");
+        int i = 0;
+        while (i < bytes.length) {
+            long x = nextLong();
+            for (int k = 0; k < Long.BYTES && i < bytes.length; k++, x >>>= 8) {
+                bytes[i++] = (byte) x;
+            }
+        }
+    }
 
     /** @return true if this source is predictable and must not be used for private releases */
     boolean isInsecure();

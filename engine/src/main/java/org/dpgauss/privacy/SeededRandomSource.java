@@ -1,6 +1,5 @@
 package org.dpgauss.privacy;
 
-import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
@@ -22,19 +21,6 @@ final class SeededRandomSource implements RandomSource {
     @Override
     public long nextLong() {
         return random.nextLong();
-    }
-
-    /** Little-endian bytes of successive {@link #nextLong()} values, so the stream depends only on nextLong. */
-    @Override
-    public void nextBytes(byte[] bytes) {
-        Objects.requireNonNull(bytes, "bytes");
-        int i = 0;
-        while (i < bytes.length) {
-            long x = nextLong();
-            for (int k = 0; k < Long.BYTES && i < bytes.length; k++, x >>>= 8) {
-                bytes[i++] = (byte) x;
-            }
-        }
     }
 
     @Override

@@ -179,23 +179,8 @@ public final class CovarianceAwareMean {
             throw new IllegalArgumentException("no n is certified with the PTR rule " + ptr.id()
                     + ": it is not differentially private (spec §3.6)");
         }
-        long hi = 2;
-        while (!certifiable(hi, d, epsilon, delta, alpha, lambda0OrNaN, ptr)) {
-            hi *= 2;
-            if (hi > (1L << 50)) {
-                throw new IllegalStateException("no certified n below 2^50 for d=" + d);
-            }
-        }
-        long lo = hi / 2; // not certified
-        while (hi - lo > 1) {
-            long mid = (lo + hi) >>> 1;
-            if (certifiable(mid, d, epsilon, delta, alpha, lambda0OrNaN, ptr)) {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        return hi;
+        return SamplerParameters.smallestRows(n -> certifiable(n, d, epsilon, delta, alpha, lambda0OrNaN, ptr),
+                "no certified n below 2^50 for d=" + d);
     }
 
     /** @return the outlier threshold used */

@@ -57,18 +57,6 @@ final class KeystreamSource implements RandomSource {
     }
 
     @Override
-    public void nextBytes(byte[] bytes) {
-        Objects.requireNonNull(bytes, "bytes");
-        int i = 0;
-        while (i < bytes.length) {
-            long x = nextLong();
-            for (int k = 0; k < Long.BYTES && i < bytes.length; k++, x >>>= 8) {
-                bytes[i++] = (byte) x;
-            }
-        }
-    }
-
-    @Override
     public boolean isInsecure() {
         return parent.isInsecure();
     }

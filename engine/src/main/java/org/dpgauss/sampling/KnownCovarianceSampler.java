@@ -110,20 +110,8 @@ public final class KnownCovarianceSampler {
      * @return the smallest n the sketch's size check accepts (doubling, then bisection; the check is monotone)
      */
     public static long requiredRows(int d, double epsilon, double delta, double alpha, PtrMechanism ptr) {
-        long hi = 2;
-        while (!sizeHolds(hi, d, epsilon, delta, alpha, ptr)) {
-            hi *= 2;
-        }
-        long lo = hi / 2;
-        while (hi - lo > 1) {
-            long mid = (lo + hi) >>> 1;
-            if (sizeHolds(mid, d, epsilon, delta, alpha, ptr)) {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        return hi;
+        return SamplerParameters.smallestRows(n -> sizeHolds(n, d, epsilon, delta, alpha, ptr),
+                "no n below 2^50 passes the known-covariance size check for d=" + d);
     }
 
     /**

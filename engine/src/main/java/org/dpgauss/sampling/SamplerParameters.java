@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.LongPredicate;
 
 /**
  * All public parameters of the unbounded Gaussian sampler (spec unbounded-gaussian-sampling §2, Algorithm 2 of the
@@ -249,6 +250,36 @@ public final class SamplerParameters {
             cur = next;
         }
         throw new IllegalStateException("the size recipe did not reach its fixed point for d=" + d);
+    }
+
+    /**
+     * The smallest n >= 2 with {@code holds(n)}, for a size condition that is monotone in n (false, then true from
+     * some n on): doubling from 2, then bisection. Shared by the size checks of {@link CovarianceAwareMean} and
+     * {@link KnownCovarianceSampler}.
+     *
+     * @param holds the size condition
+     * @param noneMessage the message of the exception thrown when no n up to 2^50 satisfies it
+     * @return the smallest n the condition accepts
+     * @throws IllegalStateException when doubling passes 2^50 without the condition holding
+     */
+    static long smallestRows(LongPredicate holds, String noneMessage) {
+        long hi = 2;
+        while (!holds.test(hi)) {
+            hi *= 2;
+            if (hi > (1L << 50)) {
+                throw new IllegalStateException(noneMessage);
+            }
+        }
+        long lo = hi / 2; // fails the condition (or is 1 when hi = 2)
+        while (hi - lo > 1) {
+            long mid = (lo + hi) >>> 1;
+            if (holds.test(mid)) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        return hi;
     }
 
     /**

@@ -84,6 +84,37 @@ class RandomSourceTest {
         assertThrows(NullPointerException.class, () -> a.nextBytes(null));
     }
 
+    /** The default nextBytes (shared by the seeded source and the sampling keystream): little-endian nextLong bytes. */
+    @Test
+    void defaultBytesAreLittleEndianNextLongsAcrossLongBoundaries() {
+        RandomSource r = new RandomSource() {
+            private final PrimitiveIterator.OfLong it =
+                    LongStream.of(0x0807060504030201L, 0x100F0E0D0C0B0A09L, 0x7766554433221100L).iterator();
+
+            @Override
+            public long nextLong() {
+                return it.nextLong();
+            }
+
+            @Override
+            public boolean isInsecure() {
+                return true;
+            }
+
+            @Override
+            public String describe() {
+                return "replay";
+            }
+        };
+        byte[] bytes = new byte[11];
+        r.nextBytes(bytes);
+        assertArrayEquals(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, bytes);
+        byte[] next = new byte[1];
+        r.nextBytes(next); // the rest of the second long is dropped, not carried over
+        assertArrayEquals(new byte[] {0x00}, next);
+        assertThrows(NullPointerException.class, () -> r.nextBytes(null));
+    }
+
     @Test
     void seededSourceSaysItIsInsecure() {
         RandomSource s = RandomSource.insecureSeeded(123L);

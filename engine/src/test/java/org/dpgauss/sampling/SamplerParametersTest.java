@@ -10,6 +10,19 @@ import org.junit.jupiter.api.Test;
 /** The certified size recipe of spec §2.2 / §2.3 and the --constants overrides. */
 class SamplerParametersTest {
 
+    /** The doubling-then-bisection search behind both requiredRows of the covariance-aware estimators. */
+    @Test
+    void smallestRowsFindsTheThresholdOfAMonotoneCondition() {
+        for (long t : new long[] {1, 2, 3, 4, 5, 1000, 1024, 1025, 123_456_789L}) {
+            long threshold = t;
+            assertEquals(Math.max(2, t), SamplerParameters.smallestRows(n -> n >= threshold, "none"), "t=" + t);
+        }
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> SamplerParameters.smallestRows(n -> false, "no n for this test"));
+        assertEquals("no n for this test", e.getMessage());
+    }
+
+
     /**
      * The worked sizes of spec §2.2 (alpha = 0.05, paper k, i.e. the BHS23 PTR whose k is not raised): total n,
      * lambda0 and M at the fixed point. The table rounds to two significant digits, hence 3% on n.

@@ -75,7 +75,7 @@ public final class LargestGoodSubset {
         Arrays.fill(s, true);
         int rounds = 0;
         while (true) {
-            int[] active = indices(s);
+            int[] active = GoodSubset.indicesOf(s);
             if (active.length == 0) {
                 return new GoodSubset(s, rounds);
             }
@@ -283,7 +283,7 @@ public final class LargestGoodSubset {
 
         private void refit() {
             stats.canonicalRounds++;
-            int[] active = indices(s);
+            int[] active = GoodSubset.indicesOf(s);
             downdatesSinceFit = 0;
             growth = 1;
             version++;
@@ -456,7 +456,7 @@ public final class LargestGoodSubset {
 
         /** All active norms with the current (downdated) factor; the bounds restart from them. */
         private void recomputeAll() {
-            int[] rows = indices(s);
+            int[] rows = GoodSubset.indicesOf(s);
             double[] nq = engine.mahalanobisNorms(y, DMatrixRMaj.wrap(d, d, lower), rows);
             stats.downdateNormPasses++;
             stats.normsRecomputed += rows.length;
@@ -584,23 +584,6 @@ public final class LargestGoodSubset {
                 z[j] = v / l[rj + j];
             }
         }
-    }
-
-    static int[] indices(boolean[] s) {
-        int c = 0;
-        for (boolean b : s) {
-            if (b) {
-                c++;
-            }
-        }
-        int[] idx = new int[c];
-        int k = 0;
-        for (int i = 0; i < s.length; i++) {
-            if (s[i]) {
-                idx[k++] = i;
-            }
-        }
-        return idx;
     }
 
     static void checkData(RowBlockMatrix y) {

@@ -68,7 +68,7 @@ class LargestGoodSubsetTest {
             if (!mem[i]) {
                 checked++;
                 mem[i] = true;
-                int[] idx2 = LargestGoodSubset.indices(mem);
+                int[] idx2 = GoodSubset.indicesOf(mem);
                 DMatrixRMaj a2 = engine.weightedGram(y, idx2, null, m);
                 CholeskyResult c2 = engine.cholesky(a2);
                 if (c2.isPositiveDefinite()) {
@@ -225,7 +225,7 @@ class LargestGoodSubsetTest {
         boolean[] s = new boolean[m];
         java.util.Arrays.fill(s, true);
         while (true) {
-            int[] idx = LargestGoodSubset.indices(s);
+            int[] idx = GoodSubset.indicesOf(s);
             if (idx.length == 0) {
                 break;
             }
