@@ -117,12 +117,8 @@ public final class AnalyzeGauss implements SecondMomentMethod {
      */
     public static AnalyzeGauss fromParams(SecondMomentParams params) {
         Objects.requireNonNull(params, "params");
-        double paper = params.extra(EXTRA_PAPER_SENSITIVITY, 0);
-        if (paper != 0 && paper != 1) {
-            throw new IllegalArgumentException(EXTRA_PAPER_SENSITIVITY + "=" + paper + " must be 0 (tight sqrt(2) R^2/n)"
-                    + " or 1 (the paper's 4 R^2/n)");
-        }
-        AnalyzeGauss a = of(params.radius(), params.rho(), paper == 1 ? Sensitivity.PAPER : Sensitivity.TIGHT);
+        boolean paper = params.extraFlag(EXTRA_PAPER_SENSITIVITY, "tight sqrt(2) R^2/n", "the paper's 4 R^2/n");
+        AnalyzeGauss a = of(params.radius(), params.rho(), paper ? Sensitivity.PAPER : Sensitivity.TIGHT);
         return new AnalyzeGauss(a.radius, a.rho, params.delta(), a.sensitivity, params.clipToRadius(), null);
     }
 
@@ -191,7 +187,7 @@ public final class AnalyzeGauss implements SecondMomentMethod {
         if (!clipToRadius) {
             RowBounds.checkBound(x, radius);
         }
-        SymmetricNoise noise = noiseFor(random);
+        SymmetricNoise noise = noiseFor(noiseOverride, random);
         double sigma = sigma(n, d);
         double r2 = radius * radius;
         double acc = accountedRho(r2, n, d, sigma, noise);
@@ -200,14 +196,10 @@ public final class AnalyzeGauss implements SecondMomentMethod {
         DMatrixRMaj out = noise.perturb(engine.weightedGram(clipped, null, null, n), sigma);
 
         boolean certified = noise.isSecure() && !random.isInsecure();
-        Zcdp z = Zcdp.of(rho);
-        String notes = "Analyze Gauss (one Gaussian release of the second moment of rows clipped to R=" + radius
-                + "); L2 sensitivity " + (sensitivity == Sensitivity.TIGHT ? "sqrt(2) R^2/n" : "4 R^2/n (paper)")
-                + " plus floating-point and grid slack, accounted rho=" + acc + " <= " + rho
-                + "; (epsilon, delta) by the tight CKS20 conversion" + (certified ? "" : "; INSECURE randomness: not"
-                + " private");
-        PrivacyGuarantee g = PrivacyGuarantee.zcdp(NeighbouringRelation.REPLACE_ONE, z, z.toApproxDpTight(delta),
-                certified, notes);
+        PrivacyGuarantee g = replaceOneZcdp(rho, delta, certified, "Analyze Gauss (one Gaussian release of the"
+                + " second moment of rows clipped to R=" + radius + "); L2 sensitivity "
+                + (sensitivity == Sensitivity.TIGHT ? "sqrt(2) R^2/n" : "4 R^2/n (paper)")
+                + " plus floating-point and grid slack, accounted rho=" + acc + " <= " + rho);
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("radius", radius);
         p.put("radius_mode", clipToRadius ? "clip" : "public-bound");
@@ -217,13 +209,33 @@ public final class AnalyzeGauss implements SecondMomentMethod {
         return SecondMomentEstimate.pass(out, g, NAME, certified, p);
     }
 
-    private SymmetricNoise noiseFor(RandomSource random) {
+    /** The noise a release draws: the injected test noise when there is one, else secure noise from random. */
+    static SymmetricNoise noiseFor(SymmetricNoise noiseOverride, RandomSource random) {
         return noiseOverride != null ? noiseOverride : SymmetricNoise.secure(random);
     }
 
     /** The noise whose {@link SymmetricNoise#roundingInflation} the accounting uses; it draws nothing. */
     private SymmetricNoise accountingNoise() {
+        return accountingNoise(noiseOverride);
+    }
+
+    /** The injected test noise when there is one, else {@link #ACCOUNTING}. */
+    static SymmetricNoise accountingNoise(SymmetricNoise noiseOverride) {
         return noiseOverride != null ? noiseOverride : ACCOUNTING;
+    }
+
+    /**
+     * The replace-one rho-zCDP guarantee of a Gaussian release (the shared form of Analyze Gauss and CoinPress),
+     * stating (epsilon, delta) by the tight CKS20 conversion {@link Zcdp#toApproxDpTight}.
+     *
+     * @param notes what was released and accounted; the conversion and, when not certified, the insecure-randomness
+     *     warning are appended
+     */
+    static PrivacyGuarantee replaceOneZcdp(double rho, double delta, boolean certified, String notes) {
+        Zcdp z = Zcdp.of(rho);
+        return PrivacyGuarantee.zcdp(NeighbouringRelation.REPLACE_ONE, z, z.toApproxDpTight(delta), certified,
+                notes + "; (epsilon, delta) by the tight CKS20 conversion"
+                        + (certified ? "" : "; INSECURE randomness: not private"));
     }
 
     /** Only its roundingInflation (a function of sigma and d) is used: the source is never drawn from. */

@@ -7,10 +7,8 @@ import java.util.Objects;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.CholeskyResult;
 import org.dpgauss.linalg.RowBlockMatrix;
-import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
-import org.dpgauss.privacy.Zcdp;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 
@@ -243,7 +241,7 @@ public final class CoinPress implements SecondMomentMethod {
         if (radius != null) {
             RowBounds.checkBound(x, radius);
         }
-        SymmetricNoise noise = noiseOverride != null ? noiseOverride : SymmetricNoise.secure(random);
+        SymmetricNoise noise = AnalyzeGauss.noiseFor(noiseOverride, random);
         double tau = clipRadius(d);
         double tau2 = tau * tau;
         double[] sigma = new double[fractions.length];
@@ -279,14 +277,10 @@ public final class CoinPress implements SecondMomentMethod {
         DMatrixRMaj out = engine.multiply(engine.multiply(lower, false, z, false), false, lower, true);
 
         boolean certified = noise.isSecure() && !random.isInsecure();
-        Zcdp zc = Zcdp.of(rho);
-        String notes = "CoinPress (Biswas et al. 2020), t=" + fractions.length + " iterations, budget fractions "
-                + Arrays.toString(fractions) + ", prior Sigma <= " + priorScale + " I; step i is rho_i-zCDP with L2"
-                + " sensitivity sqrt(2) tau^2/n (tau=" + tau + ") plus floating-point and grid slack, accounted rho="
-                + accounted + " <= " + rho + "; (epsilon, delta) by the tight CKS20 conversion"
-                + (certified ? "" : "; INSECURE randomness: not private");
-        PrivacyGuarantee g = PrivacyGuarantee.zcdp(NeighbouringRelation.REPLACE_ONE, zc, zc.toApproxDpTight(delta),
-                certified, notes);
+        PrivacyGuarantee g = AnalyzeGauss.replaceOneZcdp(rho, delta, certified, "CoinPress (Biswas et al. 2020), t="
+                + fractions.length + " iterations, budget fractions " + Arrays.toString(fractions) + ", prior Sigma <= "
+                + priorScale + " I; step i is rho_i-zCDP with L2 sensitivity sqrt(2) tau^2/n (tau=" + tau + ") plus"
+                + " floating-point and grid slack, accounted rho=" + accounted + " <= " + rho);
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("iterations", fractions.length);
         p.put("budget_fractions", fractions.clone());
@@ -299,7 +293,7 @@ public final class CoinPress implements SecondMomentMethod {
     }
 
     private SymmetricNoise accountingNoise() {
-        return noiseOverride != null ? noiseOverride : AnalyzeGauss.ACCOUNTING;
+        return AnalyzeGauss.accountingNoise(noiseOverride);
     }
 
     /** Clips every row of w in place to norm tau (true norm at most tau, {@link RowBounds#clip}). */

@@ -125,7 +125,7 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
         int m = params.m(d);
         double alpha = params.alpha();
         double radius = params.radius();
-        SymmetricNoise noise = noiseOverride != null ? noiseOverride : SymmetricNoise.secure(random);
+        SymmetricNoise noise = AnalyzeGauss.noiseFor(noiseOverride, random);
 
         Double publicLambda = params.minEigenvalue();
         if (!params.clipToRadius()) {

@@ -171,6 +171,24 @@ public final class SecondMomentParams {
         return v == null ? defaultValue : v;
     }
 
+    /**
+     * A 0/1 extra option (absent means 0).
+     *
+     * @param key the option name
+     * @param meaningOfZero what 0 selects, for the error message
+     * @param meaningOfOne what 1 selects, for the error message
+     * @return whether the option is 1
+     * @throws IllegalArgumentException when the value is neither 0 nor 1
+     */
+    public boolean extraFlag(String key, String meaningOfZero, String meaningOfOne) {
+        double v = extra(key, 0);
+        if (v != 0 && v != 1) {
+            throw new IllegalArgumentException(key + "=" + v + " must be 0 (" + meaningOfZero + ") or 1 ("
+                    + meaningOfOne + ")");
+        }
+        return v == 1;
+    }
+
     /** @return all extra options (unmodifiable) */
     public Map<String, Double> extras() {
         return extras;

@@ -152,13 +152,10 @@ public final class SubsampleAndAggregate implements SecondMomentMethod {
             }
             m = (int) g;
         }
-        double unc = params.extra(EXTRA_UNCERTIFIED, 0);
-        if (unc != 0 && unc != 1) {
-            throw new IllegalArgumentException(EXTRA_UNCERTIFIED + "=" + unc + " must be 0 (refuse where Thm A.6's"
-                    + " sample size fails) or 1 (run anyway, labelled not DP-certified)");
-        }
+        boolean unc = params.extraFlag(EXTRA_UNCERTIFIED, "refuse where Thm A.6's sample size fails",
+                "run anyway, labelled not DP-certified");
         SubsampleAndAggregate s = of(m == null ? 1 : m, params.alpha(), params.xi(), eps, del)
-                .withCAbs(params.extra(EXTRA_C_ABS, DEFAULT_C_ABS)).allowUncertified(unc == 1);
+                .withCAbs(params.extra(EXTRA_C_ABS, DEFAULT_C_ABS)).allowUncertified(unc);
         return new SubsampleAndAggregate(m, s.alpha, s.xi, s.epsilon, s.delta, s.cAbs, s.allowUncertified);
     }
 

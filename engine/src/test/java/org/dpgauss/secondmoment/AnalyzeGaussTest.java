@@ -3,17 +3,51 @@ package org.dpgauss.secondmoment;
 import static org.dpgauss.secondmoment.BaselineTestData.CPU;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.Zcdp;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
 
 class AnalyzeGaussTest {
+
+    @Test
+    void sharedHelpersBuildTheZcdpGuaranteeAndPickTheNoise() {
+        // replaceOneZcdp: the shared guarantee of Analyze Gauss and CoinPress (deterministic, no failure probability)
+        PrivacyGuarantee g = AnalyzeGauss.replaceOneZcdp(0.5, 1e-6, true, "released X");
+        assertTrue(g.isZcdp());
+        assertEquals(0.5, g.zcdp().orElseThrow().rho(), 0);
+        assertEquals(Zcdp.of(0.5).toApproxDpTight(1e-6).epsilon(), g.approxDp().orElseThrow().epsilon(), 0);
+        assertTrue(g.certified());
+        assertEquals("released X; (epsilon, delta) by the tight CKS20 conversion", g.notes());
+        PrivacyGuarantee insecure = AnalyzeGauss.replaceOneZcdp(0.5, 1e-6, false, "released X");
+        assertFalse(insecure.certified());
+        assertTrue(insecure.notes().endsWith("; INSECURE randomness: not private"), insecure.notes());
+        // noiseFor / accountingNoise: an injected noise wins; otherwise secure noise and the shared accounting noise
+        SymmetricNoise none = SymmetricNoise.none();
+        assertSame(none, AnalyzeGauss.noiseFor(none, RandomSource.insecureSeeded(1)));
+        assertTrue(AnalyzeGauss.noiseFor(null, RandomSource.insecureSeeded(1)) instanceof SymmetricGaussianNoise);
+        assertSame(none, AnalyzeGauss.accountingNoise(none));
+        assertSame(AnalyzeGauss.ACCOUNTING, AnalyzeGauss.accountingNoise(null));
+    }
+
+    @Test
+    void extraFlagAcceptsOnlyZeroOrOneAndNamesBothMeanings() {
+        SecondMomentParams absent = SecondMomentParams.builder(1, 1).build();
+        assertFalse(absent.extraFlag("f", "off", "on"));
+        assertTrue(SecondMomentParams.builder(1, 1).extra("f", 1).build().extraFlag("f", "off", "on"));
+        assertFalse(SecondMomentParams.builder(1, 1).extra("f", 0).build().extraFlag("f", "off", "on"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SecondMomentParams.builder(1, 1).extra("f", 0.5).build().extraFlag("f", "off", "on"));
+        assertEquals("f=0.5 must be 0 (off) or 1 (on)", e.getMessage());
+    }
 
     @Test
     void sigmaIsTheZcdpGaussianMechanismForTheStatedSensitivity() {
