@@ -74,25 +74,10 @@ public interface SymmetricNoise {
      * @return the zero-noise implementation
      */
     static SymmetricNoise none() {
-        return new SymmetricNoise() {
+        return new OracleNoise("NO NOISE (test oracle, not private)") {
             @Override
             public DMatrixRMaj perturb(DMatrixRMaj query, double sigma) {
                 return SymmetricGaussianNoise.symmetricCopy(query);
-            }
-
-            @Override
-            public double roundingInflation(int d, double sigma) {
-                return 0;
-            }
-
-            @Override
-            public boolean isSecure() {
-                return false;
-            }
-
-            @Override
-            public String describe() {
-                return "NO NOISE (test oracle, not private)";
             }
         };
     }

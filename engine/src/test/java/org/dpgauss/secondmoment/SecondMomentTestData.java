@@ -95,7 +95,7 @@ final class SecondMomentTestData {
      * Injected test noise: continuous Gaussian symmetric noise from a seeded SplittableRandom, recording every
      * noise matrix it adds. Not secure.
      */
-    static final class RecordingNoise implements SymmetricNoise {
+    static final class RecordingNoise extends OracleNoise {
         final List<DMatrixRMaj> added = new ArrayList<>();
         final List<Double> sigmas = new ArrayList<>();
         private final SplittableRandom random;
@@ -103,6 +103,7 @@ final class SecondMomentTestData {
 
         /** @param factor multiplies sigma (0: noise-free oracle that still records zero matrices) */
         RecordingNoise(long seed, double factor) {
+            super("recording test noise");
             this.random = new SplittableRandom(seed);
             this.factor = factor;
         }
@@ -123,21 +124,6 @@ final class SecondMomentTestData {
             DMatrixRMaj out = SymmetricGaussianNoise.symmetricCopy(query);
             org.ejml.dense.row.CommonOps_DDRM.addEquals(out, n);
             return out;
-        }
-
-        @Override
-        public double roundingInflation(int d, double sigma) {
-            return 0;
-        }
-
-        @Override
-        public boolean isSecure() {
-            return false;
-        }
-
-        @Override
-        public String describe() {
-            return "recording test noise";
         }
     }
 }

@@ -65,6 +65,18 @@ class SymmetricGaussianNoiseTest {
     }
 
     @Test
+    void oracleNoisesAreNeverSecureAndAddNoRounding() {
+        // OracleNoise is shared by none() and the tests' RecordingNoise
+        for (SymmetricNoise oracle : new SymmetricNoise[] {SymmetricNoise.none(),
+                new SecondMomentTestData.RecordingNoise(1, 1)}) {
+            assertFalse(oracle.isSecure());
+            assertEquals(0.0, oracle.roundingInflation(7, 0.5));
+        }
+        assertEquals("NO NOISE (test oracle, not private)", SymmetricNoise.none().describe());
+        assertEquals("recording test noise", new SecondMomentTestData.RecordingNoise(1, 1).describe());
+    }
+
+    @Test
     void rejectsBadQueries() {
         SymmetricNoise noise = SymmetricNoise.secure(RandomSource.insecureSeeded(3));
         assertThrows(IllegalArgumentException.class, () -> noise.perturb(new DMatrixRMaj(2, 3), 1));
