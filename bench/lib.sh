@@ -72,15 +72,20 @@ describe_command() {
 
 # run_logged LOG PROPERTY COMMAND_LINE CMD...
 #   Writes the '# command' / '# date' header to LOG, then runs CMD with -DPROPERTY=COMMAND_LINE inserted after
-#   its first word (the java executable) and tees its output onto LOG; fails when CMD fails (pipefail).
+#   the java executable ($JAVA: its first word, or a later one after a wrapper such as 'nice -n 10') and tees
+#   its output onto LOG; fails when CMD fails (pipefail).
 run_logged() {
-    local log="$1" prop="$2" command_line="$3"
+    local log="$1" prop="$2" command_line="$3" at=1
     shift 3
+    while ((at < $#)) && [[ "${!at}" != "$JAVA" ]]; do
+        at=$((at + 1))
+    done
+    [[ "${!at}" == "$JAVA" ]] || at=1
     {
         echo "# command: $command_line"
         echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(hostname 2>/dev/null || uname -n); nproc: $(nproc);" \
             "git: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
     } >"$log"
     echo ">> $command_line" >&2
-    "$1" "-D$prop=$command_line" "${@:2}" 2>&1 | tee -a "$log"
+    "${@:1:at}" "-D$prop=$command_line" "${@:at+1}" 2>&1 | tee -a "$log"
 }

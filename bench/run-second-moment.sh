@@ -30,51 +30,31 @@
 #   3. Tees the printed table to OUTDIR/second-moment.log (the raw log).
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" # moves to the repository root
 
-JAR=bench/target/benchmarks.jar
-JAVA="${JAVA:-java}"
 NICE="${NICE:-10}"
 outdir=""
 rebuild=0
 pass=()
 while (($# > 0)); do
     case "$1" in
-        --rebuild) rebuild=1 ;;
-        -h | --help) sed -n '2,/^set -euo pipefail$/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
         --n | --dims | --rhos | --runs | --inputs | --methods)
             [[ $# -ge 2 ]] || { echo "run-second-moment.sh: $1 needs a value" >&2; exit 2; }
             pass+=("$1" "$2"); shift ;;
-        -*) echo "run-second-moment.sh: unknown option '$1'" >&2; exit 2 ;;
-        *)
-            if [[ -n "$outdir" ]]; then
-                echo "run-second-moment.sh: more than one output folder given ('$outdir', '$1')" >&2
-                exit 2
-            fi
-            outdir="$1"
-            ;;
+        *) common_option run-second-moment.sh "$1" ;;
     esac
     shift
 done
 outdir="${outdir:-bench/results/second-moment}"
 
-# shellcheck source=bench/lib.sh
-source bench/lib.sh
 ensure_benchmarks_jar run-second-moment.sh "$rebuild"
 
 mkdir -p "$outdir"
 # shellcheck disable=SC2086
 cmd=(nice -n "$NICE" "$JAVA" ${JAVA_OPTS:-} -Djava.awt.headless=true -cp "$JAR"
     org.dpgauss.bench.secondmoment.SecondMomentComparison --out "$outdir" "${pass[@]}")
-command_line="bench/run-second-moment.sh $outdir ${pass[*]}  ->  $(printf '%q ' "${cmd[@]}")"
-command_line="${command_line% }"
+command_line="$(describe_command "bench/run-second-moment.sh $outdir ${pass[*]}" "${cmd[@]}")"
 log="$outdir/second-moment.log"
-{
-    echo "# command: $command_line"
-    echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(hostname 2>/dev/null || uname -n); nproc: $(nproc);" \
-        "git: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
-} >"$log"
-echo ">> $command_line" >&2
-"${cmd[@]:0:4}" "-Dsecondmoment.command=$command_line" "${cmd[@]:4}" 2>&1 | tee -a "$log"
+run_logged "$log" secondmoment.command "$command_line" "${cmd[@]}"
 echo ">> done: $outdir/second-moment.json, $outdir/second-moment.png, $log" >&2
