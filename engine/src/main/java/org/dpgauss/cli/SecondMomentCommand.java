@@ -167,7 +167,7 @@ final class SecondMomentCommand implements Callable<Integer> {
         RandomSource random = main.randomSource();
         SecondMomentEstimate est = mech.estimate(x, random, engine);
         if (!est.passed()) {
-            out.println(main.json ? "{\"status\":\"FAIL\"}" : "FAIL");
+            main.printFail(out);
             return 0;
         }
         DMatrixRMaj matrix = est.matrix();
@@ -181,15 +181,14 @@ final class SecondMomentCommand implements Callable<Integer> {
             j.put("secondMomentKind", "raw (symmetric, may be indefinite)");
             j.put("rawMinEigenvalue", rawMin);
             if (psd) {
-                j.put("psdProjection", rows(est.psdProjection()));
+                j.put("psdProjection", est.psdProjectionRows());
             }
             j.put("guarantee", g.toMap());
             j.put("certified", est.certified());
             j.put("n", x.rows());
             j.put("d", x.cols());
             j.put("parameters", est.parameters());
-            j.put("insecure", random.isInsecure());
-            j.put("randomness", random.describe());
+            Main.putRandomness(j, random);
             out.println(Json.write(j));
             return 0;
         }
@@ -218,20 +217,8 @@ final class SecondMomentCommand implements Callable<Integer> {
                     (Double) ratio);
         }
         out.println("  random:    " + random.describe());
-        if (random.isInsecure()) {
-            out.println("WARNING: --insecure-seed was given: the noise above is predictable and NOT private.");
-        }
+        Main.warnIfInsecure(out, random, "noise");
         return 0;
-    }
-
-    private static double[][] rows(DMatrixRMaj m) {
-        double[][] a = new double[m.numRows][m.numCols];
-        for (int i = 0; i < m.numRows; i++) {
-            for (int j = 0; j < m.numCols; j++) {
-                a[i][j] = m.get(i, j);
-            }
-        }
-        return a;
     }
 
     private static void printMatrix(PrintWriter out, String title, DMatrixRMaj m) {

@@ -104,6 +104,11 @@ public final class SecondMomentEstimate {
         return rows(matrix());
     }
 
+    /** @return the {@link #psdProjection()} as rows, for JSON */
+    public double[][] psdProjectionRows() {
+        return rows(psdProjection());
+    }
+
     static double[][] rows(DMatrixRMaj m) {
         double[][] a = new double[m.numRows][m.numCols];
         for (int i = 0; i < m.numRows; i++) {

@@ -103,6 +103,22 @@ class AnalyzeGaussTest {
     }
 
     @Test
+    void psdProjectionRowsAreThePsdProjection() {
+        // shared by the CLI's JSON output: rows of an indefinite release's projection (deterministic)
+        DMatrixRMaj indefinite = new DMatrixRMaj(new double[][] {{1, 2}, {2, 1}}); // eigenvalues 3 and -1
+        SecondMomentEstimate e = SecondMomentEstimate.pass(indefinite,
+                AnalyzeGauss.replaceOneZcdp(1, 1e-6, false, "test"), "test", false, Map.of());
+        double[][] rows = e.psdProjectionRows();
+        DMatrixRMaj p = e.psdProjection();
+        for (int i = 0; i < 2; i++) {
+            for (int j = 0; j < 2; j++) {
+                assertEquals(p.get(i, j), rows[i][j], 0);
+                assertEquals(1.5, rows[i][j], 1e-12); // 3 v v^T with v = (1, 1)/sqrt(2)
+            }
+        }
+    }
+
+    @Test
     void noiseIsSymmetricWithTheStatedSigma() {
         // 200 releases, d = 6: 4200 independent entries (i <= j) of (release - exact)/sigma. Their sample variance
         // has standard deviation sqrt(2/4200) = 0.022 under the stated sigma, so leaving [0.9, 1.1] (4.6 standard
