@@ -6,11 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.BufferedWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,15 +18,7 @@ class SecondMomentBaselinesCommandTest {
 
     /** Gaussian rows with scales (1, 0.3, 0.1), written as CSV. */
     private Path gaussianCsv(int n, long seed) throws Exception {
-        SplittableRandom r = new SplittableRandom(seed);
-        Path p = dir.resolve("g" + n + ".csv");
-        try (BufferedWriter w = Files.newBufferedWriter(p)) {
-            for (int i = 0; i < n; i++) {
-                w.write(String.format(Locale.ROOT, "%.17g,%.17g,%.17g%n", r.nextGaussian(), 0.3 * r.nextGaussian(),
-                        0.1 * r.nextGaussian()));
-            }
-        }
-        return p;
+        return SecondMomentCommandTest.gaussianCsv(dir.resolve("g" + n + ".csv"), n, seed, false);
     }
 
     @Test
@@ -45,7 +33,7 @@ class SecondMomentBaselinesCommandTest {
     @Test
     void analyzeGaussAndCoinPressReleaseWithoutALambdaBound() throws Exception {
         Path in = gaussianCsv(3000, 1);
-        MainTest.Run r = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "5",
+        MainTest.Run r = SecondMomentCommandTest.secondMoment(in, "--rho", "1", "--clip", "5",
                 "--method", "analyze-gauss", "--json", "--insecure-seed", "3");
         assertEquals(0, r.code, r.err);
         JsonNode j = r.json();
@@ -58,7 +46,7 @@ class SecondMomentBaselinesCommandTest {
         // sigma = R^2/(n sqrt(rho)) = 25/3000, up to the grid and floating-point slack of the accounting
         assertEquals(25.0 / 3000, j.get("parameters").get("sigma").asDouble(), 1e-6);
 
-        MainTest.Run c = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "5",
+        MainTest.Run c = SecondMomentCommandTest.secondMoment(in, "--rho", "1", "--clip", "5",
                 "--method", "coinpress", "--option", "iterations=2", "--json", "--insecure-seed", "3");
         assertEquals(0, c.code, c.err);
         JsonNode cj = c.json();
@@ -72,14 +60,14 @@ class SecondMomentBaselinesCommandTest {
     @Test
     void subsampleAggregateRefusesUncertifiedSizesUnlessAskedAndRunsWhenAsked() throws Exception {
         Path in = gaussianCsv(20_000, 2);
-        MainTest.Run refused = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "5",
+        MainTest.Run refused = SecondMomentCommandTest.secondMoment(in, "--rho", "1", "--clip", "5",
                 "--method", "subsample-aggregate", "--option", "group-size=100", "--json");
         assertNotEquals(0, refused.code);
         assertTrue(refused.err.contains("Thm A.6") && refused.err.contains("uncertified=1"), refused.err);
 
         // T = 200 groups of 100 rows in d = 3 agree (pair distances far below 2), so Q = 1 and the truncated
         // Laplace (support about +-0.06 at the epsilon rho = 1 implies) cannot reach the threshold: PASS.
-        MainTest.Run r = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "5",
+        MainTest.Run r = SecondMomentCommandTest.secondMoment(in, "--rho", "1", "--clip", "5",
                 "--method", "subsample-aggregate", "--option", "group-size=100", "--option", "uncertified=1",
                 "--json", "--insecure-seed", "4");
         assertEquals(0, r.code, r.err);
@@ -94,11 +82,11 @@ class SecondMomentBaselinesCommandTest {
     @Test
     void invalidBaselineOptionsAreRejectedByName() throws Exception {
         Path in = gaussianCsv(100, 5);
-        MainTest.Run r = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "5",
+        MainTest.Run r = SecondMomentCommandTest.secondMoment(in, "--rho", "1", "--clip", "5",
                 "--method", "coinpress", "--option", "iterations=0");
         assertNotEquals(0, r.code);
         assertTrue(r.err.contains("iterations"), r.err);
-        MainTest.Run a = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "5",
+        MainTest.Run a = SecondMomentCommandTest.secondMoment(in, "--rho", "1", "--clip", "5",
                 "--method", "analyze-gauss", "--option", "paper-sensitivity=2");
         assertNotEquals(0, a.code);
         assertTrue(a.err.contains("paper-sensitivity"), a.err);

@@ -25,10 +25,17 @@ class SecondMomentCommandTest {
     @TempDir
     Path dir;
 
-    /** Gaussian rows with scales (1, 0.1, 0.01), n rows, written as CSV with a header. */
+    /** Gaussian rows with scales (1, 0.3, 0.1), n rows, written as CSV with a header. */
     private Path gaussianCsv(String name, int n, long seed, boolean zeroLastColumn) throws Exception {
+        return gaussianCsv(dir.resolve(name), n, seed, zeroLastColumn);
+    }
+
+    /**
+     * Gaussian rows with scales (1, 0.3, 0.1) (or 0 in the last column), n rows, written to p as CSV with a header;
+     * shared with {@link SecondMomentBaselinesCommandTest}.
+     */
+    static Path gaussianCsv(Path p, int n, long seed, boolean zeroLastColumn) throws Exception {
         SplittableRandom r = new SplittableRandom(seed);
-        Path p = dir.resolve(name);
         try (BufferedWriter w = Files.newBufferedWriter(p)) {
             w.write("a,b,c\n");
             for (int i = 0; i < n; i++) {
@@ -39,10 +46,20 @@ class SecondMomentCommandTest {
         return p;
     }
 
+    /** {@code dpgauss second-moment --input in ARGS...}. */
+    static MainTest.Run secondMoment(Path in, String... args) {
+        String[] all = new String[args.length + 3];
+        all[0] = "second-moment";
+        all[1] = "--input";
+        all[2] = in.toString();
+        System.arraycopy(args, 0, all, 3, args.length);
+        return MainTest.run(all);
+    }
+
     @Test
     void jsonContractWithPublicLambda() throws Exception {
         Path in = gaussianCsv("g.csv", 3000, 1, false);
-        MainTest.Run r = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "4",
+        MainTest.Run r = secondMoment(in, "--rho", "1", "--clip", "4",
                 "--min-eigenvalue", "0.005", "--delta", "1e-7", "--psd", "--json", "--insecure-seed", "9");
         assertEquals(0, r.code, r.err);
         JsonNode j = r.json();
@@ -69,7 +86,7 @@ class SecondMomentCommandTest {
         assertEquals(3, j.get("parameters").get("m").asInt(), "default m = d");
         assertEquals("clip", j.get("parameters").get("radius_mode").asText());
         // reproducible with the same insecure seed; the estimate is close to the truth at this n and rho
-        MainTest.Run again = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "4",
+        MainTest.Run again = secondMoment(in, "--rho", "1", "--clip", "4",
                 "--min-eigenvalue", "0.005", "--delta", "1e-7", "--psd", "--json", "--insecure-seed", "9");
         assertEquals(r.out, again.out);
     }
@@ -82,16 +99,16 @@ class SecondMomentCommandTest {
     @Test
     void reportsTheSplitThresholdRatioAndWarnsAboveOne() throws Exception {
         Path in = gaussianCsv("g.csv", 3000, 1, false);
-        MainTest.Run j = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "4",
+        MainTest.Run j = secondMoment(in, "--rho", "1", "--clip", "4",
                 "--min-eigenvalue", "0.005", "--json", "--insecure-seed", "9");
         assertEquals(0, j.code, j.err);
         assertEquals(80 * 3 * Math.sqrt(3 * 3) / (3000 * Math.sqrt(2)),
                 j.json().get("parameters").get("noise_over_split_threshold").asDouble(), 1e-4);
-        MainTest.Run quiet = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "4",
+        MainTest.Run quiet = secondMoment(in, "--rho", "1", "--clip", "4",
                 "--min-eigenvalue", "0.005", "--insecure-seed", "9");
         assertEquals(0, quiet.code, quiet.err);
         assertFalse(quiet.out.contains("NOTE: the per-level noise"), quiet.out);
-        MainTest.Run noisy = MainTest.run("second-moment", "--input", in.toString(), "--rho", "0.01", "--clip", "4",
+        MainTest.Run noisy = secondMoment(in, "--rho", "0.01", "--clip", "4",
                 "--min-eigenvalue", "0.005", "--insecure-seed", "9");
         assertEquals(0, noisy.code, noisy.err);
         assertTrue(noisy.out.contains("NOTE: the per-level noise (about 2 sigma_t sqrt(d)) is 1.70 times"), noisy.out);
@@ -100,7 +117,7 @@ class SecondMomentCommandTest {
     @Test
     void privateLambdaComposesAndRankDeficientDataFail() throws Exception {
         Path in = gaussianCsv("g.csv", 4000, 2, false);
-        MainTest.Run r = MainTest.run("second-moment", "--input", in.toString(), "--rho", "0.5", "--clip", "4",
+        MainTest.Run r = secondMoment(in, "--rho", "0.5", "--clip", "4",
                 "--lambda-epsilon", "1", "--lambda-group-size", "40", "--json", "--insecure-seed", "2");
         assertEquals(0, r.code, r.err);
         JsonNode j = r.json();
@@ -112,7 +129,7 @@ class SecondMomentCommandTest {
         assertEquals("algorithm4", j.get("parameters").get("lambda_source").asText());
 
         Path flat = gaussianCsv("flat.csv", 4000, 3, true);
-        MainTest.Run f = MainTest.run("second-moment", "--input", flat.toString(), "--rho", "0.5", "--clip", "4",
+        MainTest.Run f = secondMoment(flat, "--rho", "0.5", "--clip", "4",
                 "--lambda-epsilon", "1", "--json", "--insecure-seed", "2");
         assertEquals(0, f.code, f.err);
         assertEquals("{\"status\":\"FAIL\"}", f.out.strip());
@@ -121,33 +138,33 @@ class SecondMomentCommandTest {
     @Test
     void errorsNameTheParameter() throws Exception {
         Path in = gaussianCsv("g.csv", 200, 4, false);
-        MainTest.Run noRho = MainTest.run("second-moment", "--input", in.toString(), "--clip", "4",
+        MainTest.Run noRho = secondMoment(in, "--clip", "4",
                 "--min-eigenvalue", "0.01");
         assertEquals(1, noRho.code);
         assertTrue(noRho.err.contains("--rho"), noRho.err);
-        MainTest.Run both = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "4",
+        MainTest.Run both = secondMoment(in, "--rho", "1", "--clip", "4",
                 "--radius", "4", "--min-eigenvalue", "0.01");
         assertEquals(2, both.code, "mutually exclusive options are a usage error");
-        MainTest.Run longRow = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--radius",
+        MainTest.Run longRow = secondMoment(in, "--rho", "1", "--radius",
                 "0.5", "--min-eigenvalue", "0.01");
         assertEquals(1, longRow.code);
         assertTrue(longRow.err.contains("covering radius R=0.5"), longRow.err);
-        MainTest.Run noLambda = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "4");
+        MainTest.Run noLambda = secondMoment(in, "--rho", "1", "--clip", "4");
         assertEquals(1, noLambda.code);
         assertTrue(noLambda.err.contains("--min-eigenvalue"), noLambda.err);
-        MainTest.Run badAlpha = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "4",
+        MainTest.Run badAlpha = secondMoment(in, "--rho", "1", "--clip", "4",
                 "--min-eigenvalue", "0.01", "--alpha", "0.7");
         assertEquals(1, badAlpha.code);
         assertTrue(badAlpha.err.contains("alpha=0.7"), badAlpha.err);
-        MainTest.Run badMethod = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "4",
+        MainTest.Run badMethod = secondMoment(in, "--rho", "1", "--clip", "4",
                 "--min-eigenvalue", "0.01", "--method", "magic");
         assertEquals(1, badMethod.code);
         assertTrue(badMethod.err.contains("available: recursive"), badMethod.err);
         Path nan = dir.resolve("nan.csv");
         Files.writeString(nan, "1,2\n3,NaN\n");
-        assertEquals(1, MainTest.run("second-moment", "--input", nan.toString(), "--rho", "1", "--clip", "4",
+        assertEquals(1, secondMoment(nan, "--rho", "1", "--clip", "4",
                 "--min-eigenvalue", "0.01").code);
-        MainTest.Run scaling = MainTest.run("second-moment", "--input", in.toString(), "--rho", "1", "--clip", "4",
+        MainTest.Run scaling = secondMoment(in, "--rho", "1", "--clip", "4",
                 "--min-eigenvalue", "0.01", "--noise-scaling", "loose");
         assertEquals(1, scaling.code);
         assertTrue(scaling.err.contains("noise scaling"), scaling.err);
@@ -188,7 +205,7 @@ class SecondMomentCommandTest {
         RowBlockMatrix x = DataReader.read(p);
         DMatrixRMaj sigma = SpectralMetrics.secondMoment(x, CpuEngine.instance());
         double lambda = 0.9 * SpectralMetrics.eigenvalues(sigma)[0];
-        MainTest.Run run = MainTest.run("second-moment", "--input", p.toString(), "--rho", "40", "--radius", "1.0000001",
+        MainTest.Run run = secondMoment(p, "--rho", "40", "--radius", "1.0000001",
                 "--min-eigenvalue", Double.toString(lambda), "--m", "4", "--xi", "1e-3", "--psd", "--json",
                 "--insecure-seed", "77", "--engine", "cpu");
         assertEquals(0, run.code, run.err);
