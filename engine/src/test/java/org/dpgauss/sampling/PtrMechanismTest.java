@@ -182,7 +182,7 @@ class PtrMechanismTest {
 
             @Override
             public void nextBytes(byte[] bytes) {
-                throw new UnsupportedOperationException();
+                throw new AssertionError("the coin draws whole words (nextLong), never bytes");
             }
 
             @Override

@@ -31,25 +31,30 @@ final class FfmSolver implements DenseSolver {
 
     @Override
     public int potrfWorkspace(int d, CUdeviceptr a) {
-        throw new UnsupportedOperationException();
+        throw unreachable();
     }
 
     @Override
     public void potrf(int d, CUdeviceptr a, CUdeviceptr work, int lwork, CUdeviceptr info) {
-        throw new UnsupportedOperationException();
+        throw unreachable();
     }
 
     @Override
     public int syevdWorkspace(int d, CUdeviceptr a, CUdeviceptr w) {
-        throw new UnsupportedOperationException();
+        throw unreachable();
     }
 
     @Override
     public void syevd(int d, CUdeviceptr a, CUdeviceptr w, CUdeviceptr work, int lwork, CUdeviceptr info) {
-        throw new UnsupportedOperationException();
+        throw unreachable();
     }
 
     @Override
     public void close() {
+    }
+
+    /** {@link #open} never returns an instance of this Java 17 version, so its solver methods cannot run. */
+    private static IllegalStateException unreachable() {
+        return new IllegalStateException("no FfmSolver instance exists below Java 22: " + unavailableReason());
     }
 }
