@@ -19,7 +19,7 @@
 #   --merge-into FILE  after the run, merge its rows into the comparison JSON FILE (it must have the same n, runs,
 #              dims, rhos and datasets; rows with the same input, d, rho and method are replaced), draw
 #              second-moment-recursive-variants.png beside FILE (default recursive, its variants, analyze-gauss and
-#              coinpress) and copy the run's log there as second-moment-recursive-variants.log
+#              coinpress) and append the run's log to second-moment-recursive-variants.log there
 #   --rebuild  rebuild bench/target/benchmarks.jar even if it looks up to date
 #
 # Environment:
@@ -74,5 +74,5 @@ echo ">> done: $outdir/second-moment.json, $outdir/second-moment.png, $log" >&2
 if [[ -n "$merge_into" ]]; then
     "$JAVA" -Djava.awt.headless=true -cp "$JAR" org.dpgauss.bench.secondmoment.MergeVariants \
         --base "$merge_into" --add "$outdir/second-moment.json"
-    cp "$log" "$(dirname "$merge_into")/second-moment-recursive-variants.log"
+    cat "$log" >>"$(dirname "$merge_into")/second-moment-recursive-variants.log"
 fi

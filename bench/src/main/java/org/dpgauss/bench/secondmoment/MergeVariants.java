@@ -77,7 +77,7 @@ public final class MergeVariants {
             out.put(e.getKey(), e.getValue());
             if (e.getKey().equals("methods")) {
                 out.put("methods", new ArrayList<>(methods));
-                out.put("recursiveVariants", variantNote(add));
+                out.put("recursiveVariants", variantNote(base, add));
             }
         }
         out.put("results", cells);
@@ -129,11 +129,24 @@ public final class MergeVariants {
         return c.get("input") + "|" + c.get("d") + "|" + c.get("rho") + "|" + c.get("method");
     }
 
-    private static Map<String, Object> variantNote(Map<String, Object> add) {
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> variantNote(Map<String, Object> base, Map<String, Object> add) {
         Map<String, Object> v = new LinkedHashMap<>();
-        v.put("methods", add.get("methods"));
-        v.put("what", "recursive[...] rows: Algorithm 1/2 with non-default public parameters, m=d/4 (m = d/4: 5 at"
-                + " d=20, 25 at d=100) and/or noise scaling 'tight' (noise calibrated to the tight sensitivity"
+        List<String> all = new ArrayList<>();
+        for (Object m : (List<Object>) base.get("methods")) {
+            if (m.toString().startsWith("recursive[")) {
+                all.add(m.toString());
+            }
+        }
+        for (Object m : (List<Object>) add.get("methods")) {
+            if (!all.contains(m.toString())) {
+                all.add(m.toString());
+            }
+        }
+        v.put("methods", all);
+        v.put("what", "recursive[...] rows: Algorithm 1/2 with non-default public parameters, m=d/K (m = d/K rounded"
+                + " down: m=d/4 is 5 at d=20 and 25 at d=100, m=d/10 is 2 and 10) and/or noise scaling 'tight' (noise"
+                + " calibrated to the tight sensitivity"
                 + " sqrt(2) R_t^2/n instead of the paper's 4 R_t^2/n). Same data, same side information and the same"
                 + " noise seeds as the default 'recursive' rows (seeded by the base method).");
         v.put("privacy", "every variant is rho-zCDP under replace-one neighbours, the same guarantee as the default:"
@@ -142,15 +155,25 @@ public final class MergeVariants {
                 + " composed over the L levels) <= rho for every scaling; see each row's publicParameters.rho_accounted"
                 + " (about rho/8 for 'levels', about rho for 'tight')");
         v.put("accuracyBound", "m < d voids the paper's accuracy bound (Thm 3.3 needs m-subsamplable data; for"
-                + " Gaussian-like data that needs m >= d): the m=d/4 rows' prediction is NOT a bound (standing says"
+                + " Gaussian-like data that needs m >= d): the m<d rows' prediction is NOT a bound (standing says"
                 + " so). 'tight' alone keeps m = d and changes only the noise constant (gamma scaled accordingly)");
         v.put("muMinVsSigmaEff", "computed against the m=d Sigma_eff of the dataset entry, for every row");
-        v.put("command", add.get("command"));
-        v.put("date", add.get("date"));
-        v.put("seconds", add.get("seconds"));
-        v.put("engine", add.get("engine"));
-        v.put("machine", add.get("machine"));
-        v.put("machineNote", add.get("machineNote"));
+        // one entry per merged run, earlier merges kept
+        List<Object> runs = new ArrayList<>();
+        Object earlier = base.get("recursiveVariants");
+        if (earlier instanceof Map && ((Map<String, Object>) earlier).get("runs") instanceof List) {
+            runs.addAll((List<Object>) ((Map<String, Object>) earlier).get("runs"));
+        }
+        Map<String, Object> run = new LinkedHashMap<>();
+        run.put("methods", add.get("methods"));
+        run.put("command", add.get("command"));
+        run.put("date", add.get("date"));
+        run.put("seconds", add.get("seconds"));
+        run.put("engine", add.get("engine"));
+        run.put("machine", add.get("machine"));
+        run.put("machineNote", add.get("machineNote"));
+        runs.add(run);
+        v.put("runs", runs);
         return v;
     }
 }
