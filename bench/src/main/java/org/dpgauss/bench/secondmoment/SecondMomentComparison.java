@@ -45,7 +45,9 @@ import org.ejml.data.DMatrixRMaj;
  * (input, d, rho, method, run), so the run is reproducible and is NOT a private release.
  *
  * <p>Usage: {@code SecondMomentComparison [--out DIR] [--n N] [--dims 20,100] [--rhos 0.1,0.5,1] [--runs 20]
- * [--inputs gaussian,heavy-tailed] [--methods recursive,analyze-gauss,...]} (default: every registered method);
+ * [--inputs gaussian,heavy-tailed] [--methods recursive,analyze-gauss,...]} (default: every registered method;
+ * {@code recursive[m=d/4,tight]} and the like are {@link MethodVariant}s with other public parameters, seeded like
+ * their base method; {@link MergeVariants} merges such a run into a committed JSON);
  * {@code -Dsecondmoment.command} records the command, {@code -Ddpgauss.engine} picks the engine (default cpu).
  */
 public final class SecondMomentComparison {
