@@ -14,8 +14,8 @@
 #              runs the baselines only)
 #              A method may be a variant of the recursive pipeline with non-default public parameters:
 #              recursive[m=d/K] (m = d/K), recursive[m=K], recursive[tight] (noise scaling tight), combined as
-#              recursive[m=d/4,tight]. Seeds are keyed by input, d, rho and the base method, so a subset run and
-#              every variant replay the full run's data and noise seeds.
+#              recursive[m=d/4,tight]. Seeds are keyed by input, d, the position in --rhos and the base method, so a
+#              subset run (same --rhos) and every variant replay the full run's data and noise seeds.
 #   --merge-into FILE  after the run, merge its rows into the comparison JSON FILE (it must have the same n, runs,
 #              dims, rhos and datasets; rows with the same input, d, rho and method are replaced), draw
 #              second-moment-recursive-variants.png beside FILE (default recursive, its variants, analyze-gauss and
