@@ -20,7 +20,10 @@ import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
-/** The comparison's PNG: one panel per (input, d); measured mean error (solid) and spec prediction (dashed). */
+/**
+ * The comparison's PNGs: one panel per (input, d); measured mean error (solid) and spec prediction (dashed); and the
+ * recursive-variants PNG ({@link #writeVariants}).
+ */
 final class ComparisonChart {
 
     private static final Color[] COLORS = {
@@ -30,9 +33,69 @@ final class ComparisonChart {
     private ComparisonChart() {
     }
 
-    @SuppressWarnings("unchecked")
+    /** How one method's measured line is drawn. */
+    static final class Style {
+        final Color color;
+        final float width;
+        final float[] dash;
+
+        Style(Color color, float width, float[] dash) {
+            this.color = color;
+            this.width = width;
+            this.dash = dash;
+        }
+
+        BasicStroke stroke() {
+            return dash == null ? new BasicStroke(width)
+                    : new BasicStroke(width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, dash, 0);
+        }
+    }
+
     static void write(List<Map<String, Object>> cells, int[] dims, String[] inputs, String[] methods, double[] rhos,
             int n, int runs, File png) throws IOException {
+        Style[] styles = new Style[methods.length];
+        for (int mi = 0; mi < methods.length; mi++) {
+            styles[mi] = new Style(COLORS[mi % COLORS.length], 2.4f, null);
+        }
+        write(cells, dims, inputs, methods, styles, true, rhos, n, runs, png,
+                String.format(Locale.ROOT, "Relative spectral error ||S^-1/2 S~ S^-1/2 - I||, n=%d", n),
+                String.format(Locale.ROOT, "solid: mean of %d runs (FAIL runs excluded; a method with no line failed"
+                        + " every run); dashed: the spec's prediction (see JSON for formulas); insecure seeded noise",
+                        runs));
+    }
+
+    /**
+     * The recursive-variants PNG: the default recursive (solid), its variants (dashed, one colour each) and the
+     * analyze-gauss and coinpress baselines (thin grey-ish), measured means only.
+     */
+    static void writeVariants(List<Map<String, Object>> cells, int[] dims, String[] inputs, String[] methods,
+            double[] rhos, int n, int runs, File png) throws IOException {
+        Color[] variantColors = {new Color(0x9467bd), new Color(0x17becf), new Color(0xd62728), new Color(0x8c564b)};
+        Style[] styles = new Style[methods.length];
+        int vi = 0;
+        for (int mi = 0; mi < methods.length; mi++) {
+            String m = methods[mi];
+            if (m.equals("recursive")) {
+                styles[mi] = new Style(COLORS[0], 3f, null);
+            } else if (m.startsWith("recursive[")) {
+                styles[mi] = new Style(variantColors[vi++ % variantColors.length], 2.4f, new float[] {9, 5});
+            } else if (m.equals("analyze-gauss")) {
+                styles[mi] = new Style(COLORS[1], 1.4f, new float[] {2, 3});
+            } else if (m.equals("coinpress")) {
+                styles[mi] = new Style(COLORS[2], 1.4f, new float[] {2, 3});
+            }
+        }
+        write(cells, dims, inputs, methods, styles, false, rhos, n, runs, png,
+                String.format(Locale.ROOT, "recursive (Algorithm 1/2) variants: relative spectral error, n=%d", n),
+                String.format(Locale.ROOT, "mean of %d runs, same data and noise seeds; solid: default m=d,"
+                        + " dashed: variants (all rho-zCDP; m<d voids the paper's accuracy bound); dotted: baselines",
+                        runs));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void write(List<Map<String, Object>> cells, int[] dims, String[] inputs, String[] methods,
+            Style[] styles, boolean predictions, double[] rhos, int n, int runs, File png, String title,
+            String subtitle) throws IOException {
         int panelW = 800;
         int panelH = 560;
         int titleH = 70;
@@ -43,16 +106,17 @@ final class ComparisonChart {
         g.fillRect(0, 0, img.getWidth(), img.getHeight());
         g.setColor(Color.BLACK);
         g.setFont(new Font("SansSerif", Font.BOLD, 20));
-        g.drawString(String.format(Locale.ROOT, "Relative spectral error ||S^-1/2 S~ S^-1/2 - I||, n=%d", n), 20, 28);
+        g.drawString(title, 20, 28);
         g.setFont(new Font("SansSerif", Font.PLAIN, 15));
-        g.drawString(String.format(Locale.ROOT, "solid: mean of %d runs (FAIL runs excluded; a method with no line failed"
-                + " every run); dashed: the spec's prediction (see JSON for formulas); insecure seeded noise", runs), 20,
-                54);
+        g.drawString(subtitle, 20, 54);
         for (int di = 0; di < dims.length; di++) {
             for (int ii = 0; ii < inputs.length; ii++) {
                 XYSeriesCollection ds = new XYSeriesCollection();
                 XYLineAndShapeRenderer rend = new XYLineAndShapeRenderer(true, true);
                 for (int mi = 0; mi < methods.length; mi++) {
+                    if (styles[mi] == null) {
+                        continue;
+                    }
                     XYSeries meas = new XYSeries(methods[mi], false, false);
                     XYSeries pred = new XYSeries(methods[mi] + " (predicted)", false, false);
                     for (Map<String, Object> c : cells) {
@@ -66,16 +130,16 @@ final class ComparisonChart {
                             meas.add(rho, ((Number) mean).doubleValue());
                         }
                         Object pv = ((Map<String, Object>) c.get("prediction")).get("value");
-                        if (pv instanceof Number && ((Number) pv).doubleValue() > 0) {
+                        if (predictions && pv instanceof Number && ((Number) pv).doubleValue() > 0) {
                             pred.add(rho, ((Number) pv).doubleValue());
                         }
                     }
-                    Color col = COLORS[mi % COLORS.length];
+                    Color col = styles[mi].color;
                     if (meas.getItemCount() > 0) {
                         ds.addSeries(meas);
                         int k = ds.getSeriesCount() - 1;
                         rend.setSeriesPaint(k, col);
-                        rend.setSeriesStroke(k, new BasicStroke(2.4f));
+                        rend.setSeriesStroke(k, styles[mi].stroke());
                     }
                     if (pred.getItemCount() > 0) {
                         ds.addSeries(pred);

@@ -25,6 +25,8 @@ final class ComparisonInputs {
 
     static final String GAUSSIAN = "gaussian";
     static final String HEAVY_TAILED = "heavy-tailed";
+    /** The canonical order: the position keys the data and noise seeds, whatever order --inputs gives. */
+    static final java.util.List<String> ALL = java.util.List.of(GAUSSIAN, HEAVY_TAILED);
 
     static final double GAUSSIAN_CONDITION = 1e2;
     static final double HEAVY_CONDITION = 1e4;
@@ -126,5 +128,14 @@ final class ComparisonInputs {
         for (int j = 0; j < k; j++) {
             v[j] *= f;
         }
+    }
+
+    /** @param input an input name @return its position in {@link #ALL} (the seed key) */
+    static int index(String input) {
+        int i = ALL.indexOf(input);
+        if (i < 0) {
+            throw new IllegalArgumentException("--inputs: unknown input '" + input + "'; known: " + ALL);
+        }
+        return i;
     }
 }

@@ -55,13 +55,22 @@ final class ComparisonPredictions {
                 double m = num(params, "m");
                 double kappaLeaf = kappa0 * Math.pow(3.0 / 7.0, levels - 1);
                 double f = Math.sqrt(d) + Math.sqrt(Math.log(2.0 * levels / xi));
-                double gamma = 4 * Math.sqrt(2) * kappaLeaf * Math.sqrt(levels / rho) * f / n;
-                double nEventE = 320 * Math.sqrt(2) * m * Math.sqrt(levels / rho) * f;
-                double nLeafWorst = 4 * Math.sqrt(2) * 640 * m * Math.sqrt(levels / rho) * f / 0.5;
+                // other noise scalings than the default 'levels': every formula scales with sigma_t, by the ratio
+                // of the actual sigma_0 to the paper's 4 kappa_0 sqrt(L)/(n sqrt(2 rho))
+                boolean levelsScaling = !params.containsKey("noise_scaling")
+                        || "levels".equals(params.get("noise_scaling"));
+                double c = levelsScaling ? 1 : ((double[]) params.get("sigma_normalised"))[0]
+                        / (4 * kappa0 * Math.sqrt(levels) / (n * Math.sqrt(2 * rho)));
+                double gamma = c * 4 * Math.sqrt(2) * kappaLeaf * Math.sqrt(levels / rho) * f / n;
+                double nEventE = c * 320 * Math.sqrt(2) * m * Math.sqrt(levels / rho) * f;
+                double nLeafWorst = c * 4 * Math.sqrt(2) * 640 * m * Math.sqrt(levels / rho) * f / 0.5;
                 p.put("value", gamma);
                 p.put("formula", "spec §4.1 leaf accuracy gamma = 4 sqrt(2) kappa_leaf sqrt(L/rho) f / n, f = sqrt(d)"
                         + " + sqrt(ln(2L/xi)), kappa_leaf = kappa_0 (3/7)^(L-1) in normalised units (lambda_min >= 1;"
-                        + " Thm 3.3: (1-gamma) Sigma_eff <= Sigma~ <= (1+gamma) Sigma w.p. 1-2xi when event E holds)");
+                        + " Thm 3.3: (1-gamma) Sigma_eff <= Sigma~ <= (1+gamma) Sigma w.p. 1-2xi when event E holds)"
+                        + (levelsScaling ? "" : "; noise scaling '" + params.get("noise_scaling") + "': gamma,"
+                                + " nForEventE and nForLeafGammaHalfWorstCase times sigma_0 / (4 kappa_0 sqrt(L)/(n"
+                                + " sqrt(2 rho))) = " + String.format(java.util.Locale.ROOT, "%.4f", c)));
                 p.put("levels", levels);
                 p.put("kappaLeaf", kappaLeaf);
                 p.put("nForEventE", nEventE);
