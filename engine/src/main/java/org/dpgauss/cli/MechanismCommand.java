@@ -18,6 +18,7 @@ import org.dpgauss.mechanism.NdisSensitivity;
 import org.dpgauss.ndis.LoewnerComparableBound.Variant;
 import org.dpgauss.privacy.RandomSource;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -120,26 +121,16 @@ final class MechanismCommand extends CommandGroup {
         @Option(names = "--row-bound", required = true, paramLabel = "l", description = "Public bound l > 0 on ||x||.")
         double rowBound;
 
-        @Option(names = "--max-rows", required = true, paramLabel = "n", description = "Public maximum dataset size n.")
-        int maxRows;
-
-        @Option(names = "--epsilon", required = true, description = "epsilon >= 0.")
-        double epsilon;
-
-        @Option(names = "--delta", required = true, description = "delta in (0, 1).")
-        double delta;
-
-        @Option(names = "--bound", defaultValue = "sound-exact-hard",
-                description = "sound-exact-hard (default), sound, or paper-faithful (unsound, for reproduction).")
-        String bound;
+        @Mixin
+        CalibrationOptions calibration;
 
         @Override
         public Integer call() throws IOException {
-            Variant v = variant(bound);
+            Variant v = calibration.variant();
             RowBlockMatrix m = DataReader.read(input);
             double[][][] xy = split(m, input);
-            BayesianLogisticRegression blr = BayesianLogisticRegression.of(m.cols() - 1, lambda, rowBound, maxRows,
-                    epsilon, delta, v);
+            BayesianLogisticRegression blr = BayesianLogisticRegression.of(m.cols() - 1, lambda, rowBound,
+                    calibration.maxRows, calibration.epsilon, calibration.delta, v);
             RandomSource random = parent.main.randomSource();
             GaussianRelease rel = blr.release(xy[0], xy[1][0], random);
             Map<String, Object> extra = new LinkedHashMap<>();
@@ -182,25 +173,15 @@ final class MechanismCommand extends CommandGroup {
         @Option(names = "--label-bound", required = true, paramLabel = "B", description = "Public bound B on |y|.")
         double labelBound;
 
-        @Option(names = "--max-rows", required = true, paramLabel = "n", description = "Public maximum dataset size n.")
-        int maxRows;
-
-        @Option(names = "--epsilon", required = true, description = "epsilon >= 0.")
-        double epsilon;
-
-        @Option(names = "--delta", required = true, description = "delta in (0, 1).")
-        double delta;
-
-        @Option(names = "--bound", defaultValue = "sound-exact-hard",
-                description = "sound-exact-hard (default), sound, or paper-faithful (unsound, for reproduction).")
-        String bound;
+        @Mixin
+        CalibrationOptions calibration;
 
         @Override
         public Integer call() throws IOException {
-            Variant v = variant(bound);
+            Variant v = calibration.variant();
             GaussianProcessRegression gpr = GaussianProcessRegression.of(
-                    GaussianProcessRegression.rbf(kernelVariance, lengthscale), noiseVariance, labelBound, maxRows,
-                    query, epsilon, delta, v);
+                    GaussianProcessRegression.rbf(kernelVariance, lengthscale), noiseVariance, labelBound,
+                    calibration.maxRows, query, calibration.epsilon, calibration.delta, v);
             RowBlockMatrix m = DataReader.read(input);
             double[][][] xy = split(m, input);
             if (m.cols() - 1 != query.length) {
@@ -214,6 +195,26 @@ final class MechanismCommand extends CommandGroup {
             extra.put("kernel", GaussianProcessRegression.rbf(kernelVariance, lengthscale).describe());
             print(parent.main, "gpr", rel, gpr.mechanism(), random, extra, "prediction");
             return 0;
+        }
+    }
+
+    /** The public calibration inputs both NDIS mechanisms share (spec ndis §7). */
+    static final class CalibrationOptions {
+        @Option(names = "--max-rows", required = true, paramLabel = "n", description = "Public maximum dataset size n.")
+        int maxRows;
+
+        @Option(names = "--epsilon", required = true, description = "epsilon >= 0.")
+        double epsilon;
+
+        @Option(names = "--delta", required = true, description = "delta in (0, 1).")
+        double delta;
+
+        @Option(names = "--bound", defaultValue = "sound-exact-hard",
+                description = "sound-exact-hard (default), sound, or paper-faithful (unsound, for reproduction).")
+        String bound;
+
+        Variant variant() {
+            return MechanismCommand.variant(bound);
         }
     }
 }
