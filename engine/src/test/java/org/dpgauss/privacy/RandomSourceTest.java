@@ -25,11 +25,6 @@ class RandomSourceTest {
             }
 
             @Override
-            public void nextBytes(byte[] bytes) {
-                throw new UnsupportedOperationException("test double: only nextLong() is scripted");
-            }
-
-            @Override
             public boolean isInsecure() {
                 return true;
             }
