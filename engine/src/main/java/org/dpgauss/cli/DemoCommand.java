@@ -81,7 +81,7 @@ final class DemoCommand implements Callable<Integer> {
         double dataSeconds = seconds(t0);
 
         List<Map<String, Object>> mechanisms = new ArrayList<>();
-        mechanisms.add(clippedMean(x, mu, variances, random));
+        mechanisms.add(clippedMean(x, mu, variances, engine, random));
         mechanisms.add(DemoProjection.report(engine, random, n, d));
         mechanisms.addAll(DemoAnisotropic.report(engine, random, x, variances, rho, delta));
         mechanisms.addAll(DemoSecondMoment.reports(engine, random, x, mu, variances, rho, delta));
@@ -152,7 +152,8 @@ final class DemoCommand implements Callable<Integer> {
         return 0;
     }
 
-    private Map<String, Object> clippedMean(RowBlockMatrix x, double[] mu, double[] variances, RandomSource random) {
+    private Map<String, Object> clippedMean(RowBlockMatrix x, double[] mu, double[] variances, ComputeEngine engine,
+            RandomSource random) {
         long t0 = System.nanoTime();
         // Public prior knowledge for the demo: the centre 0 and a radius covering the bulk of the distribution.
         double traceAndMean = 0;
@@ -160,15 +161,17 @@ final class DemoCommand implements Callable<Integer> {
             traceAndMean += variances[j] + mu[j] * mu[j];
         }
         double clip = 2.0 * Math.sqrt(traceAndMean);
-        ClippedGaussianMean mech = ClippedGaussianMean.of(clip, new double[d], rho);
-        double[] estimate = mech.release(x, random);
+        ClippedGaussianMean mech = ClippedGaussianMean.of(clip, new double[d], org.dpgauss.privacy.Zcdp.of(rho));
+        org.dpgauss.release.PrivateRelease release = org.dpgauss.release.Releases.run(mech,
+                org.dpgauss.release.Dataset.of(x), delta, org.dpgauss.release.ReleaseContext.of(engine, random));
+        double[] estimate = release.vector("mean");
         double seconds = seconds(t0);
         double[] exact = x.columnMeans();
         double err = 0;
         for (int j = 0; j < d; j++) {
             err += (estimate[j] - exact[j]) * (estimate[j] - exact[j]);
         }
-        PrivacyGuarantee g = mech.guarantee(delta);
+        PrivacyGuarantee g = release.guarantee();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", "clipped Gaussian-mechanism mean (C=" + String.format(Locale.ROOT, "%.3g", clip) + ", centre 0)");
         m.put("status", "PASS");

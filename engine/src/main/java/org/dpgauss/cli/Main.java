@@ -23,14 +23,21 @@ import picocli.CommandLine.ScopeType;
             ValidateCommand.class, BenchCommand.class,
             CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:success", "1:bad input, invalid parameter or unavailable engine (message on stderr)",
-            "2:bad command-line usage"})
+        exitCodeList = {"0:success (a private release PASSed, or a command that releases nothing private ran)",
+            "1:bad input, invalid parameter or unavailable engine (message on stderr)",
+            "2:bad command-line usage",
+            "3:FAIL: a private test inside the mechanism failed and nothing was released (see the README)",
+            "4:budget exceeded: the release would exceed the privacy budget; nothing was read or released"})
 public final class Main implements Runnable {
 
     /** Exit code for bad input files, invalid parameters and unavailable engines. */
     static final int EXIT_ERROR = 1;
     /** Exit code for command-line usage errors (picocli's convention). */
     static final int EXIT_USAGE = 2;
+    /** Exit code of a release that returned FAIL (nothing was released). */
+    static final int EXIT_FAIL = 3;
+    /** Exit code of a release refused because it would exceed the budget. */
+    static final int EXIT_BUDGET = 4;
 
     @Option(names = "--engine", scope = ScopeType.INHERIT, paramLabel = "auto|cpu|gpu", defaultValue = "auto",
             converter = EngineChoiceConverter.class,
@@ -59,6 +66,10 @@ public final class Main implements Runnable {
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            if (ex instanceof org.dpgauss.privacy.accounting.BudgetExceededException) {
+                commandLine.getErr().println("dpgauss: budget exceeded: " + ex.getMessage());
+                return EXIT_BUDGET;
+            }
             if (ex instanceof IllegalArgumentException || ex instanceof DataFormatException
                     || ex instanceof EngineUnavailableException || ex instanceof java.io.IOException
                     || ex instanceof java.io.UncheckedIOException || ex instanceof ArithmeticException) {
@@ -89,6 +100,11 @@ public final class Main implements Runnable {
      */
     void printFail(PrintWriter out) {
         out.println(json ? "{\"status\":\"FAIL\"}" : "FAIL");
+    }
+
+    /** The release context of a command: the selected engine and the random source of the global options. */
+    org.dpgauss.release.ReleaseContext releaseContext() {
+        return org.dpgauss.release.ReleaseContext.of(selectEngine().engine(), randomSource());
     }
 
     /** The randomness fields of a release's JSON: whether it is insecure, and the source's description. */

@@ -19,7 +19,9 @@ import org.dpgauss.mean.anisotropic.UnknownCovarianceMean;
 import org.ejml.data.DMatrixRMaj;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
-import org.dpgauss.privacy.Zcdp;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.PrivateRelease;
+import org.dpgauss.release.Releases;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -43,7 +45,9 @@ import picocli.CommandLine.ParentCommand;
                     + "radius --clip around the public --centre, averaged, and N(0, sigma^2 I) noise is added with "
                     + "sigma = 2C/(n sqrt(2 rho)).",
             "Guarantee: rho-zCDP under replace-one neighbours (datasets of equal, public size n differing in one "
-                    + "row), also stated as (epsilon, delta)-DP by epsilon = rho + 2 sqrt(rho ln(1/delta)).",
+                    + "row), also stated as (epsilon, delta)-DP by the conversion of Canonne, Kamath & Steinke 2020 "
+                    + "(Cor. 13), the tightest the project uses everywhere; --epsilon is met by the largest rho whose "
+                    + "conversion at --delta gives at most epsilon.",
             BhsMeanMethod.HELP})
 final class MeanCommand implements Callable<Integer> {
 
@@ -125,44 +129,27 @@ final class MeanCommand implements Callable<Integer> {
         if (clip == null) {
             throw new IllegalArgumentException("--method clipped needs --clip C (a public clipping radius > 0)");
         }
-        double rho = budget.rho != null ? budget.rho : Zcdp.forApproxDp(budget.epsilon, delta).rho();
-        // parameters are validated before the data are read
-        int dGuess = centre == null ? 1 : centre.length;
-        ClippedGaussianMean.of(clip, centre == null ? new double[dGuess] : centre, rho);
-
-        RowBlockMatrix x = DataReader.read(input);
-        double[] c = centre == null ? new double[x.cols()] : centre;
-        if (c.length != x.cols()) {
-            throw new IllegalArgumentException("--centre has " + c.length + " coordinates but " + input.getFileName()
-                    + " has " + x.cols() + " columns");
-        }
-        ClippedGaussianMean mech = ClippedGaussianMean.of(clip, c, rho);
-        RandomSource random = main.randomSource();
-        double[] mean = mech.release(x, random);
-        PrivacyGuarantee g = mech.guarantee(delta);
-
-        PrintWriter out = main.spec.commandLine().getOut();
-        if (main.json) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("status", "PASS");
-            m.put("method", "clipped");
-            m.put("mean", mean);
-            m.put("guarantee", g.toMap());
-            m.put("n", x.rows());
-            m.put("d", x.cols());
-            m.put("noise_sigma", mech.sigma(x.rows()));
-            Main.putRandomness(m, random);
-            out.println(Json.write(m));
+        ClippedGaussianMean.Builder b = ClippedGaussianMean.builder().clipRadius(clip);
+        if (budget.rho != null) {
+            b.rho(budget.rho);
         } else {
-            out.printf(Locale.ROOT, "private mean of %s (n=%d, d=%d), clipped Gaussian mechanism, C=%s%n",
-                    input, x.rows(), x.cols(), clip);
-            out.println("  mean:      " + Arrays.toString(mean));
-            out.printf(Locale.ROOT, "  noise:     sigma = %.6g per coordinate%n", mech.sigma(x.rows()));
-            out.println("  guarantee: " + g.describe());
-            out.println("  random:    " + random.describe());
-            Main.warnIfInsecure(out, random, "noise");
+            b.targetEpsilon(budget.epsilon, delta);
         }
-        return 0;
+        if (centre != null) {
+            b.centre(centre);
+        }
+        // parameters are validated before the data are read
+        b.build(centre == null ? 1 : centre.length);
+
+        Dataset data = Dataset.of(DataReader.read(input));
+        if (centre != null && centre.length != data.dimension()) {
+            throw new IllegalArgumentException("--centre has " + centre.length + " coordinates but "
+                    + input.getFileName() + " has " + data.dimension() + " columns");
+        }
+        PrivateRelease r = Releases.run(b.build(data.dimension()), data, delta, main.releaseContext());
+        Map<String, Object> ctx = new LinkedHashMap<>();
+        ctx.put("input", input.toString());
+        return ReleasePrinter.print(main, r, ctx);
     }
 
     /** Algorithm 1 (spec anisotropic-mean-estimation §3): FAIL prints nothing else (design.md). */

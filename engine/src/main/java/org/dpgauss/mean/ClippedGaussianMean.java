@@ -2,12 +2,21 @@ package org.dpgauss.mean;
 
 import java.util.Objects;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.privacy.ConversionPolicy;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.Zcdp;
+import org.dpgauss.privacy.accounting.Release;
 import org.dpgauss.privacy.noise.NoiseGrid;
 import org.dpgauss.privacy.noise.SecureGaussianSampler;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.Outcome;
+import org.dpgauss.release.PrivateMechanism;
+import org.dpgauss.release.PublicContext;
+import org.dpgauss.release.PublicParameters;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Statement;
 
 /**
  * The clipped Gaussian-mechanism mean (the baseline of spec anisotropic-mean-estimation §10): each row is
@@ -42,8 +51,14 @@ import org.dpgauss.privacy.noise.SecureGaussianSampler;
  * <p>Clipping is the mechanism's definition, not input cleaning: rows outside the ball contribute their
  * projection. Accuracy degrades when C is small relative to the data's spread around c. How many rows were
  * clipped is itself a function of the data and is not reported.
+ *
+ * <p>Under the release contract ({@link PrivateMechanism}) it releases {@code mean} with public parameters
+ * {@code clipRadius}, {@code centre} and {@code noiseSigma}; it never FAILs. Build it with {@link #builder()}.
  */
-public final class ClippedGaussianMean {
+public final class ClippedGaussianMean implements PrivateMechanism {
+
+    /** The mechanism's identifier in releases. */
+    public static final String ID = "mean.clipped";
 
     private static final double U = 0x1p-53;
 
@@ -63,12 +78,22 @@ public final class ClippedGaussianMean {
         this.budget = budget;
     }
 
+    /** @return a builder: {@code clipRadius} and a budget ({@code rho} or {@code targetEpsilon}) are required */
+    public static Builder builder() {
+        return new Builder();
+    }
+
     /**
      * @param clipRadius C > 0, public
      * @param centre     c, public (length d)
-     * @param rho        the zCDP budget, > 0
+     * @param budget     the zCDP budget, rho > 0
+     * @return the mechanism
      */
-    public static ClippedGaussianMean of(double clipRadius, double[] centre, double rho) {
+    public static ClippedGaussianMean of(double clipRadius, double[] centre, Zcdp budget) {
+        return of(clipRadius, centre, Objects.requireNonNull(budget, "budget").rho());
+    }
+
+    private static ClippedGaussianMean of(double clipRadius, double[] centre, double rho) {
         if (!(clipRadius > 0) || !Double.isFinite(clipRadius)) {
             throw new IllegalArgumentException("clip radius C=" + clipRadius + " must be finite and > 0");
         }
@@ -122,8 +147,55 @@ public final class ClippedGaussianMean {
                         + " discrete Gaussian noise on a 2^-20 sigma grid (CKS20)");
     }
 
-    /** Releases the private mean of the rows of x; every coordinate is an exact point of {@link #grid(int)}. */
-    public double[] release(RowBlockMatrix x, RandomSource random) {
+    @Override
+    public NeighbouringRelation relation() {
+        return NeighbouringRelation.REPLACE_ONE;
+    }
+
+    @Override
+    public Statement state(PublicContext context) {
+        if (context.dimension() != centre.length) {
+            throw new IllegalArgumentException("the centre has " + centre.length + " coordinates but the data have "
+                    + context.dimension() + " columns");
+        }
+        int n = context.rows();
+        checkGridRange(n);
+        return Statement.builder(context, ID, guarantee(context.delta()))
+                .description("private mean, clipped Gaussian mechanism")
+                .parameters(PublicParameters.builder()
+                        .put("n", n)
+                        .put("d", centre.length)
+                        .put("clipRadius", clipRadius)
+                        .put("centre", centre)
+                        .put("rho", budget.rho())
+                        .put("noiseSigma", sigma(n))
+                        .build())
+                .accounting(Release.zcdp(ID, NeighbouringRelation.REPLACE_ONE, budget))
+                .build();
+    }
+
+    @Override
+    public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
+        return Outcome.pass().vector("mean", release(data.matrix(), context.random())).build();
+    }
+
+    /** Public check before touching the data, so that no data-dependent failure can occur in rounding. */
+    private void checkGridRange(int n) {
+        double g = grid(n);
+        for (int j = 0; j < centre.length; j++) {
+            if (Math.abs(centre[j]) + 2 * clipRadius > 0x1p51 * g) {
+                throw new IllegalArgumentException("centre coordinate " + (j + 1) + " is more than 2^51 grid spacings"
+                        + " (g=" + g + ") from 0: the release could not be an exact grid point; subtract a public"
+                        + " offset from the data first");
+            }
+        }
+    }
+
+    /**
+     * The private mean of the rows of x, every coordinate an exact point of {@link #grid(int)}; the computation
+     * behind {@link #compute}. Package-private: releases go through the contract ({@code Releases}).
+     */
+    double[] release(RowBlockMatrix x, RandomSource random) {
         Objects.requireNonNull(random, "random source");
         if (x == null || x.rows() == 0) {
             throw new IllegalArgumentException("data have no rows");
@@ -134,14 +206,7 @@ public final class ClippedGaussianMean {
         }
         int n = x.rows();
         double g = grid(n);
-        // Public check before touching the data, so that no data-dependent failure can occur in rounding.
-        for (int j = 0; j < d; j++) {
-            if (Math.abs(centre[j]) + 2 * clipRadius > 0x1p51 * g) {
-                throw new IllegalArgumentException("centre coordinate " + j + "=" + centre[j] + " is more than 2^51"
-                        + " grid spacings (g=" + g + ") from 0: the release could not be an exact grid point;"
-                        + " subtract a public offset from the data first");
-            }
-        }
+        checkGridRange(n);
         // Kahan-compensated sums: their error bound (2u + O(n u^2)) sum|t_i| is what the slack term accounts for.
         double[] sum = new double[d];
         double[] comp = new double[d];
@@ -174,6 +239,75 @@ public final class ClippedGaussianMean {
     private static void checkRows(int n) {
         if (n < 1) {
             throw new IllegalArgumentException("n=" + n + " rows is outside [1, inf): a mean needs data");
+        }
+    }
+
+    /** Builds a {@link ClippedGaussianMean} from named parameters (nothing can be swapped silently). */
+    public static final class Builder {
+        private Double clipRadius;
+        private double[] centre;
+        private Zcdp budget;
+
+        private Builder() {
+        }
+
+        /**
+         * @param c the public L2 clipping radius C &gt; 0
+         * @return this builder
+         */
+        public Builder clipRadius(double c) {
+            this.clipRadius = c;
+            return this;
+        }
+
+        /**
+         * @param c the public centre of the clipping ball (default: the origin of the data's dimension)
+         * @return this builder
+         */
+        public Builder centre(double[] c) {
+            this.centre = Objects.requireNonNull(c, "centre").clone();
+            return this;
+        }
+
+        /**
+         * @param rho the zCDP budget of the release, &gt; 0
+         * @return this builder
+         */
+        public Builder rho(double rho) {
+            this.budget = Zcdp.of(rho);
+            return this;
+        }
+
+        /**
+         * @param epsilon a target epsilon, met at {@code delta} by the project's {@link ConversionPolicy}
+         * @param delta the delta of the target
+         * @return this builder
+         */
+        public Builder targetEpsilon(double epsilon, double delta) {
+            this.budget = ConversionPolicy.rhoFor(epsilon, delta);
+            return this;
+        }
+
+        /**
+         * @param dimension d, used for the default centre (the origin)
+         * @return the mechanism
+         */
+        public ClippedGaussianMean build(int dimension) {
+            if (clipRadius == null) {
+                throw new IllegalStateException("clipRadius(C) is required: a public clipping radius");
+            }
+            if (budget == null) {
+                throw new IllegalStateException("a budget is required: rho(..) or targetEpsilon(.., ..)");
+            }
+            return of(clipRadius, centre != null ? centre : new double[dimension], budget.rho());
+        }
+
+        /** @return the mechanism; needs {@link #centre} (else use {@link #build(int)}) */
+        public ClippedGaussianMean build() {
+            if (centre == null) {
+                throw new IllegalStateException("centre(..) is not set: call build(d) for the origin of R^d");
+            }
+            return build(centre.length);
         }
     }
 }

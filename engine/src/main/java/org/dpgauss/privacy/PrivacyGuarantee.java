@@ -15,10 +15,11 @@ import java.util.Optional;
  * An uncertified claim is what the mechanism would give under those assumptions, e.g. a run with
  * {@code --insecure-seed}, and must be presented as such.
  *
- * <p>This class does not re-derive or check a supplied implied {@code (epsilon, delta)}: a better conversion
- * than those in {@link Zcdp} may legitimately give a smaller epsilon. Use
- * {@link #zcdp(NeighbouringRelation, Zcdp, double, boolean, String)} to derive it with the standard
- * Bun–Steinke bound. Instances are immutable.
+ * <p>{@code conversion} names how the stated {@code (epsilon, delta)} was obtained when it is not the
+ * mechanism's native form (the project's {@link ConversionPolicy} for zCDP, or a composition of sub-steps by the
+ * accountant); it is empty otherwise. This class does not re-derive or check a supplied implied
+ * {@code (epsilon, delta)}. Use {@link #zcdp(NeighbouringRelation, Zcdp, double, boolean, String)} to derive it
+ * with the {@link ConversionPolicy}. Instances are immutable.
  */
 public final class PrivacyGuarantee {
 
@@ -32,14 +33,55 @@ public final class PrivacyGuarantee {
     private final ApproxDp approxDp; // the guarantee itself, or the implied one for zCDP (may then be null)
     private final boolean certified;
     private final String notes;
+    private final String conversion;
 
     private PrivacyGuarantee(NeighbouringRelation relation, Zcdp zcdp, ApproxDp approxDp, boolean certified,
             String notes) {
+        this(relation, zcdp, approxDp, certified, notes, "");
+    }
+
+    private PrivacyGuarantee(NeighbouringRelation relation, Zcdp zcdp, ApproxDp approxDp, boolean certified,
+            String notes, String conversion) {
         this.relation = Objects.requireNonNull(relation, "relation");
         this.zcdp = zcdp;
         this.approxDp = approxDp;
         this.certified = certified;
         this.notes = notes == null ? "" : notes.strip();
+        this.conversion = conversion == null ? "" : conversion.strip();
+    }
+
+    /**
+     * An {@code (epsilon, delta)}-DP guarantee obtained by a named conversion or composition (for example the
+     * accountant's composition of a mechanism's sub-steps).
+     *
+     * @param relation the neighbouring relation, not null
+     * @param guarantee the guarantee, not null
+     * @param certified whether the claim is certified (see class comment)
+     * @param notes free text, may be null
+     * @param conversion how the guarantee was derived, may be null
+     * @return the guarantee
+     */
+    public static PrivacyGuarantee approxDp(NeighbouringRelation relation, ApproxDp guarantee, boolean certified,
+            String notes, String conversion) {
+        return new PrivacyGuarantee(relation, null, Objects.requireNonNull(guarantee, "guarantee"), certified,
+                notes, conversion);
+    }
+
+    /**
+     * This guarantee with {@code certified} and-ed with {@code stillCertified}, and {@code reason} appended to the
+     * notes when that withdraws the certification. The one place where a run's circumstances (such as an
+     * insecure random source) withdraw a recipe's certification ({@code org.dpgauss.release.Releases}).
+     *
+     * @param stillCertified false to withdraw the certification
+     * @param reason why, shown in the notes; may be null when {@code stillCertified}
+     * @return the guarantee
+     */
+    public PrivacyGuarantee certifiedOnlyIf(boolean stillCertified, String reason) {
+        if (stillCertified || !certified && notes.contains(String.valueOf(reason))) {
+            return this;
+        }
+        String n = reason == null || reason.isBlank() ? notes : (notes.isEmpty() ? reason : notes + "; " + reason);
+        return new PrivacyGuarantee(relation, zcdp, approxDp, false, n, conversion);
     }
 
     /**
@@ -74,8 +116,8 @@ public final class PrivacyGuarantee {
     }
 
     /**
-     * A zCDP guarantee with its implied {@code (epsilon, delta)}-DP derived by the Bun–Steinke bound
-     * {@link Zcdp#toApproxDp(double)}.
+     * A zCDP guarantee with its implied {@code (epsilon, delta)}-DP derived by the project's
+     * {@link ConversionPolicy} (CKS20 Cor. 13), which the guarantee names.
      *
      * @param relation the neighbouring relation, not null
      * @param guarantee the zCDP guarantee, not null
@@ -87,7 +129,8 @@ public final class PrivacyGuarantee {
     public static PrivacyGuarantee zcdp(NeighbouringRelation relation, Zcdp guarantee, double delta,
             boolean certified, String notes) {
         Objects.requireNonNull(guarantee, "guarantee");
-        return new PrivacyGuarantee(relation, guarantee, guarantee.toApproxDp(delta), certified, notes);
+        return new PrivacyGuarantee(relation, guarantee, ConversionPolicy.toApproxDp(guarantee, delta), certified,
+                notes, ConversionPolicy.NAME);
     }
 
     /** @return the neighbouring relation the guarantee is stated under */
@@ -123,6 +166,11 @@ public final class PrivacyGuarantee {
         return certified;
     }
 
+    /** @return how the stated {@code (epsilon, delta)} was derived (conversion or composition); empty if native */
+    public String conversion() {
+        return conversion;
+    }
+
     /** @return the notes, stripped; empty if none */
     public String notes() {
         return notes;
@@ -147,6 +195,9 @@ public final class PrivacyGuarantee {
         if (approxDp != null) {
             m.put("epsilon", approxDp.epsilon());
             m.put("delta", approxDp.delta());
+        }
+        if (!conversion.isEmpty()) {
+            m.put("conversion", conversion);
         }
         m.put("certified", certified);
         if (!notes.isEmpty()) {
@@ -190,12 +241,12 @@ public final class PrivacyGuarantee {
         PrivacyGuarantee that = (PrivacyGuarantee) o;
         return relation == that.relation && Objects.equals(zcdp, that.zcdp)
                 && Objects.equals(approxDp, that.approxDp) && certified == that.certified
-                && notes.equals(that.notes);
+                && notes.equals(that.notes) && conversion.equals(that.conversion);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(relation, zcdp, approxDp, certified, notes);
+        return Objects.hash(relation, zcdp, approxDp, certified, notes, conversion);
     }
 
     @Override

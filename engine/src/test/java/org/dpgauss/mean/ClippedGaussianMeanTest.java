@@ -7,13 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.Zcdp;
 import org.junit.jupiter.api.Test;
 
 class ClippedGaussianMeanTest {
 
     @Test
     void noiseScaleIsTheZcdpGaussianMechanismForSensitivityTwoCOverN() {
-        ClippedGaussianMean m = ClippedGaussianMean.of(3.0, new double[2], 0.5);
+        ClippedGaussianMean m = ClippedGaussianMean.of(3.0, new double[2], Zcdp.of(0.5));
         // Delta = 2C/n = 0.006 at n = 1000; sigma = Delta / sqrt(2 rho) = 0.006, raised by the grid rounding
         // g sqrt(d) (g = 2^-28 for sigma in [2^-8, 2^-7)), the floating-point slack and the rounding of s up to an
         // integer: never below 0.006, and above it by less than 2^-20 + sqrt(2) 2^-28 / 0.006 relative.
@@ -45,7 +46,7 @@ class ClippedGaussianMeanTest {
             exact[0] += r[0] / rows.length;
             exact[1] += r[1] / rows.length;
         }
-        ClippedGaussianMean m = ClippedGaussianMean.of(5.0, new double[2], 1.0);
+        ClippedGaussianMean m = ClippedGaussianMean.of(5.0, new double[2], Zcdp.of(1.0));
         double sigma = m.sigma(rows.length);
         RandomSource random = RandomSource.insecureSeeded(2026);
         double sum = 0;
@@ -69,7 +70,7 @@ class ClippedGaussianMeanTest {
     @Test
     void releasesAreExactGridPointsAndNeverReadBelowTheClaimedSensitivity() {
         double[][] rows = {{0.3, -0.2, 0.1}, {1e3, 0, 0}, {-0.5, 0.5, 0.25}};
-        ClippedGaussianMean m = ClippedGaussianMean.of(1.0, new double[] {0.1, 0.2, 0.3}, 0.7);
+        ClippedGaussianMean m = ClippedGaussianMean.of(1.0, new double[] {0.1, 0.2, 0.3}, Zcdp.of(0.7));
         double g = m.grid(rows.length);
         double[] est = m.release(RowBlockMatrix.of(rows), RandomSource.insecureSeeded(9));
         for (double v : est) {
@@ -87,7 +88,7 @@ class ClippedGaussianMeanTest {
             r[0] = 101;
             r[1] = 7;
         }
-        ClippedGaussianMean m = ClippedGaussianMean.of(2.0, new double[] {1, 7}, 10.0);
+        ClippedGaussianMean m = ClippedGaussianMean.of(2.0, new double[] {1, 7}, Zcdp.of(10.0));
         double[] est = m.release(RowBlockMatrix.of(rows), RandomSource.insecureSeeded(1));
         assertEquals(3.0, est[0], 10 * m.sigma(5000));
         assertEquals(7.0, est[1], 10 * m.sigma(5000));
@@ -95,12 +96,12 @@ class ClippedGaussianMeanTest {
 
     @Test
     void invalidParametersAreRejected() {
-        assertThrows(IllegalArgumentException.class, () -> ClippedGaussianMean.of(0, new double[1], 1));
-        assertThrows(IllegalArgumentException.class, () -> ClippedGaussianMean.of(Double.NaN, new double[1], 1));
-        assertThrows(IllegalArgumentException.class, () -> ClippedGaussianMean.of(1, new double[0], 1));
-        assertThrows(IllegalArgumentException.class, () -> ClippedGaussianMean.of(1, new double[] {Double.NaN}, 1));
-        assertThrows(IllegalArgumentException.class, () -> ClippedGaussianMean.of(1, new double[1], 0));
-        ClippedGaussianMean m = ClippedGaussianMean.of(1, new double[3], 1);
+        assertThrows(IllegalArgumentException.class, () -> ClippedGaussianMean.of(0, new double[1], Zcdp.of(1)));
+        assertThrows(IllegalArgumentException.class, () -> ClippedGaussianMean.of(Double.NaN, new double[1], Zcdp.of(1)));
+        assertThrows(IllegalArgumentException.class, () -> ClippedGaussianMean.of(1, new double[0], Zcdp.of(1)));
+        assertThrows(IllegalArgumentException.class, () -> ClippedGaussianMean.of(1, new double[] {Double.NaN}, Zcdp.of(1)));
+        assertThrows(IllegalArgumentException.class, () -> ClippedGaussianMean.of(1, new double[1], Zcdp.of(0)));
+        ClippedGaussianMean m = ClippedGaussianMean.of(1, new double[3], Zcdp.of(1));
         assertThrows(IllegalArgumentException.class,
                 () -> m.release(RowBlockMatrix.of(new double[][] {{1, 2}}), RandomSource.insecureSeeded(1)));
     }

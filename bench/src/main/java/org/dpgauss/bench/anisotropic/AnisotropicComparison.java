@@ -229,7 +229,7 @@ public final class AnisotropicComparison {
                 }
                 paperRate[3 + t][e] = theorem14Rate(tr, sumSd, d, n, eps);
             }
-            ClippedGaussianMean clip = ClippedGaussianMean.of(clipC, mu, Zcdp.forApproxDp(eps, DELTA).rho());
+            ClippedGaussianMean clip = ClippedGaussianMean.of(clipC, mu, Zcdp.forApproxDp(eps, DELTA));
             est[5][e] = clip;
             double cs = clip.sigma(n);
             predicted[5][e] = Math.sqrt(tr / n + d * cs * cs);
@@ -379,7 +379,8 @@ public final class AnisotropicComparison {
         } else if (est instanceof CoordinateWiseMean) {
             r = ((CoordinateWiseMean) est).release(x, rnd);
         } else {
-            return ((ClippedGaussianMean) est).release(x, rnd);
+            return org.dpgauss.release.Releases.run((ClippedGaussianMean) est, org.dpgauss.release.Dataset.of(x), DELTA,
+                    org.dpgauss.release.ReleaseContext.of(engine, rnd)).vector("mean");
         }
         return r.isFail() ? null : r.estimate();
     }

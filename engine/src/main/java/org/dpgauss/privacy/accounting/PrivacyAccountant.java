@@ -7,6 +7,7 @@ import java.util.Objects;
 import org.dpgauss.calibration.GaussianMechanismCurve;
 import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
+import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.Zcdp;
 
 /**
@@ -154,6 +155,45 @@ public final class PrivacyAccountant {
             current = compose(releases);
         }
         return current;
+    }
+
+    /**
+     * The guarantee of a mechanism made of several private sub-steps (a private count, a PTR test, a
+     * min-eigenvalue estimate, a budget split), composed by the same rules the accountant applies to a session's
+     * releases (the smallest valid epsilon at {@code delta}, advanced-composition slack {@code delta / 2}). This is
+     * how mechanisms state a composed guarantee: never by adding epsilons by hand.
+     *
+     * @param relation the relation every step is stated under
+     * @param steps the sub-steps, at least one, all under {@code relation}
+     * @param delta the target delta of the composed statement, in {@code (0, 1)}
+     * @param certified whether the recipe is certified (see {@link PrivacyGuarantee})
+     * @param notes free text, may be null
+     * @return the composed {@code (epsilon, delta)}-DP guarantee, naming the composition used
+     * @throws IllegalArgumentException if no composition reaches {@code delta}, or a step's relation differs
+     */
+    public static PrivacyGuarantee composeSteps(NeighbouringRelation relation, List<Release> steps, double delta,
+            boolean certified, String notes) {
+        Objects.requireNonNull(relation, "relation");
+        Objects.requireNonNull(steps, "steps");
+        if (steps.isEmpty()) {
+            throw new IllegalArgumentException("a composed guarantee needs at least one step");
+        }
+        if (!(delta > 0 && delta < 1)) {
+            throw new IllegalArgumentException("delta=" + delta + " is outside (0, 1): the composed statement needs"
+                    + " a delta to convert zCDP and Gaussian steps at");
+        }
+        for (Release r : steps) {
+            if (r.relation() != relation) {
+                throw new IllegalArgumentException("step '" + r.name() + "' is stated under " + r.relation().id()
+                        + " but the mechanism under " + relation.id());
+            }
+        }
+        Candidate c = bestComposition(steps, delta, delta / 2);
+        if (!c.feasible) {
+            throw new IllegalArgumentException("the steps' own deltas exceed delta=" + delta + ": " + c.method);
+        }
+        return PrivacyGuarantee.approxDp(relation, ApproxDp.of(c.epsilon, Math.min(c.delta, delta)), certified,
+                notes, c.method);
     }
 
     // ------------------------------------------------------------------ composition

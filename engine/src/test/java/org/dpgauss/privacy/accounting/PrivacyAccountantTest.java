@@ -93,7 +93,7 @@ class PrivacyAccountantTest {
 
     @Test
     void aMechanismsReportedGuaranteeIsRecordedAsItsZcdp() {
-        ClippedGaussianMean mean = ClippedGaussianMean.of(1.0, new double[3], 0.125);
+        ClippedGaussianMean mean = ClippedGaussianMean.of(1.0, new double[3], Zcdp.of(0.125));
         PrivacyAccountant acc = PrivacyAccountant.create(R, ApproxDp.of(5.0, 1e-6));
         acc.spend(Release.of("mean 1", mean.guarantee(1e-6)));
         AccountingReport rep = acc.spend(Release.of("mean 2", mean.guarantee(1e-6)));

@@ -1,0 +1,93 @@
+package org.dpgauss.release;
+
+import java.util.Objects;
+import org.dpgauss.linalg.RowBlockMatrix;
+
+/**
+ * The sensitive data a session releases statistics of: n rows of d finite doubles, validated when the dataset is
+ * made, so that no mechanism meets a malformed value after it has started reading. Error messages name the row,
+ * the column and the rule, never the value (an exception may end up in a service's log).
+ */
+public final class Dataset {
+
+    private final RowBlockMatrix rows;
+
+    private Dataset(RowBlockMatrix rows) {
+        this.rows = rows;
+    }
+
+    /**
+     * @param rows the data, one array per row (copied)
+     * @return the dataset
+     * @throws IllegalArgumentException naming the first row/column that is missing, ragged or not finite
+     */
+    public static Dataset of(double[][] rows) {
+        Objects.requireNonNull(rows, "rows");
+        if (rows.length == 0) {
+            throw new IllegalArgumentException("the dataset has no rows: a release needs at least one");
+        }
+        if (rows[0] == null || rows[0].length == 0) {
+            throw new IllegalArgumentException("row 1 has no columns: every row needs at least one value");
+        }
+        int d = rows[0].length;
+        for (int i = 0; i < rows.length; i++) {
+            if (rows[i] == null) {
+                throw new IllegalArgumentException("row " + (i + 1) + " is missing (null)");
+            }
+            if (rows[i].length != d) {
+                throw new IllegalArgumentException("row " + (i + 1) + " has " + rows[i].length + " columns but row 1"
+                        + " has " + d + ": every row needs the same number of columns");
+            }
+        }
+        RowBlockMatrix m = RowBlockMatrix.of(rows);
+        checkFinite(m);
+        return new Dataset(m);
+    }
+
+    /**
+     * @param rows the data (not copied: do not modify it while a release runs)
+     * @return the dataset
+     * @throws IllegalArgumentException naming the first cell that is not finite
+     */
+    public static Dataset of(RowBlockMatrix rows) {
+        Objects.requireNonNull(rows, "rows");
+        if (rows.rows() == 0 || rows.cols() == 0) {
+            throw new IllegalArgumentException("the dataset is empty (" + rows.rows() + " x " + rows.cols()
+                    + "): a release needs at least one row and one column");
+        }
+        checkFinite(rows);
+        return new Dataset(rows);
+    }
+
+    private static void checkFinite(RowBlockMatrix m) {
+        int d = m.cols();
+        for (int b = 0; b < m.blockCount(); b++) {
+            double[] block = m.block(b);
+            int len = m.blockRowCount(b) * d;
+            for (int k = 0; k < len; k++) {
+                if (!Double.isFinite(block[k])) {
+                    int row = m.blockStart(b) + k / d;
+                    throw new IllegalArgumentException("row " + (row + 1) + ", column " + (k % d + 1)
+                            + " is not a finite number (NaN or infinite): every value must be finite");
+                }
+            }
+        }
+    }
+
+    /** @return the rows; private data, for mechanisms */
+    public RowBlockMatrix matrix() {
+        return rows;
+    }
+
+    /** @return the number of columns d (public: the schema) */
+    public int dimension() {
+        return rows.cols();
+    }
+
+    /**
+     * @return the number of rows n; private under add/remove neighbours, where only mechanisms may use it
+     */
+    public int size() {
+        return rows.rows();
+    }
+}
