@@ -264,8 +264,7 @@ public final class CsvReader {
             }
             double v = Double.parseDouble(cell);
             if (Double.isInfinite(v)) {
-                throw DataFormatException.atLine(path, lineNo, col, "value " + InputFiles.quote(cell)
-                        + " is too large for a double (it would overflow to infinity)");
+                throw DataFormatException.atLine(path, lineNo, col, "value is too large for a double (it would overflow to infinity)");
             }
             return v;
         }
@@ -294,18 +293,20 @@ public final class CsvReader {
         return anyText ? FirstLine.MIXED : FirstLine.NUMERIC;
     }
 
-    /** What is wrong with a trimmed, non-empty cell that is not a plain decimal. */
+    /**
+     * What is wrong with a trimmed, non-empty cell that is not a plain decimal: the rule it breaks, never the cell
+     * itself (a message may reach a log; the cell is private data).
+     */
     static String describeBadCell(String cell) {
-        String q = InputFiles.quote(cell);
         String bare = cell.startsWith("+") || cell.startsWith("-") ? cell.substring(1) : cell;
         String lower = bare.toLowerCase(Locale.ROOT);
         if (lower.equals("nan")) {
-            return "NaN value " + q + " (all values must be finite)";
+            return "NaN value (all values must be finite)";
         }
         if (lower.equals("inf") || lower.equals("infinity")) {
-            return "infinite value " + q + " (all values must be finite)";
+            return "infinite value (all values must be finite)";
         }
-        String msg = "non-numeric value " + q;
+        String msg = "non-numeric value";
         if (javaParses(cell)) {
             return msg + " (hexadecimal numbers and 'd'/'f' suffixes are not accepted;"
                     + " write plain decimals such as -1.5e3)";

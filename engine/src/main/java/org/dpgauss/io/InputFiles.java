@@ -35,24 +35,4 @@ final class InputFiles {
         }
     }
 
-    /** {@code value} quoted for a message, with control characters escaped and long text cut. */
-    static String quote(String value) {
-        final int max = 40;
-        StringBuilder sb = new StringBuilder(Math.min(value.length(), max) + 8).append('"');
-        int n = Math.min(value.length(), max);
-        for (int i = 0; i < n; i++) {
-            char c = value.charAt(i);
-            if (c == '"' || c == '\\') {
-                sb.append('\\').append(c);
-            } else if (c < 0x20 || c == 0x7f) {
-                sb.append(String.format("\\u%04x", (int) c));
-            } else {
-                sb.append(c);
-            }
-        }
-        if (value.length() > max) {
-            sb.append("...");
-        }
-        return sb.append('"').toString();
-    }
 }

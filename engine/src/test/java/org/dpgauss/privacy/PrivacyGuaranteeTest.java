@@ -37,17 +37,19 @@ class PrivacyGuaranteeTest {
         PrivacyGuarantee g = PrivacyGuarantee.zcdp(NeighbouringRelation.REPLACE_ONE, Zcdp.of(0.5), 1e-6, true, null);
         Map<String, Object> m = g.toMap();
         assertTrue(m instanceof LinkedHashMap);
-        assertEquals(List.of("relation", "type", "rho", "epsilon", "delta", "certified"), List.copyOf(m.keySet()));
+        assertEquals(List.of("relation", "type", "rho", "epsilon", "delta", "conversion", "certified"),
+                List.copyOf(m.keySet()));
+        assertEquals(ConversionPolicy.NAME, m.get("conversion"));
         assertEquals("replace-one", m.get("relation"));
         assertEquals("zCDP", m.get("type"));
         assertEquals(0.5, m.get("rho"));
-        assertEquals(Zcdp.of(0.5).toApproxDp(1e-6).epsilon(), m.get("epsilon"));
+        assertEquals(Zcdp.of(0.5).toApproxDpTight(1e-6).epsilon(), m.get("epsilon"));
         assertEquals(1e-6, m.get("delta"));
         assertEquals(Boolean.TRUE, m.get("certified"));
         assertTrue(g.isZcdp());
         assertEquals("zCDP", g.type());
         assertEquals(Optional.of(Zcdp.of(0.5)), g.zcdp());
-        assertEquals(Optional.of(Zcdp.of(0.5).toApproxDp(1e-6)), g.approxDp());
+        assertEquals(Optional.of(Zcdp.of(0.5).toApproxDpTight(1e-6)), g.approxDp());
     }
 
     @Test
@@ -79,7 +81,8 @@ class PrivacyGuaranteeTest {
     void describeIsOneLine() {
         PrivacyGuarantee g = PrivacyGuarantee.zcdp(NeighbouringRelation.REPLACE_ONE, Zcdp.of(0.5), 1e-6, true,
                 "clipped to norm 1\nsecure noise");
-        assertEquals("(rho=0.5)-zCDP, implying (eps=5.756521769756932, delta=1e-06)-DP, under replace-one"
+        assertEquals("(rho=0.5)-zCDP, implying (eps=" + Zcdp.of(0.5).toApproxDpTight(1e-6).epsilon()
+                + ", delta=1e-06)-DP, under replace-one"
                 + " neighbours; certified (clipped to norm 1 secure noise)", g.describe());
         assertFalse(g.describe().contains("\n"));
         assertEquals(g.describe(), g.toString());
@@ -102,8 +105,11 @@ class PrivacyGuaranteeTest {
     @Test
     void equality() {
         PrivacyGuarantee a = PrivacyGuarantee.zcdp(NeighbouringRelation.REPLACE_ONE, Zcdp.of(0.5), 1e-6, true, "x");
-        PrivacyGuarantee b = PrivacyGuarantee.zcdp(NeighbouringRelation.REPLACE_ONE, Zcdp.of(0.5),
-                Zcdp.of(0.5).toApproxDp(1e-6), true, " x ");
+        PrivacyGuarantee b = PrivacyGuarantee.zcdp(NeighbouringRelation.REPLACE_ONE, Zcdp.of(0.5), 1e-6, true,
+                " x ");
+        // the same numbers by another (named) conversion are another statement
+        assertFalse(a.equals(PrivacyGuarantee.zcdp(NeighbouringRelation.REPLACE_ONE, Zcdp.of(0.5),
+                Zcdp.of(0.5).toApproxDpTight(1e-6), true, "x")));
         assertEquals(a, b);
         assertEquals(a.hashCode(), b.hashCode());
         assertFalse(a.equals(PrivacyGuarantee.zcdp(NeighbouringRelation.ADD_REMOVE, Zcdp.of(0.5), 1e-6, true, "x")));

@@ -1,0 +1,34 @@
+package org.dpgauss.release;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class DatasetTest {
+
+    @Test
+    void errorsNameRowColumnAndRuleNotTheValue() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Dataset.of(new double[][] {{1, 2}, {3, Double.NaN}}));
+        assertTrue(e.getMessage().contains("row 2, column 2"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> Dataset.of(new double[][] {{1.5, 2}, {31337.25}}));
+        assertTrue(e.getMessage().contains("row 2 has 1 columns"), e.getMessage());
+        assertFalse(e.getMessage().contains("31337"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Dataset.of(new double[0][]));
+        assertThrows(IllegalArgumentException.class, () -> Dataset.of(new double[][] {{}}));
+    }
+
+    @Test
+    void rowsAreCopied() {
+        double[][] rows = {{1, 2}};
+        Dataset d = Dataset.of(rows);
+        rows[0][0] = 5;
+        assertEquals(1.0, d.matrix().get(0, 0), 0.0);
+        assertEquals(2, d.dimension());
+        assertEquals(1, d.size());
+    }
+}
