@@ -63,6 +63,7 @@ final class ReleasePrinter {
             }
             lines.add("  (see \"When a release FAILs\" in the README; exit code " + Main.EXIT_FAIL + ")");
         }
+        r.accuracy().ifPresent(a -> lines.addAll(wrap("  accuracy:   ", accuracyText(a))));
         StringBuilder p = new StringBuilder();
         for (Map.Entry<String, Object> e : r.parameters().toMap().entrySet()) {
             if (p.length() > 0) {
@@ -82,6 +83,12 @@ final class ReleasePrinter {
             lines.add("WARNING: --insecure-seed was given: the release above is predictable and NOT private.");
         }
         return lines;
+    }
+
+    /** e.g. {@code L2 distance to the mean: expected 0.0123, at most 0.0201 with probability 0.95 (if ...)}. */
+    static String accuracyText(org.dpgauss.release.Accuracy a) {
+        return a.metric() + ": expected " + fmt(a.expected()) + ", at most " + fmt(a.bound()) + " with probability "
+                + fmt(a.probability()) + (a.assumptions().isEmpty() ? "" : ", if " + a.assumptions());
     }
 
     private static List<String> valueLines(String name, ReleasedValue v) {

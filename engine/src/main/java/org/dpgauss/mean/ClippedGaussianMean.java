@@ -10,6 +10,7 @@ import org.dpgauss.privacy.Zcdp;
 import org.dpgauss.privacy.accounting.Release;
 import org.dpgauss.privacy.noise.NoiseGrid;
 import org.dpgauss.privacy.noise.SecureGaussianSampler;
+import org.dpgauss.release.Accuracy;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.Outcome;
 import org.dpgauss.release.PrivateMechanism;
@@ -171,12 +172,31 @@ public final class ClippedGaussianMean implements PrivateMechanism {
                         .put("noiseSigma", sigma(n))
                         .build())
                 .accounting(Release.zcdp(ID, NeighbouringRelation.REPLACE_ONE, budget))
+                .accuracy(accuracy(n, ACCURACY_PROBABILITY))
                 .build();
     }
 
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
         return Outcome.pass().vector("mean", release(data.matrix(), context.random())).build();
+    }
+
+    /** The probability at which releases state their error bound. */
+    public static final double ACCURACY_PROBABILITY = 0.95;
+
+    /**
+     * The a-priori error of a release on n rows: the L2 norm of the added noise, {@code sigma(n)} per coordinate.
+     * It is the distance to the mean of the rows exactly when no row is clipped; rows farther than C from the
+     * centre are pulled onto the ball and add a bias towards the centre that no public quantity bounds.
+     *
+     * @param n the number of rows (public)
+     * @param probability the probability of the bound, in (0, 1)
+     * @return the statement
+     */
+    public Accuracy accuracy(int n, double probability) {
+        return Accuracy.isotropicGaussianL2("L2 distance to the mean of the rows", sigma(n), centre.length,
+                probability, "every row lies within clipRadius of the centre (farther rows are pulled onto the"
+                        + " ball, biasing the mean towards the centre)");
     }
 
     /** Public check before touching the data, so that no data-dependent failure can occur in rounding. */

@@ -23,6 +23,7 @@ public final class PrivateRelease {
     private final String failMeaning;
     private final boolean insecure;
     private final String randomness;
+    private final Accuracy accuracy;
 
     PrivateRelease(Statement stated, Outcome outcome, PrivacyGuarantee guarantee, boolean insecure,
             String randomness) {
@@ -35,6 +36,12 @@ public final class PrivateRelease {
         this.failMeaning = stated.failMeaning();
         this.insecure = insecure;
         this.randomness = randomness;
+        this.accuracy = stated.accuracy().orElse(null);
+    }
+
+    /** @return the a-priori accuracy statement (public), if the mechanism makes one */
+    public java.util.Optional<Accuracy> accuracy() {
+        return java.util.Optional.ofNullable(accuracy);
     }
 
     /** @return the mechanism's identifier, e.g. {@code mean.clipped} */
@@ -130,7 +137,8 @@ public final class PrivateRelease {
 
     /**
      * The one JSON shape of a release: {@code status}, {@code mechanism}, the released values under their names
-     * (PASS only), {@code parameters}, {@code guarantee}, {@code insecure}, {@code randomness}, and on FAIL
+     * (PASS only), {@code parameters}, {@code accuracy} (if stated), {@code guarantee}, {@code insecure},
+     * {@code randomness}, and on FAIL
      * {@code failMeaning}. A fresh, mutable, ordered map.
      *
      * @return the map
@@ -143,6 +151,9 @@ public final class PrivateRelease {
             m.put(e.getKey(), e.getValue().toJsonValue());
         }
         m.put("parameters", parameters.toMap());
+        if (accuracy != null) {
+            m.put("accuracy", accuracy.toMap());
+        }
         m.put("guarantee", guarantee.toMap());
         if (!isPass() && !failMeaning.isEmpty()) {
             m.put("failMeaning", failMeaning);

@@ -19,6 +19,7 @@ public final class Statement {
     private final Release accounting;
     private final String failMeaning;
     private final PublicContext context;
+    private final Accuracy accuracy;
 
     private Statement(Builder b) {
         this.mechanism = b.mechanism;
@@ -28,6 +29,12 @@ public final class Statement {
         this.accounting = b.accounting != null ? b.accounting : Release.of(b.mechanism, b.guarantee);
         this.failMeaning = b.failMeaning;
         this.context = b.context;
+        this.accuracy = b.accuracy;
+    }
+
+    /** @return the a-priori accuracy statement, if the mechanism makes one */
+    public java.util.Optional<Accuracy> accuracy() {
+        return java.util.Optional.ofNullable(accuracy);
     }
 
     /**
@@ -84,6 +91,7 @@ public final class Statement {
         private PublicParameters parameters = PublicParameters.NONE;
         private Release accounting;
         private String failMeaning = "";
+        private Accuracy accuracy;
 
         private Builder(PublicContext context, String mechanism, PrivacyGuarantee guarantee) {
             this.context = Objects.requireNonNull(context, "context");
@@ -136,6 +144,15 @@ public final class Statement {
          */
         public Builder failMeaning(String text) {
             this.failMeaning = Objects.requireNonNull(text, "failMeaning").strip();
+            return this;
+        }
+
+        /**
+         * @param a the a-priori accuracy statement (public quantities only)
+         * @return this builder
+         */
+        public Builder accuracy(Accuracy a) {
+            this.accuracy = Objects.requireNonNull(a, "accuracy");
             return this;
         }
 

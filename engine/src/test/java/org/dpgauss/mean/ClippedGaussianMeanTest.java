@@ -107,4 +107,48 @@ class ClippedGaussianMeanTest {
         assertThrows(IllegalArgumentException.class,
                 () -> m.release(RowBlockMatrix.of(new double[][] {{1, 2}}), RandomSource.insecureSeeded(1)));
     }
+
+    /**
+     * Issue 15: the stated accuracy is truthful. On data inside the ball the realised L2 error must exceed the
+     * 95% bound in at most 5% of runs: with 400 runs, the count of exceedances is Binomial(400, <= 0.05); we fail
+     * above 35 (P[Bin(400, 0.05) > 35] < 1e-4, so a correct statement fails this test with probability < 1e-4),
+     * and the mean realised error must be within 10% of the stated expected value (its standard error here is
+     * about 1.5% of it).
+     */
+    @Test
+    void statedAccuracyHoldsOnDataInsideTheBall() {
+        int n = 200;
+        int d = 5;
+        java.util.Random gen = new java.util.Random(20261125L);
+        double[][] rows = new double[n][d];
+        for (double[] r : rows) {
+            for (int j = 0; j < d; j++) {
+                r[j] = gen.nextDouble() - 0.5; // norm <= sqrt(5)/2 < 2
+            }
+        }
+        RowBlockMatrix x = RowBlockMatrix.of(rows);
+        double[] exact = x.columnMeans();
+        ClippedGaussianMean m = ClippedGaussianMean.of(2.0, new double[d], Zcdp.of(0.05));
+        org.dpgauss.release.Accuracy a = m.accuracy(n, 0.95);
+        RandomSource random = RandomSource.insecureSeeded(99);
+        int over = 0;
+        double sum = 0;
+        int runs = 400;
+        for (int t = 0; t < runs; t++) {
+            double[] est = m.release(x, random);
+            double e = 0;
+            for (int j = 0; j < d; j++) {
+                e += (est[j] - exact[j]) * (est[j] - exact[j]);
+            }
+            e = Math.sqrt(e);
+            sum += e;
+            if (e > a.bound()) {
+                over++;
+            }
+        }
+        assertTrue(over <= 35, over + " of " + runs + " runs exceeded the stated 95% bound " + a.bound());
+        assertEquals(a.expected(), sum / runs, 0.1 * a.expected());
+        // and the statement is not vacuous: the bound is about sigma sqrt(chi2_5(0.95)) = 3.33 sigma
+        assertEquals(Math.sqrt(11.0705) * m.sigma(n), a.bound(), 1e-3 * a.bound());
+    }
 }

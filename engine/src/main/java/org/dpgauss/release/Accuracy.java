@@ -1,0 +1,119 @@
+package org.dpgauss.release;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.commons.numbers.gamma.LogGamma;
+import org.apache.commons.statistics.distribution.ChiSquaredDistribution;
+
+/**
+ * An a-priori accuracy statement of a release, computed from public quantities only (so it is free to publish):
+ * the metric the method is judged by, the expected error, a bound that the error exceeds with probability at most
+ * {@code 1 - probability}, and the assumptions under which both hold. Immutable.
+ */
+public final class Accuracy {
+
+    private final String metric;
+    private final double expected;
+    private final double bound;
+    private final double probability;
+    private final String assumptions;
+
+    private Accuracy(String metric, double expected, double bound, double probability, String assumptions) {
+        this.metric = metric;
+        this.expected = expected;
+        this.bound = bound;
+        this.probability = probability;
+        this.assumptions = assumptions;
+    }
+
+    /**
+     * @param metric what is measured, e.g. {@code L2 distance to the mean of the rows}
+     * @param expected the expected error, finite and {@code >= 0}
+     * @param bound the error bound, finite and {@code >= expected}... or at least {@code >= 0}
+     * @param probability the probability that the error is at most {@code bound}, in {@code (0, 1)}
+     * @param assumptions under which the statement holds (public words), may be empty
+     * @return the statement
+     */
+    public static Accuracy of(String metric, double expected, double bound, double probability, String assumptions) {
+        Objects.requireNonNull(metric, "metric");
+        if (!(expected >= 0) || !(bound >= 0) || Double.isInfinite(expected) || Double.isInfinite(bound)) {
+            throw new IllegalArgumentException("expected=" + expected + " and bound=" + bound
+                    + " must be finite and >= 0");
+        }
+        if (!(probability > 0 && probability < 1)) {
+            throw new IllegalArgumentException("probability=" + probability + " is outside (0, 1)");
+        }
+        return new Accuracy(metric.strip(), expected, bound, probability,
+                assumptions == null ? "" : assumptions.strip());
+    }
+
+    /**
+     * The L2 norm of isotropic Gaussian noise {@code N(0, sigma^2 I_d)}: expected value
+     * {@code sigma sqrt(2) Gamma((d+1)/2) / Gamma(d/2)} (the mean of the chi distribution) and the bound
+     * {@code sigma sqrt(q)} with {@code q} the {@code probability} quantile of chi-square with d degrees of
+     * freedom. Exact for the continuous Gaussian; the discrete Gaussian on a grid of spacing {@code <= 2^-20 sigma}
+     * differs negligibly.
+     *
+     * @param metric the metric's words
+     * @param sigma the per-coordinate standard deviation
+     * @param d the dimension
+     * @param probability the bound's probability
+     * @param assumptions the assumptions (public words)
+     * @return the statement
+     */
+    public static Accuracy isotropicGaussianL2(String metric, double sigma, int d, double probability,
+            String assumptions) {
+        if (d < 1) {
+            throw new IllegalArgumentException("d=" + d + " must be >= 1");
+        }
+        double logRatio = LogGamma.value((d + 1) / 2.0) - LogGamma.value(d / 2.0);
+        double expected = sigma * Math.sqrt(2) * Math.exp(logRatio);
+        double q = ChiSquaredDistribution.of(d).inverseCumulativeProbability(probability);
+        return of(metric, expected, sigma * Math.sqrt(q), probability, assumptions);
+    }
+
+    /** @return what is measured */
+    public String metric() {
+        return metric;
+    }
+
+    /** @return the expected error */
+    public double expected() {
+        return expected;
+    }
+
+    /** @return the error bound */
+    public double bound() {
+        return bound;
+    }
+
+    /** @return the probability that the error is at most {@link #bound()} */
+    public double probability() {
+        return probability;
+    }
+
+    /** @return the assumptions; empty if none */
+    public String assumptions() {
+        return assumptions;
+    }
+
+    /** @return a fresh JSON-ready map: metric, expected, bound, probability, assumptions */
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("metric", metric);
+        m.put("expected", expected);
+        m.put("bound", bound);
+        m.put("probability", probability);
+        if (!assumptions.isEmpty()) {
+            m.put("assumptions", assumptions);
+        }
+        return m;
+    }
+
+    @Override
+    public String toString() {
+        return metric + ": expected " + expected + ", at most " + bound + " with probability " + probability
+                + (assumptions.isEmpty() ? "" : " (" + assumptions + ")");
+    }
+}
