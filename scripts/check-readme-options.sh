@@ -3,7 +3,7 @@
 #
 # Walks `./dpgauss --help`, then `./dpgauss <cmd> --help` and recursively every subcommand
 # (e.g. `ndis delta`), and extracts the option names from the option list of each help text.
-#   - Global options (--engine, --json, --insecure-seed, -h/--help, -V/--version), which every
+#   - Global options (--engine, --json, --insecure-seed, --progress, -h/--help, -V/--version), which every
 #     command inherits, must appear somewhere in README.md.
 #   - Every other option must appear in the README section of its top-level command: the text from
 #     the heading "### `dpgauss <cmd>..." up to the next heading of level 1-3.
@@ -18,7 +18,7 @@ readme="${1:-$root/README.md}"
 dpgauss="${DPGAUSS:-$root/dpgauss}"
 [ -f "$readme" ] || { echo "check-readme-options: $readme not found" >&2; exit 2; }
 
-globals=" -h --help -V --version --json --engine --insecure-seed "
+globals=" -h --help -V --version --json --engine --insecure-seed --progress "
 missing=0
 checked=0
 

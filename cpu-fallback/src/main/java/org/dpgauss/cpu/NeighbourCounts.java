@@ -29,15 +29,21 @@ public final class NeighbourCounts {
         double r2 = radius * radius;
         double[] mu = x.columnMeans();
         int tiles = (n + TILE - 1) / TILE;
-        // Interleave heavy (small I) and light (large I) tile rows so any contiguous range has balanced work.
-        return IntStream.range(0, tiles).parallel()
-                .map(t -> (t % 2 == 0) ? t / 2 : tiles - 1 - t / 2)
-                .collect(() -> new int[n], (counts, ti) -> countTileRow(x, mu, r2, ti, tiles, counts),
-                        (a, b) -> {
+        // Work units: tile pairs (ti <= tj), a count fixed by n before the loop.
+        try (org.dpgauss.progress.Progress.Tracker progress = org.dpgauss.progress.Progress.track(
+                "neighbour counts", (long) tiles * (tiles + 1) / 2)) {
+            // Interleave heavy (small I) and light (large I) tile rows so any contiguous range has balanced work.
+            return IntStream.range(0, tiles).parallel()
+                    .map(t -> (t % 2 == 0) ? t / 2 : tiles - 1 - t / 2)
+                    .collect(() -> new int[n], (counts, ti) -> {
+                        countTileRow(x, mu, r2, ti, tiles, counts);
+                        progress.advance(tiles - ti);
+                    }, (a, b) -> {
                             for (int i = 0; i < n; i++) {
                                 a[i] += b[i];
                             }
                         });
+        }
     }
 
     private static void countTileRow(RowBlockMatrix x, double[] mu, double r2, int ti, int tiles, int[] counts) {

@@ -52,6 +52,11 @@ public final class Main implements Runnable {
                     + "Outputs made with it are not private and say so.")
     Long insecureSeed;
 
+    @Option(names = "--progress", scope = ScopeType.INHERIT, paramLabel = "auto|always|never", defaultValue = "auto",
+            description = "Progress of long work on stderr (default: ${DEFAULT-VALUE}: only when the terminal is "
+                    + "interactive). It says how much work is done and the time left, nothing about the data.")
+    String progress;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -78,7 +83,30 @@ public final class Main implements Runnable {
             }
             throw ex;
         });
+        Main main = cl.getCommand();
+        cl.setExecutionStrategy(parseResult -> {
+            org.dpgauss.progress.ProgressListener listener = main.progressListener(err);
+            return org.dpgauss.progress.Progress.with(listener,
+                    () -> new CommandLine.RunLast().execute(parseResult));
+        });
         return cl.execute(args);
+    }
+
+    /** The progress listener the --progress option asks for: stderr when wanted, otherwise none. */
+    org.dpgauss.progress.ProgressListener progressListener(PrintWriter err) {
+        String p = progress == null ? "auto" : progress.strip().toLowerCase(java.util.Locale.ROOT);
+        switch (p) {
+            case "always":
+                return new TerminalProgress(err);
+            case "never":
+                return org.dpgauss.progress.ProgressListener.NONE;
+            case "auto":
+                return System.console() != null ? new TerminalProgress(err)
+                        : org.dpgauss.progress.ProgressListener.NONE;
+            default:
+                throw new CommandLine.ParameterException(spec.commandLine(), "--progress=" + progress
+                        + " is not one of auto, always, never");
+        }
     }
 
     @Override

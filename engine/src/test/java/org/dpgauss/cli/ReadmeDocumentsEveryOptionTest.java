@@ -21,7 +21,7 @@ import picocli.CommandLine.Model.OptionSpec;
  */
 class ReadmeDocumentsEveryOptionTest {
 
-    private static final List<String> GLOBAL = List.of("--help", "--version", "--json", "--engine", "--insecure-seed");
+    private static final List<String> GLOBAL = List.of("--help", "--version", "--json", "--engine", "--insecure-seed", "--progress");
 
     @Test
     void everyOptionOfEveryCommandIsInItsReadmeSection() throws IOException {
