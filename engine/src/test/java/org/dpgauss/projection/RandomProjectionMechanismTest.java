@@ -133,13 +133,20 @@ class RandomProjectionMechanismTest {
     void rowsAboveTheBoundAreRejectedNamingTheRowNotItsNorm() {
         double[][] x = {{0.1, 0.2}, {0.3, 0.4}, {3, 4}, {0, 0}};
         RandomProjectionMechanism m = RandomProjectionMechanism.of(5, ApproxDp.of(1, 1e-6), 1);
-        CountingSource counting = new CountingSource();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> Releases.run(m, Dataset.of(x), 1e-6, ReleaseContext.of(CPU, counting)));
-        assertTrue(e.getMessage().startsWith("row 3 has an L2 norm above the public row bound l=1.0"), e.getMessage());
-        assertTrue(e.getMessage().contains("clip"), e.getMessage());
-        assertFalse(e.getMessage().contains("5.0") || e.getMessage().contains("(0-based)"), e.getMessage());
-        assertEquals(0, counting.draws, "rejected before any randomness is drawn");
+        for (PrivateMechanism mech : new PrivateMechanism[] {m,
+            RandomProjectionMechanism.lsvBaseline(5, ApproxDp.of(1, 1e-6), 1),
+            PoissonSubsampledProjection.builder().rank(5).budget(ApproxDp.of(1, 1e-6)).samplingRate(0.5).rowBound(1)
+                    .build(),
+            PtrProjection.builder().rank(5).budget(ApproxDp.of(1, 1e-6)).testNoise(10).rowBound(1).build()}) {
+            CountingSource counting = new CountingSource();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> Releases.run(mech, Dataset.of(x), 1e-6, ReleaseContext.of(CPU, counting)));
+            assertTrue(e.getMessage().startsWith("row 3 has an L2 norm above the public row bound l=1.0"),
+                    e.getMessage());
+            assertTrue(e.getMessage().contains("clip"), e.getMessage());
+            assertFalse(e.getMessage().contains("5.0") || e.getMessage().contains("(0-based)"), e.getMessage());
+            assertEquals(0, counting.draws, "rejected before any randomness is drawn");
+        }
 
         RowBlockMatrix b = BoundedRows.check(RowBlockMatrix.of(x), 1, true);
         double[] row = b.row(2);
@@ -310,6 +317,24 @@ class RandomProjectionMechanismTest {
         assertTrue(big.getMessage().contains("[1e-100, 1e100]"), big.getMessage());
         assertThrows(IllegalArgumentException.class,
                 () -> RandomProjectionMechanism.lsvBaseline(5, ApproxDp.of(0, 1e-6), 1));
+    }
+
+    /** The projection mechanisms release through a budgeted session like any other mechanism. */
+    @Test
+    void projectionsReleaseThroughAPrivacySession() {
+        org.dpgauss.release.PrivacySession session = org.dpgauss.release.PrivacySession
+                .builder(Dataset.of(unitBall(50, 3, 6).toArray()))
+                .relation(NeighbouringRelation.ADD_REMOVE).budget(ApproxDp.of(2.5, 1e-5))
+                .context(ReleaseContext.of(CPU, RandomSource.insecureSeeded(4))).open();
+        PrivateRelease a = session.release(RandomProjectionMechanism.of(4, ApproxDp.of(1, 1e-6), 1));
+        PrivateRelease b = session.release(PtrProjection.builder().rank(4).budget(ApproxDp.of(1, 1e-6)).testNoise(10)
+                .rowBound(1).build());
+        assertEquals(3, a.matrix("projection").length);
+        assertEquals(3, b.matrix("projection").length);
+        assertEquals(2.0, session.spent().epsilon(), 1e-12);
+        assertThrows(org.dpgauss.privacy.accounting.BudgetExceededException.class, () -> session.release(
+                RandomProjectionMechanism.of(4, ApproxDp.of(1, 1e-6), 1)));
+        assertEquals(2.0, session.spent().epsilon(), 1e-12, "a refused release is not charged");
     }
 
     /** Counts the draws of a random source (to show a rejection happens before any randomness is used). */
