@@ -5,9 +5,14 @@ import java.util.Map;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.io.SyntheticData;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.projection.ProjectionRelease;
 import org.dpgauss.projection.RandomProjectionMechanism;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.PrivateRelease;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Releases;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 import org.ejml.dense.row.NormOps_DDRM;
@@ -53,10 +58,11 @@ public final class DemoProjection {
             }
             x.setRow(i, row);
         }
-        RandomProjectionMechanism m = RandomProjectionMechanism.of(RANK, EPSILON, DELTA, ROW_BOUND);
+        RandomProjectionMechanism m = RandomProjectionMechanism.of(RANK, ApproxDp.of(EPSILON, DELTA), ROW_BOUND);
         long t0 = System.nanoTime();
-        ProjectionRelease rel = m.release(x, engine, random);
-        double seconds = (System.nanoTime() - t0) * 1e-9;
+        PrivateRelease release = Releases.run(m, Dataset.of(x), DELTA, ReleaseContext.of(engine, random));
+        ProjectionRelease rel = ProjectionRelease.of(release);
+        double seconds = (System.nanoTime() - t0) * 1e-9; // the demo's synthetic data are not private
         DMatrixRMaj truth = engine.weightedGram(x, null, null, 1.0);
         DMatrixRMaj diff = new DMatrixRMaj(d, d);
         CommonOps_DDRM.subtract(rel.gramEstimate(), truth, diff);
@@ -71,8 +77,8 @@ public final class DemoProjection {
         rep.put("ridge", rel.ridge());
         rep.put("error_metric", "||Sigma^ - D^T D||_2 / ||D^T D||_2");
         rep.put("relative_gram_error", err);
-        rep.put("guarantee", rel.guarantee().toMap());
-        rep.put("guarantee_text", rel.guarantee().describe());
+        rep.put("guarantee", release.guarantee().toMap());
+        rep.put("guarantee_text", release.guarantee().describe());
         rep.put("seconds", seconds);
         return rep;
     }

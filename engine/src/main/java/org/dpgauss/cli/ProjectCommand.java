@@ -1,23 +1,23 @@
 package org.dpgauss.cli;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.dpgauss.engine.ComputeEngine;
-import org.dpgauss.engine.EngineSelection;
 import org.dpgauss.io.DataReader;
 import org.dpgauss.io.NpyWriter;
-import org.dpgauss.linalg.RowBlockMatrix;
-import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.projection.PoissonSubsampledProjection;
 import org.dpgauss.projection.ProjectionRelease;
 import org.dpgauss.projection.PtrProjection;
 import org.dpgauss.projection.RandomProjectionMechanism;
-import org.ejml.data.DMatrixRMaj;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.PrivateMechanism;
+import org.dpgauss.release.PrivateRelease;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Releases;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -28,9 +28,11 @@ import picocli.CommandLine.ParentCommand;
                 + "the rows of a CSV or .npy file (spec ndis §6.1, Figure 1); (1/r) M M^T - lambda I estimates D^T D "
                 + "without bias (§6.2, --gram-output).",
             "Guarantee: (epsilon, delta)-DP under add/remove-one-row neighbours, for data whose every row has L2 norm "
-                    + "<= --row-bound l (a public bound chosen without looking at the data). Rows above l are an "
-                    + "error naming the row, unless --clip-rows scales them onto the ball (the output then says how "
-                    + "many). The ridge lambda = l^2/p*(epsilon, delta; r) is exact (Lemma 4).",
+                    + "<= --row-bound l (a public bound chosen without looking at the data), up to a public slack: "
+                    + "rows within a relative 2^-40 of l (what floating-point normalisation produces) are accepted, "
+                    + "and the ridge lambda = l'^2/p*(epsilon, delta; r) is calibrated for l' = l(1 + 2^-40) "
+                    + "(exact, Lemma 4). Rows beyond that are an error naming the row, before anything private is "
+                    + "computed, unless --clip-rows scales them onto the ball (how many is private and not reported).",
             "Wrappers: none (M_RP); lsv (the same mechanism with Sheffet's larger LSV ridge, a baseline, §7); "
                     + "poisson (keep each row with probability --q in (delta, 1], run M_RP at eps0 = "
                     + "ln(1+(e^eps-1)/q), delta0 = delta/q; the Gram estimate is divided by q, §6.3); ptr (a private "
@@ -38,7 +40,9 @@ import picocli.CommandLine.ParentCommand;
                     + "ridge; delta is split by --ptr-split, eps_T must not exceed epsilon, §6.4).",
             "G is generated from ChaCha20 under a fresh SecureRandom key that is never printed or stored. "
                     + "The guarantee is for the real-arithmetic Gaussian projection: floating-point rounding of D^T "
-                    + "G is not covered (see RandomProjectionMechanism). The number of rows is not released."})
+                    + "G is not covered (see RandomProjectionMechanism). The number of rows is not released. "
+                    + "Output: the release (status, projection, parameters, guarantee; --json for all of M) and M "
+                    + "written to --output. It never FAILs."})
 final class ProjectCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -56,7 +60,9 @@ final class ProjectCommand implements Callable<Integer> {
     @Option(names = "--delta", required = true, description = "delta in (0, 1).")
     double delta;
 
-    @Option(names = "--row-bound", required = true, paramLabel = "l", description = "Public bound l > 0 on every row's L2 norm.")
+    @Option(names = "--row-bound", required = true, paramLabel = "l",
+            description = "Public bound l in [1e-100, 1e100] on every row's L2 norm (rows within a relative 2^-40 of "
+                    + "it are accepted; the ridge is calibrated for l(1 + 2^-40)).")
     double rowBound;
 
     @Option(names = "--wrapper", defaultValue = "none", paramLabel = "none|lsv|poisson|ptr",
@@ -76,7 +82,8 @@ final class ProjectCommand implements Callable<Integer> {
                     + "no default: larger s_T costs less epsilon but a looser lower bound).")
     Double ptrNoise;
 
-    @Option(names = "--clip-rows", description = "Scale rows with norm above l onto the ball instead of failing.")
+    @Option(names = "--clip-rows", description = "Scale rows with norm above l onto the ball instead of failing "
+            + "(the number of such rows is not reported).")
     boolean clipRows;
 
     @Option(names = "--output", required = true, paramLabel = "M.npy", description = "Where to write M (d x r, .npy).")
@@ -90,82 +97,42 @@ final class ProjectCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         String w = wrapper.toLowerCase(Locale.ROOT);
         // parameters are validated before the data are read
-        Object mech = build(w);
-        RowBlockMatrix data = DataReader.read(input);
-        EngineSelection selection = main.selectEngine();
-        ComputeEngine engine = selection.engine();
-        RandomSource random = main.randomSource();
-        long t0 = System.nanoTime();
-        ProjectionRelease rel;
-        if (mech instanceof RandomProjectionMechanism m) {
-            rel = m.release(data, engine, random);
-        } else if (mech instanceof PoissonSubsampledProjection p) {
-            rel = p.release(data, engine, random);
-        } else {
-            rel = ((PtrProjection) mech).release(data, engine, random);
-        }
-        double seconds = (System.nanoTime() - t0) * 1e-9;
-        NpyWriter.write(output, rel.outputArray());
-        if (gramOutput != null) {
-            DMatrixRMaj s = rel.gramEstimate();
-            double[][] a = new double[s.numRows][s.numCols];
-            for (int i = 0; i < s.numRows; i++) {
-                for (int j = 0; j < s.numCols; j++) {
-                    a[i][j] = s.get(i, j);
-                }
-            }
-            NpyWriter.write(gramOutput, a);
-        }
-        PrintWriter out = main.spec.commandLine().getOut();
-        if (main.json) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("status", "PASS");
-            m.put("wrapper", w);
-            m.put("rank", rel.rank());
-            m.put("d", rel.dimension());
-            m.put("ridge", rel.ridge());
-            m.put("output", output.toString());
+        PrivateMechanism mech = build(w);
+        Dataset data = Dataset.of(DataReader.read(input));
+        ReleaseContext context = main.releaseContext();
+        PrivateRelease release = Releases.run(mech, data, delta, context);
+        if (release.isPass()) {
+            ProjectionRelease projection = ProjectionRelease.of(release);
+            NpyWriter.write(output, projection.outputArray());
             if (gramOutput != null) {
-                m.put("gram_output", gramOutput.toString());
+                NpyWriter.write(gramOutput, projection.gramEstimateArray());
             }
-            m.put("clipped_rows", rel.clippedRows());
-            m.put("details", rel.details());
-            m.put("guarantee", rel.guarantee().toMap());
-            m.put("engine", engine.name());
-            Main.putRandomness(m, random);
-            m.put("seconds", seconds);
-            out.println(Json.write(m));
-        } else {
-            out.printf(Locale.ROOT, "private random projection of %s (d=%d, r=%d), wrapper %s%n", input,
-                    rel.dimension(), rel.rank(), w);
-            out.printf(Locale.ROOT, "  output:    %s (d x r)%s%n", output,
-                    gramOutput == null ? "" : ", Gram estimate " + gramOutput);
-            out.printf(Locale.ROOT, "  ridge:     lambda = %.6g%n", rel.ridge());
-            if (rel.clippedRows() > 0) {
-                out.printf(Locale.ROOT, "  clipped:   %d rows were scaled onto the ball of radius %s (--clip-rows)%n",
-                        rel.clippedRows(), rowBound);
-            }
-            out.println("  guarantee: " + rel.guarantee().describe());
-            out.println("  random:    " + random.describe());
-            Main.warnIfInsecure(out, random, "projection");
         }
-        return 0;
+        Map<String, Object> ctx = new LinkedHashMap<>();
+        ctx.put("input", input.toString());
+        ctx.put("output", output.toString());
+        if (gramOutput != null) {
+            ctx.put("gramOutput", gramOutput.toString());
+        }
+        ctx.put("engine", context.engine().name());
+        return ReleasePrinter.print(main, release, ctx);
     }
 
-    private Object build(String w) {
+    private PrivateMechanism build(String w) {
         switch (w) {
             case "none":
                 rejectWrapperOptions(w, true, true);
-                return RandomProjectionMechanism.of(rank, epsilon, delta, rowBound).clippingRows(clipRows);
+                return RandomProjectionMechanism.of(rank, budget(), rowBound).clippingRows(clipRows);
             case "lsv":
                 rejectWrapperOptions(w, true, true);
-                return RandomProjectionMechanism.lsvBaseline(rank, epsilon, delta, rowBound).clippingRows(clipRows);
+                return RandomProjectionMechanism.lsvBaseline(rank, budget(), rowBound).clippingRows(clipRows);
             case "poisson":
                 rejectWrapperOptions(w, false, true);
                 if (q == null) {
                     throw new IllegalArgumentException("--wrapper poisson needs --q, the sampling rate in (delta, 1]");
                 }
-                return PoissonSubsampledProjection.of(rank, epsilon, delta, q, rowBound).clippingRows(clipRows);
+                return PoissonSubsampledProjection.builder().rank(rank).budget(budget()).samplingRate(q)
+                        .rowBound(rowBound).clipRows(clipRows).build();
             case "ptr":
                 rejectWrapperOptions(w, true, false);
                 if (ptrNoise == null) {
@@ -176,21 +143,29 @@ final class ProjectCommand implements Callable<Integer> {
                     throw new IllegalArgumentException("--ptr-split needs three weights fR,fT,fptr, got "
                             + ptrSplit.length);
                 }
-                double sum = 0;
                 for (double f : ptrSplit) {
                     if (!(f > 0) || !Double.isFinite(f)) {
                         throw new IllegalArgumentException("--ptr-split weight " + f + " is outside (0, inf)");
                     }
-                    sum += f;
                 }
-                if (!(delta > 0 && delta < 1)) {
-                    throw new IllegalArgumentException("--delta=" + delta + " is outside (0, 1)");
-                }
-                return PtrProjection.of(rank, epsilon, rowBound, delta * ptrSplit[0] / sum, delta * ptrSplit[1] / sum,
-                        delta * ptrSplit[2] / sum, ptrNoise).clippingRows(clipRows);
+                return PtrProjection.builder().rank(rank).budget(budget())
+                        .deltaSplit(ptrSplit[0], ptrSplit[1], ptrSplit[2]).testNoise(ptrNoise).rowBound(rowBound)
+                        .clipRows(clipRows).build();
             default:
                 throw new IllegalArgumentException("--wrapper=" + wrapper + " is not one of none, lsv, poisson, ptr");
         }
+    }
+
+    /** The budget of --epsilon and --delta, with messages naming the options. */
+    private ApproxDp budget() {
+        if (!(epsilon >= 0) || !Double.isFinite(epsilon)) {
+            throw new IllegalArgumentException("--epsilon=" + epsilon + " is outside [0, inf): a privacy loss is a"
+                    + " finite non-negative number");
+        }
+        if (!(delta > 0 && delta < 1)) {
+            throw new IllegalArgumentException("--delta=" + delta + " is outside (0, 1)");
+        }
+        return ApproxDp.of(epsilon, delta);
     }
 
     private void rejectWrapperOptions(String w, boolean noQ, boolean noPtr) {

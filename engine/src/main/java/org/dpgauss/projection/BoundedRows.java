@@ -3,55 +3,136 @@ package org.dpgauss.projection;
 import org.dpgauss.linalg.RowBlockMatrix;
 
 /**
- * The public row-norm bound of spec ndis §6.1: every row must satisfy {@code ||x||_2 <= l}. Rows above it are
- * rejected (the error names the first, 0-based) or, when clipping is enabled, scaled onto the ball of radius
- * {@code l} (spec §6.1 "Optional [X]"). Non-finite entries are always rejected.
+ * The public row-norm bound of spec ndis §6.1 ({@code ||x||_2 <= l} for every row), with a public floating-point
+ * slack, and the row policy of the projection mechanisms: rows beyond the slack are rejected (the error names the
+ * row, 1-based, and the rule, never the row's norm or values) or, with clipping, scaled onto the ball of radius
+ * {@code l} (spec §6.1 "Optional [X]"). Nothing about how many rows were clipped leaves this class: the count is a
+ * function of the data and has no place in a release.
  *
- * @param data the rows to use (the input itself, or a clipped copy); null when the input has no rows
- * @param clipped how many rows were scaled down
+ * <p><b>Slack (public, data-independent).</b> Rows normalised to the unit ball in floating point have norms like
+ * {@code 1.0000000000000002}: a few ulps above the bound. A row is therefore accepted when its computed squared
+ * norm is at most {@code l^2 (1 + 2^-40)} ({@link #SLACK}), and every guarantee is calibrated for the larger bound
+ * {@code l' = l (1 + 2^-40)} ({@link #effectiveBound}), so the claim stays true for every accepted row. The value
+ * 2^-40 is about 4000 ulps: far above what a normalisation produces (its squared norm is off by a relative
+ * {@code ~d u}, {@code u = 2^-53}), and far below anything that changes the result (the ridge grows by a relative
+ * {@code 2^-39}, i.e. {@code 2e-12}).
+ *
+ * <p><b>Why the accepted rows satisfy {@code ||x|| <= l'} exactly.</b> The squared norm is summed pairwise
+ * (blocks of 8): for {@code d < 2^31} its relative error is at most {@code gamma_36 < 2^-47} (Higham, <i>Accuracy
+ * and Stability of Numerical Algorithms</i>, §4.2; one more rounding per square), plus an absolute
+ * {@code d 2^-1074} from squares that underflow, which is below {@code 2^-240 l^2} for the admitted range of l
+ * ({@link #MIN_BOUND}). So an accepted row has {@code ||x||^2 <= l^2 (1 + 2^-40)(1 + 2^-46) <= l'^2}.
  */
-record BoundedRows(RowBlockMatrix data, int clipped) {
+final class BoundedRows {
 
-    /** Shrink factor applied after {@code l/||x||} so the clipped squared norm is {@code <= l^2} in floating point. */
+    /** The public relative slack on the squared row norm accepted without clipping: {@code 2^-40}. */
+    static final double SLACK = 0x1p-40;
+
+    /** Smallest admitted row bound: l^2 must be a normal double with room for the underflow term. */
+    static final double MIN_BOUND = 1e-100;
+
+    /** Largest admitted row bound: l^2 and the ridge {@code l^2/p*} must be finite. */
+    static final double MAX_BOUND = 1e100;
+
+    /** Shrink factor applied after {@code l/||x||} so that a clipped row's norm is {@code <= l'} in floating point. */
     private static final double CLIP_SAFETY = 1 - 0x1p-50;
 
-    static BoundedRows check(RowBlockMatrix data, double rowBound, boolean clip) {
-        if (data == null || data.rows() == 0) {
-            return new BoundedRows(null, 0);
+    private BoundedRows() {
+    }
+
+    /**
+     * Checks a public row bound.
+     *
+     * @param rowBound the bound l
+     * @throws IllegalArgumentException if it is not in {@code [1e-100, 1e100]}
+     */
+    static void checkBound(double rowBound) {
+        Args.positive("rowBound", rowBound, "the public row-norm bound l must be a positive norm (spec ndis §6.1)");
+        if (rowBound < MIN_BOUND || rowBound > MAX_BOUND) {
+            throw new IllegalArgumentException("rowBound=" + rowBound + " is outside [1e-100, 1e100]: l^2 and the "
+                    + "ridge l^2/p* must be normal floating-point numbers; rescale the data and the bound");
         }
-        double bound2 = rowBound * rowBound;
+    }
+
+    /**
+     * @param rowBound the public bound l
+     * @return {@code l' = l (1 + 2^-40)}, rounded up: the bound every guarantee is calibrated for
+     */
+    static double effectiveBound(double rowBound) {
+        return Math.nextUp(rowBound * (1 + SLACK));
+    }
+
+    /**
+     * The rows a mechanism uses: the input itself when every row is within the bound and its slack, a copy with
+     * the rows beyond it scaled onto the ball of radius l when {@code clip}, or an error naming the first row
+     * beyond it. Reads the data but draws no randomness: call it before any private computation.
+     *
+     * @param data the rows (finite; a non-finite entry is rejected naming its row and column); may be null or empty
+     * @param rowBound the public bound l
+     * @param clip whether rows beyond the bound are scaled onto the ball (true) or rejected (false)
+     * @return the rows to use; null when the input has no rows
+     * @throws IllegalArgumentException when a row is beyond the bound and {@code clip} is false, or an entry is not
+     *         finite; the message names the row (1-based) and the rule, never a value of the data
+     */
+    static RowBlockMatrix check(RowBlockMatrix data, double rowBound, boolean clip) {
+        if (data == null || data.rows() == 0) {
+            return null;
+        }
+        double limit = rowBound * rowBound * (1 + SLACK);
         int d = data.cols();
         RowBlockMatrix out = null;
-        int clipped = 0;
         double[] row = new double[d];
         for (int i = 0; i < data.rows(); i++) {
             data.copyRow(i, row, 0);
-            double ss = 0;
             for (int j = 0; j < d; j++) {
                 if (!Double.isFinite(row[j])) {
-                    throw new IllegalArgumentException("row " + i + " (0-based), column " + j + " is " + row[j]
-                            + ": every entry must be finite");
+                    throw new IllegalArgumentException("row " + (i + 1) + ", column " + (j + 1) + " is not a finite "
+                            + "number (NaN or infinite): every value must be finite");
                 }
-                ss += row[j] * row[j];
             }
-            if (ss <= bound2) {
+            if (sumOfSquares(row, 0, d) <= limit) {
                 continue;
             }
             if (!clip) {
-                throw new IllegalArgumentException("row " + i + " (0-based) has L2 norm " + Math.sqrt(ss)
-                        + " > the public row bound l=" + rowBound + ": the guarantee assumes ||x|| <= l for every "
-                        + "row (spec ndis §6.1); rescale the data, raise l, or clip explicitly (--clip-rows)");
+                throw new IllegalArgumentException("row " + (i + 1) + " has an L2 norm above the public row bound l="
+                        + rowBound + " (beyond its public slack of a relative 2^-40): the guarantee assumes ||x|| <= l"
+                        + " for every row (spec ndis §6.1); rescale the data, raise l, or clip explicitly"
+                        + " (--clip-rows)");
             }
             if (out == null) {
                 out = data.copy();
             }
-            double f = rowBound / Math.sqrt(ss) * CLIP_SAFETY;
-            for (int j = 0; j < d; j++) {
-                row[j] *= f;
-            }
+            scaleOntoBall(row, rowBound);
             out.setRow(i, row);
-            clipped++;
         }
-        return new BoundedRows(out == null ? data : out, clipped);
+        return out == null ? data : out;
+    }
+
+    /** Scales {@code row} (non-zero, finite) to norm {@code l (1 - 2^-50)}, overflow- and underflow-safe. */
+    private static void scaleOntoBall(double[] row, double rowBound) {
+        double m = 0;
+        for (double v : row) {
+            m = Math.max(m, Math.abs(v));
+        }
+        for (int j = 0; j < row.length; j++) {
+            row[j] /= m; // in [-1, 1]
+        }
+        double f = rowBound / Math.sqrt(sumOfSquares(row, 0, row.length)) * CLIP_SAFETY;
+        for (int j = 0; j < row.length; j++) {
+            row[j] *= f;
+        }
+    }
+
+    /** Pairwise sum of {@code x_j^2} over {@code [from, to)}, recursive below 8 terms (error bound: class comment). */
+    static double sumOfSquares(double[] x, int from, int to) {
+        if (to - from <= 8) {
+            double s = 0;
+            for (int j = from; j < to; j++) {
+                s += x[j] * x[j];
+            }
+            return s;
+        }
+        int mid = (from + to) >>> 1;
+        return sumOfSquares(x, from, mid) + sumOfSquares(x, mid, to);
     }
 }

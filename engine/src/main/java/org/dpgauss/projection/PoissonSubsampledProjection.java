@@ -1,7 +1,5 @@
 package org.dpgauss.projection;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
 import org.dpgauss.calibration.RandomProjectionCurve;
 import org.dpgauss.calibration.RandomProjectionCurve.PoissonParameters;
@@ -11,6 +9,12 @@ import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.Outcome;
+import org.dpgauss.release.PrivateMechanism;
+import org.dpgauss.release.PublicContext;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Statement;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -24,40 +28,42 @@ import org.ejml.data.DMatrixRMaj;
  * so the keep probability is {@code floor(q 2^53)/2^53 <= q} exactly; amplification is monotone in the rate, so
  * the guarantee computed at q holds.
  *
- * <p>The Gram estimate of the release is divided by q (spec §6.3 [X]): unbiased for {@code D^T D} of the full data.
- * Floating point: as {@link RandomProjectionMechanism}. Immutable.
+ * <p><b>Release contract.</b> It releases {@code projection} with public parameters {@code d}, {@code rank}, the
+ * row bound and its slack (as {@link RandomProjectionMechanism}), {@code samplingRate}, {@code epsilon0},
+ * {@code delta0}, {@code leverage} and {@code ridge} of the inner M_RP; it never FAILs. Every row is checked
+ * against the bound (rejected or clipped) before sampling, so an out-of-bound row is reported whether or not it
+ * would have been sampled. The Gram estimate ({@link ProjectionRelease#gramEstimate()}) is divided by q (spec §6.3
+ * [X]): unbiased for {@code D^T D} of the full data. Floating point: as {@link RandomProjectionMechanism}.
+ * Build it with {@link #builder()}. Immutable.
  */
-public final class PoissonSubsampledProjection {
+public final class PoissonSubsampledProjection implements PrivateMechanism {
 
-    private final double epsilon;
-    private final double delta;
+    /** The mechanism's identifier in releases. */
+    public static final String ID = "projection.poisson";
+
+    private final ApproxDp budget;
     private final double q;
     private final PoissonParameters inner;
     private final RandomProjectionMechanism mechanism;
 
-    private PoissonSubsampledProjection(double epsilon, double delta, double q, PoissonParameters inner,
+    private PoissonSubsampledProjection(ApproxDp budget, double q, PoissonParameters inner,
             RandomProjectionMechanism mechanism) {
-        this.epsilon = epsilon;
-        this.delta = delta;
+        this.budget = budget;
         this.q = q;
         this.inner = inner;
         this.mechanism = mechanism;
     }
 
-    /**
-     * @param r the number of projection columns, {@code >= 1}
-     * @param epsilon the target privacy loss, finite and {@code >= 0}
-     * @param delta the target delta, in {@code (0, 1)}
-     * @param q the sampling rate, in {@code (delta, 1]} ({@code q <= delta} gives {@code delta0 >= 1})
-     * @param rowBound the public row-norm bound l, finite and {@code > 0}
-     * @return the wrapper (rows above l rejected; see {@link #clippingRows(boolean)})
-     * @throws IllegalArgumentException if an argument is out of range
-     */
-    public static PoissonSubsampledProjection of(int r, double epsilon, double delta, double q, double rowBound) {
-        RandomProjectionMechanism.check(r, epsilon, delta, rowBound);
-        PoissonParameters p = RandomProjectionCurve.poissonSubsampled(epsilon, delta, q);
-        return new PoissonSubsampledProjection(epsilon, delta, q, p,
-                RandomProjectionMechanism.of(r, p.epsilon0(), p.delta0(), rowBound));
+    /** @return a builder: rank, budget, sampling rate and row bound are required */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    private static PoissonSubsampledProjection of(int r, ApproxDp budget, double q, double rowBound, boolean clip) {
+        RandomProjectionMechanism.check(r, budget, rowBound);
+        PoissonParameters p = RandomProjectionCurve.poissonSubsampled(budget.epsilon(), budget.delta(), q);
+        return new PoissonSubsampledProjection(budget, q, p,
+                RandomProjectionMechanism.of(r, ApproxDp.of(p.epsilon0(), p.delta0()), rowBound).clippingRows(clip));
     }
 
     /**
@@ -65,7 +71,7 @@ public final class PoissonSubsampledProjection {
      * @return a copy with that row policy
      */
     public PoissonSubsampledProjection clippingRows(boolean clip) {
-        return new PoissonSubsampledProjection(epsilon, delta, q, inner, mechanism.clippingRows(clip));
+        return new PoissonSubsampledProjection(budget, q, inner, mechanism.clippingRows(clip));
     }
 
     /** @return the sampling rate q */
@@ -78,48 +84,67 @@ public final class PoissonSubsampledProjection {
         return inner;
     }
 
-    /** @return the inner M_RP (its ridge is {@code l^2 / p*(eps0, delta0; r)}) */
+    /** @return the inner M_RP (its ridge is {@code l'^2 / p*(eps0, delta0; r)}) */
     public RandomProjectionMechanism inner() {
         return mechanism;
     }
 
     /**
-     * @param random the randomness of the release
-     * @return {@code (epsilon, delta)}-DP under add/remove neighbours
+     * @return {@code (epsilon, delta)}-DP under add/remove neighbours, as the recipe certifies it
      */
-    public PrivacyGuarantee guarantee(RandomSource random) {
-        return PrivacyGuarantee.approxDp(NeighbouringRelation.ADD_REMOVE, ApproxDp.of(epsilon, delta),
-                !random.isInsecure(), RandomProjectionMechanism.notes("Poisson subsampling q=" + q
-                        + " (Balle-Barthe-Gaboardi 2018 Thm 8), ", random));
+    public PrivacyGuarantee guarantee() {
+        return PrivacyGuarantee.approxDp(NeighbouringRelation.ADD_REMOVE, budget, true,
+                RandomProjectionMechanism.notes("Poisson subsampling q=" + q + ", ", mechanism.rowBound()),
+                "amplification by Poisson subsampling (Balle-Barthe-Gaboardi 2018 Thm 8) of M_RP at (eps0, delta0)"
+                        + " = (" + inner.epsilon0() + ", " + inner.delta0() + ")");
+    }
+
+    @Override
+    public NeighbouringRelation relation() {
+        return NeighbouringRelation.ADD_REMOVE;
+    }
+
+    @Override
+    public Statement state(PublicContext context) {
+        return Statement.builder(context, ID, guarantee())
+                .description("private random projection of a Poisson subsample (each row kept with probability q),"
+                        + " M = D_S^T G1 + sqrt(lambda) G2 (d x r)")
+                .parameters(RandomProjectionMechanism.rowParameters(context.dimension(), mechanism.rank(),
+                                mechanism.rowBound(), mechanism.clippingRows())
+                        .put("samplingRate", q)
+                        .put("epsilon0", inner.epsilon0())
+                        .put("delta0", inner.delta0())
+                        .put("leverage", mechanism.leverage())
+                        .put("ridge", mechanism.ridge())
+                        .build())
+                .build();
+    }
+
+    @Override
+    public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
+        return Outcome.pass().matrix("projection", release(data.matrix(), context.engine(), context.random())
+                .outputArray()).build();
     }
 
     /**
-     * Samples and projects.
+     * Samples and projects; the computation behind {@link #compute}. Package-private: releases go through the
+     * contract.
      *
      * @param data the database, every row norm {@code <= l} unless clipping
      * @param engine the compute engine
      * @param random the source of the sampling bits and of the ChaCha20 key
-     * @return the release; its Gram estimate is scaled by {@code 1/q}
+     * @return the projection; its Gram estimate is scaled by {@code 1/q}
      */
-    public ProjectionRelease release(RowBlockMatrix data, ComputeEngine engine, RandomSource random) {
+    ProjectionRelease release(RowBlockMatrix data, ComputeEngine engine, RandomSource random) {
         Objects.requireNonNull(data, "data");
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(random, "random");
         // validate every row before sampling, so an out-of-bound row is reported whether or not it is sampled
-        BoundedRows rows = BoundedRows.check(data, mechanism.rowBound(), mechanism.clippingRows());
-        RowBlockMatrix sample = sample(rows.data(), q, random);
+        RowBlockMatrix rows = BoundedRows.check(data, mechanism.rowBound(), mechanism.clippingRows());
+        RowBlockMatrix sample = sample(rows, q, random);
         DMatrixRMaj m = RandomProjectionMechanism.project(sample, data.cols(), mechanism.rank(), mechanism.ridge(),
                 engine, random);
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("mechanism", "M_RP^Pois");
-        details.put("q", q);
-        details.put("epsilon0", inner.epsilon0());
-        details.put("delta0", inner.delta0());
-        details.put("leverage", mechanism.leverage());
-        details.put("ridge", mechanism.ridge());
-        details.put("clipped_rows", rows.clipped());
-        return new ProjectionRelease(m, mechanism.ridge(), q, sample == null ? 0 : sample.rows(), rows.clipped(),
-                guarantee(random), details);
+        return new ProjectionRelease(m, mechanism.ridge(), q);
     }
 
     /** Independent Bernoulli(floor(q 2^53)/2^53) selection of rows; null when none is kept. */
@@ -143,5 +168,75 @@ public final class PoissonSubsampledProjection {
             return data;
         }
         return data.selectRows(java.util.Arrays.copyOf(keep, k));
+    }
+
+    /** Builds a {@link PoissonSubsampledProjection} from named parameters (nothing can be swapped silently). */
+    public static final class Builder {
+        private Integer rank;
+        private ApproxDp budget;
+        private Double rate;
+        private Double rowBound;
+        private boolean clipRows;
+
+        private Builder() {
+        }
+
+        /**
+         * @param r the number of projection columns, {@code >= 1}
+         * @return this builder
+         */
+        public Builder rank(int r) {
+            this.rank = r;
+            return this;
+        }
+
+        /**
+         * @param total the target {@code (epsilon, delta)} of the wrapper: epsilon {@code >= 0}, delta in (0, 1)
+         * @return this builder
+         */
+        public Builder budget(ApproxDp total) {
+            this.budget = Objects.requireNonNull(total, "budget");
+            return this;
+        }
+
+        /**
+         * @param q the sampling rate, in {@code (delta, 1]} ({@code q <= delta} gives {@code delta0 >= 1})
+         * @return this builder
+         */
+        public Builder samplingRate(double q) {
+            this.rate = q;
+            return this;
+        }
+
+        /**
+         * @param l the public row-norm bound, in {@code [1e-100, 1e100]}
+         * @return this builder
+         */
+        public Builder rowBound(double l) {
+            this.rowBound = l;
+            return this;
+        }
+
+        /**
+         * @param clip whether rows above the bound are scaled onto the ball (true) or rejected (false, default)
+         * @return this builder
+         */
+        public Builder clipRows(boolean clip) {
+            this.clipRows = clip;
+            return this;
+        }
+
+        /**
+         * @return the wrapper
+         * @throws IllegalStateException if a required parameter is missing
+         * @throws IllegalArgumentException if a parameter is out of range
+         */
+        public PoissonSubsampledProjection build() {
+            if (rank == null || budget == null || rate == null || rowBound == null) {
+                throw new IllegalStateException("rank(r), budget(ApproxDp), samplingRate(q) and rowBound(l) are"
+                        + " required");
+            }
+            return of(rank, budget, rate, rowBound, clipRows);
+        }
     }
 }

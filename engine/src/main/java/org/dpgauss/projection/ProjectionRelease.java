@@ -1,18 +1,16 @@
 package org.dpgauss.projection;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
-import org.dpgauss.privacy.PrivacyGuarantee;
+import org.dpgauss.release.PrivateRelease;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 
 /**
- * What a random-projection mechanism releases: the {@code d x r} matrix {@code M = D̄^T G} (spec ndis §6.1), the
- * ridge level {@code lambda} that was added (public: a function of the parameters, or for PTR of the privately
- * released lower bound, spec §6.4), and the guarantee. Everything here may be published; the ChaCha20 key that
- * generated G is not part of it and is never kept.
+ * A random-projection release read as a projection: the {@code d x r} matrix {@code M = D̄^T G} (spec ndis §6.1,
+ * the released value {@code projection}), the ridge level {@code lambda} that was added (a public parameter, or for
+ * PTR the released value {@code ridge}, a function of the privately released lower bound, spec §6.4), and the
+ * factor the Gram estimate is divided by (the Poisson rate {@code samplingRate}, otherwise 1). Everything here is
+ * part of the {@link PrivateRelease} it was read from; the ChaCha20 key that generated G is not, and is never kept.
  *
  * <p>The Gram estimator of spec §6.2 (Theorem 5.2) is {@link #gramEstimate()}: {@code (1/r) M M^T - lambda I},
  * unbiased for {@code D^T D}; for the Poisson wrapper it is divided by the sampling rate q (spec §6.3 [X]), which
@@ -23,20 +21,36 @@ public final class ProjectionRelease {
     private final DMatrixRMaj output;
     private final double ridge;
     private final double gramScale;
-    private final int rowsUsed;
-    private final int clippedRows;
-    private final PrivacyGuarantee guarantee;
-    private final Map<String, Object> details;
+    private final double lambdaLowerBound;
 
-    ProjectionRelease(DMatrixRMaj output, double ridge, double gramScale, int rowsUsed, int clippedRows,
-            PrivacyGuarantee guarantee, Map<String, Object> details) {
+    ProjectionRelease(DMatrixRMaj output, double ridge, double gramScale) {
+        this(output, ridge, gramScale, Double.NaN);
+    }
+
+    ProjectionRelease(DMatrixRMaj output, double ridge, double gramScale, double lambdaLowerBound) {
         this.output = output.copy();
         this.ridge = ridge;
         this.gramScale = gramScale;
-        this.rowsUsed = rowsUsed;
-        this.clippedRows = clippedRows;
-        this.guarantee = Objects.requireNonNull(guarantee, "guarantee");
-        this.details = Collections.unmodifiableMap(new LinkedHashMap<>(details));
+        this.lambdaLowerBound = lambdaLowerBound;
+    }
+
+    /**
+     * Reads a PASS release of {@link RandomProjectionMechanism}, {@link PoissonSubsampledProjection} or
+     * {@link PtrProjection}.
+     *
+     * @param release the release
+     * @return the projection view
+     * @throws IllegalStateException if the release is a FAIL or holds no {@code projection}
+     * @throws IllegalArgumentException if it states no ridge
+     */
+    public static ProjectionRelease of(PrivateRelease release) {
+        Objects.requireNonNull(release, "release");
+        double[][] m = release.matrix("projection");
+        double ridge = release.values().containsKey("ridge") ? release.scalar("ridge")
+                : release.parameters().number("ridge");
+        double scale = release.parameters().has("samplingRate") ? release.parameters().number("samplingRate") : 1.0;
+        double lb = release.values().containsKey("lambdaLowerBound") ? release.scalar("lambdaLowerBound") : Double.NaN;
+        return new ProjectionRelease(new DMatrixRMaj(m), ridge, scale, lb);
     }
 
     /** @return a copy of the released {@code d x r} matrix {@code M} */
@@ -70,32 +84,14 @@ public final class ProjectionRelease {
         return ridge;
     }
 
+    /** @return the released private lower bound on {@code lambda_min(D^T D)} (PTR only; NaN otherwise) */
+    public double lambdaLowerBound() {
+        return lambdaLowerBound;
+    }
+
     /** @return the factor the Gram estimate is divided by: the Poisson rate q, otherwise 1 */
     public double gramScale() {
         return gramScale;
-    }
-
-    /**
-     * @return the number of data rows that entered the projection (after Poisson sampling). NOT private: it is
-     *         reported only to the data owner's log, never in the released output; see {@link #details()}
-     */
-    int rowsUsed() {
-        return rowsUsed;
-    }
-
-    /** @return how many rows were scaled down to the row bound (0 unless clipping was enabled) */
-    public int clippedRows() {
-        return clippedRows;
-    }
-
-    /** @return the privacy guarantee of this release */
-    public PrivacyGuarantee guarantee() {
-        return guarantee;
-    }
-
-    /** @return wrapper parameters (all data-independent or privately released), in a fixed order */
-    public Map<String, Object> details() {
-        return details;
     }
 
     /**
@@ -114,5 +110,17 @@ public final class ProjectionRelease {
             CommonOps_DDRM.scale(1.0 / gramScale, s);
         }
         return s;
+    }
+
+    /** @return {@link #gramEstimate()} as rows */
+    public double[][] gramEstimateArray() {
+        DMatrixRMaj s = gramEstimate();
+        double[][] a = new double[s.numRows][s.numCols];
+        for (int i = 0; i < s.numRows; i++) {
+            for (int j = 0; j < s.numCols; j++) {
+                a[i][j] = s.get(i, j);
+            }
+        }
+        return a;
     }
 }

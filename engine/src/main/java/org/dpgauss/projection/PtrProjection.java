@@ -1,7 +1,6 @@
 package org.dpgauss.projection;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
 import java.util.Objects;
 import org.dpgauss.calibration.GaussianMechanismCurve;
 import org.dpgauss.calibration.RandomProjectionCurve;
@@ -11,23 +10,35 @@ import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.accounting.PrivacyAccountant;
+import org.dpgauss.privacy.accounting.Release;
 import org.dpgauss.privacy.noise.NoiseGrid;
 import org.dpgauss.privacy.noise.SecureGaussianSampler;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.Outcome;
+import org.dpgauss.release.PrivateMechanism;
+import org.dpgauss.release.PublicContext;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Statement;
 import org.dpgauss.special.Normal;
 import org.ejml.data.DMatrixRMaj;
 
 /**
  * The propose-test-release wrapper M_RP^PTR (spec ndis §6.4, Figure 4, Theorem 5.4): a private lower bound
- * {@code lambda_lb} on {@code lambda_min(D^T D)} lets the ridge shrink to {@code max(l^2/p* - lambda_lb, 0)}, with
- * {@code p* = p*(eps_R, delta_R; r)}. {@code (epsilon, delta)}-DP under <b>add/remove</b> neighbours with
- * {@code epsilon = eps_T + eps_R} and {@code delta = delta_R + delta_T + delta_ptr}. There is no FAIL outcome: a
- * poor lower bound only means more ridge (at worst the plain {@code l^2/p*}).
+ * {@code lambda_lb} on {@code lambda_min(D^T D)} lets the ridge shrink to {@code max(l'^2/p* - lambda_lb, 0)}, with
+ * {@code p* = p*(eps_R, delta_R; r)} and {@code l' = l (1 + 2^-40)} the row bound plus its public slack (see
+ * {@link RandomProjectionMechanism}). {@code (epsilon, delta)}-DP under <b>add/remove</b> neighbours with
+ * {@code epsilon = eps_T + eps_R} and {@code delta = delta_T + delta_R + delta_ptr}: the guarantee is the
+ * accountant's basic composition ({@link PrivacyAccountant#composeSteps}) of three sub-steps, the test
+ * {@code (eps_T, delta_T)}, the projection {@code (eps_R, delta_R)} and the event that the lower bound exceeds
+ * {@code lambda_min} ({@code (0, delta_ptr)}, Thm 5.4). There is no FAIL outcome: a poor lower bound only means
+ * more ridge (at worst the plain {@code l'^2/p*}).
  *
- * <p><b>The test, with exact discrete noise.</b> {@code lambda_min} has add/remove sensitivity {@code l^2} (Weyl).
+ * <p><b>The test, with exact discrete noise.</b> {@code lambda_min} has add/remove sensitivity {@code l'^2} (Weyl).
  * It is rounded to the grid {@code g = SecureGaussianSampler.grid(s_T)} and released as
  * {@code g (round(lambda_min/g) + Z)}, {@code Z ~ N_Z(0, s^2)} with the integer {@code s = ceil(s_T/g)} from
  * {@link SecureGaussianSampler#sampleIndex} (exact integer arithmetic). The integer query has sensitivity
- * {@code C = floor(l^2/g) + 1} (rounding). {@code eps_T} is the smallest value whose <em>discrete</em> hockey-stick
+ * {@code C = floor(l'^2/g) + 1} (rounding). {@code eps_T} is the smallest value whose <em>discrete</em> hockey-stick
  * divergence is provably {@code <= delta_T}: with {@code w(y) = exp(-y^2/(2 s^2))},
  * {@code y0 = C/2 - eps s^2/C <= 0} and comparing the sums with integrals (w is increasing left of 0),
  * <pre>
@@ -40,11 +51,21 @@ import org.ejml.data.DMatrixRMaj;
  * These bounds make eps_T and alpha marginally larger than the continuous values of spec §6.4 (relative
  * {@code ~1e-6}).
  *
+ * <p><b>Release contract.</b> It releases {@code projection}, {@code lambdaLowerBound} (the noised lower bound,
+ * covered by the test's {@code (eps_T, delta_T)}) and {@code ridge} (a function of it), with public parameters
+ * {@code d}, {@code rank}, the row bound and its slack, {@code epsilonT}, {@code epsilonR}, {@code deltaR},
+ * {@code deltaT}, {@code deltaPtr}, {@code testNoise}, {@code alpha}, {@code leverage} and {@code targetRidge}.
+ * It never FAILs, so it has no fail meaning. Rows beyond the bound are rejected (or clipped) as in
+ * {@link RandomProjectionMechanism}, before the test. Build it with {@link #builder()}.
+ *
  * <p><b>Not covered</b>: the floating-point computation of {@code lambda_min} (Gram plus symmetric eigensolver;
- * the sensitivity {@code l^2} is that of the exact value) and the projection itself (see
+ * the sensitivity {@code l'^2} is that of the exact value) and the projection itself (see
  * {@link RandomProjectionMechanism}). Immutable.
  */
-public final class PtrProjection {
+public final class PtrProjection implements PrivateMechanism {
+
+    /** The mechanism's identifier in releases. */
+    public static final String ID = "projection.ptr";
 
     private static final double SQRT_2PI = Math.sqrt(2 * Math.PI);
 
@@ -77,7 +98,8 @@ public final class PtrProjection {
         this.clipRows = clipRows;
         this.grid = SecureGaussianSampler.grid(sT);
         this.scale = NoiseGrid.integerScale("sT", sT, grid);
-        double c = Math.floor(rowBound * rowBound / grid) + 1;
+        double bound = BoundedRows.effectiveBound(rowBound);
+        double c = Math.floor(bound * bound / grid) + 1;
         if (!(c <= 0x1p52)) {
             throw new IllegalArgumentException("rowBound=" + rowBound + " is " + c + " grid spacings of the PTR noise"
                     + " (sT=" + sT + "): l^2/sT must be below 2^31 for exact discrete noise; increase sT");
@@ -88,47 +110,29 @@ public final class PtrProjection {
             throw new IllegalArgumentException("sT=" + sT + " gives eps_T=" + epsilonT + " > epsilon=" + epsilon
                     + ": the test alone exceeds the budget (spec ndis §6.4, §11.4); increase sT or deltaT");
         }
-        this.epsilonR = Math.max(epsilon - epsilonT, 0);
+        double epsR = Math.max(epsilon - epsilonT, 0);
+        while (epsR > 0 && epsilonT + epsR > epsilon) {
+            epsR = Math.nextDown(epsR); // the composition eps_T + eps_R must not exceed epsilon in floating point
+        }
+        this.epsilonR = epsR;
         this.leverage = RandomProjectionCurve.leverageBound(epsilonR, deltaR, rank);
-        this.targetRidge = RandomProjectionCurve.ridge(epsilonR, deltaR, rank, rowBound);
+        this.targetRidge = RandomProjectionCurve.ridge(epsilonR, deltaR, rank, bound);
         this.marginIndex = marginIndex(deltaPtr, scale);
     }
 
-    /**
-     * @param r the number of projection columns, {@code >= 1}
-     * @param epsilon the total privacy loss, finite and {@code > 0}
-     * @param rowBound the public row-norm bound l, finite and {@code > 0}
-     * @param deltaR delta of the projection, in {@code (0, 1)}
-     * @param deltaT delta of the test, in {@code (0, 1)}
-     * @param deltaPtr probability that the lower bound fails, in {@code (0, 1)}
-     * @param sT standard deviation of the test noise, finite and {@code > 0}
-     * @return the wrapper
-     * @throws IllegalArgumentException if an argument is out of range, the deltas sum to 1 or more, or
-     *         {@code eps_T > epsilon} (spec §6.4 edge case: increase sT)
-     */
-    public static PtrProjection of(int r, double epsilon, double rowBound, double deltaR, double deltaT,
-            double deltaPtr, double sT) {
-        RandomProjectionMechanism.check(r, epsilon, deltaR, rowBound);
+    /** @return a builder: rank, budget, test noise and row bound are required; the delta split defaults to thirds */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    static PtrProjection of(int r, double epsilon, double rowBound, double deltaR, double deltaT,
+            double deltaPtr, double sT, boolean clip) {
+        RandomProjectionMechanism.check(r, ApproxDp.of(epsilon, deltaR), rowBound);
         Args.delta("deltaT", deltaT);
         Args.delta("deltaPtr", deltaPtr);
         Args.delta("deltaR + deltaT + deltaPtr", deltaR + deltaT + deltaPtr);
         Args.positive("sT", sT, "the PTR test noise standard deviation must be positive (spec ndis §6.4)");
-        return new PtrProjection(r, epsilon, rowBound, deltaR, deltaT, deltaPtr, sT, false);
-    }
-
-    /**
-     * The equal split {@code delta_R = delta_T = delta_ptr = delta/3} of spec §6.4's example.
-     *
-     * @param r the number of projection columns
-     * @param epsilon the total privacy loss
-     * @param delta the total delta, in {@code (0, 1)}
-     * @param rowBound the public row-norm bound l
-     * @param sT standard deviation of the test noise
-     * @return the wrapper
-     */
-    public static PtrProjection equalSplit(int r, double epsilon, double delta, double rowBound, double sT) {
-        Args.delta("delta", delta);
-        return of(r, epsilon, rowBound, delta / 3, delta / 3, delta / 3, sT);
+        return new PtrProjection(r, epsilon, rowBound, deltaR, deltaT, deltaPtr, sT, clip);
     }
 
     /**
@@ -144,7 +148,7 @@ public final class PtrProjection {
         return epsilonT;
     }
 
-    /** @return eps_R = epsilon - eps_T left for the projection */
+    /** @return eps_R = epsilon - eps_T left for the projection (rounded down so that eps_T + eps_R <= epsilon) */
     public double epsilonR() {
         return epsilonR;
     }
@@ -154,7 +158,7 @@ public final class PtrProjection {
         return leverage;
     }
 
-    /** @return {@code l^2 / p*}: the lower bound on lambda_min of the ridged Gram matrix the release ensures */
+    /** @return {@code l'^2 / p*}: the lower bound on lambda_min of the ridged Gram matrix the release ensures */
     public double targetRidge() {
         return targetRidge;
     }
@@ -164,49 +168,98 @@ public final class PtrProjection {
         return grid * (marginIndex + 1);
     }
 
-    /** @return the total delta {@code delta_R + delta_T + delta_ptr} */
+    /** @return the total delta {@code delta_T + delta_R + delta_ptr} */
     public double delta() {
-        return deltaR + deltaT + deltaPtr;
+        return deltaT + deltaR + deltaPtr;
+    }
+
+    /** @return the public row-norm bound l */
+    public double rowBound() {
+        return rowBound;
     }
 
     /**
      * Prop. 5: PTR adds less ridge than M_RP at the full {@code (epsilon, delta)} when {@code lambda_min(D^T D)}
      * exceeds this and the noise draw is {@code >= 0} (spec §11.2).
      *
-     * @return {@code alpha + l^2/p*(eps_R, delta_R) - l^2/p*(eps, delta)}
+     * @return {@code alpha + l'^2/p*(eps_R, delta_R) - l'^2/p*(eps, delta)}
      */
     public double propositionFiveThreshold() {
-        return alpha() + targetRidge - RandomProjectionCurve.ridge(epsilon, delta(), rank, rowBound);
+        return alpha() + targetRidge - RandomProjectionCurve.ridge(epsilon, delta(), rank,
+                BoundedRows.effectiveBound(rowBound));
     }
 
     /**
-     * @param random the randomness of the release
-     * @return {@code (epsilon, delta_R + delta_T + delta_ptr)}-DP under add/remove neighbours
+     * The guarantee, as the recipe certifies it: the accountant's composition of the test
+     * {@code (eps_T, delta_T)}, the projection {@code (eps_R, delta_R)} and the failure of the lower bound
+     * {@code (0, delta_ptr)}, i.e. {@code (eps_T + eps_R, delta_T + delta_R + delta_ptr)}-DP under add/remove
+     * neighbours.
+     *
+     * @return the guarantee
      */
-    public PrivacyGuarantee guarantee(RandomSource random) {
-        return PrivacyGuarantee.approxDp(NeighbouringRelation.ADD_REMOVE, ApproxDp.of(epsilon, delta()),
-                !random.isInsecure(), RandomProjectionMechanism.notes("PTR ridge (eps_T=" + epsilonT + ", eps_R="
-                        + epsilonR + "; discrete Gaussian test noise); lambda_min computed in floating point; ",
-                        random));
+    public PrivacyGuarantee guarantee() {
+        NeighbouringRelation rel = NeighbouringRelation.ADD_REMOVE;
+        List<Release> steps = List.of(
+                Release.approxDp(ID + ".test", rel, ApproxDp.of(epsilonT, deltaT)),
+                Release.approxDp(ID + ".projection", rel, ApproxDp.of(epsilonR, deltaR)),
+                Release.approxDp(ID + ".lowerBoundFailure", rel, ApproxDp.of(0, deltaPtr)));
+        return PrivacyAccountant.composeSteps(rel, steps, delta(), true, RandomProjectionMechanism.notes(
+                "PTR ridge (test eps_T=" + epsilonT + " with discrete Gaussian noise, projection eps_R=" + epsilonR
+                        + ", lower bound failing with probability <= delta_ptr=" + deltaPtr + " charged as a"
+                        + " (0, delta_ptr) step, Thm 5.4); lambda_min computed in floating point; ", rowBound));
+    }
+
+    @Override
+    public NeighbouringRelation relation() {
+        return NeighbouringRelation.ADD_REMOVE;
+    }
+
+    @Override
+    public Statement state(PublicContext context) {
+        return Statement.builder(context, ID, guarantee())
+                .description("private random projection M = D^T G1 + sqrt(lambda) G2 (d x r) whose ridge is lowered"
+                        + " by a private lower bound on lambda_min(D^T D) (propose-test-release)")
+                .parameters(RandomProjectionMechanism.rowParameters(context.dimension(), rank, rowBound, clipRows)
+                        .put("epsilonT", epsilonT)
+                        .put("epsilonR", epsilonR)
+                        .put("deltaT", deltaT)
+                        .put("deltaR", deltaR)
+                        .put("deltaPtr", deltaPtr)
+                        .put("testNoise", sT)
+                        .put("alpha", alpha())
+                        .put("leverage", leverage)
+                        .put("targetRidge", targetRidge)
+                        .build())
+                .build();
+    }
+
+    @Override
+    public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
+        ProjectionRelease rel = release(data.matrix(), context.engine(), context.random());
+        return Outcome.pass()
+                .matrix("projection", rel.outputArray())
+                .scalar("lambdaLowerBound", rel.lambdaLowerBound())
+                .scalar("ridge", rel.ridge())
+                .build();
     }
 
     /**
-     * Runs the test and the projection.
+     * Runs the test and the projection; the computation behind {@link #compute}. Package-private: releases go
+     * through the contract.
      *
      * @param data the database, every row norm {@code <= l} unless clipping
      * @param engine the compute engine (Gram, eigensolver, projection)
      * @param random the source of the test noise and of the ChaCha20 key
-     * @return the release; its ridge is {@code max(l^2/p* - lambda_lb, 0)} and its details carry
-     *         {@code lambda_lb} (part of the private output, covered by the test's (eps_T, delta_T))
+     * @return the projection; its ridge is {@code max(l'^2/p* - lambda_lb, 0)} and it carries {@code lambda_lb}
      */
-    public ProjectionRelease release(RowBlockMatrix data, ComputeEngine engine, RandomSource random) {
+    ProjectionRelease release(RowBlockMatrix data, ComputeEngine engine, RandomSource random) {
         Objects.requireNonNull(data, "data");
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(random, "random");
-        BoundedRows rows = BoundedRows.check(data, rowBound, clipRows);
+        RowBlockMatrix rows = BoundedRows.check(data, rowBound, clipRows);
         double lambdaMin = 0;
-        if (rows.data() != null) {
-            DMatrixRMaj gram = engine.weightedGram(rows.data(), null, null, 1.0);
+        if (rows != null) {
+            DMatrixRMaj gram = engine.weightedGram(rows, null, null, 1.0);
             lambdaMin = Math.max(0, engine.symmetricEigen(gram).value(0));
         }
         double lowerBound = lowerBound(lambdaMin, SecureGaussianSampler.using(random));
@@ -214,23 +267,8 @@ public final class PtrProjection {
         if (ridge > 0 && lowerBound + ridge < targetRidge) {
             ridge = Math.nextUp(ridge);
         }
-        DMatrixRMaj m = RandomProjectionMechanism.project(rows.data(), data.cols(), rank, ridge, engine, random);
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("mechanism", "M_RP^PTR");
-        details.put("epsilon_T", epsilonT);
-        details.put("epsilon_R", epsilonR);
-        details.put("delta_R", deltaR);
-        details.put("delta_T", deltaT);
-        details.put("delta_ptr", deltaPtr);
-        details.put("s_T", sT);
-        details.put("alpha", alpha());
-        details.put("leverage", leverage);
-        details.put("target_ridge", targetRidge);
-        details.put("lambda_lb", lowerBound);
-        details.put("ridge", ridge);
-        details.put("clipped_rows", rows.clipped());
-        return new ProjectionRelease(m, ridge, 1.0, rows.data() == null ? 0 : rows.data().rows(), rows.clipped(),
-                guarantee(random), details);
+        DMatrixRMaj m = RandomProjectionMechanism.project(rows, data.cols(), rank, ridge, engine, random);
+        return new ProjectionRelease(m, ridge, 1.0, lowerBound);
     }
 
     /** Step 3: {@code max(g (round(lambda_min/g) + Z - k - 1), 0)}. */
@@ -290,5 +328,109 @@ public final class PtrProjection {
             k++;
         }
         return k;
+    }
+
+    /** Builds a {@link PtrProjection} from named parameters (nothing can be swapped silently). */
+    public static final class Builder {
+        private Integer rank;
+        private ApproxDp budget;
+        private double[] split = {1, 1, 1};
+        private Double testNoise;
+        private Double rowBound;
+        private boolean clipRows;
+
+        private Builder() {
+        }
+
+        /**
+         * @param r the number of projection columns, {@code >= 1}
+         * @return this builder
+         */
+        public Builder rank(int r) {
+            this.rank = r;
+            return this;
+        }
+
+        /**
+         * @param total the total {@code (epsilon, delta)}: epsilon {@code > 0}, delta in (0, 1), split by
+         *        {@link #deltaSplit}
+         * @return this builder
+         */
+        public Builder budget(ApproxDp total) {
+            this.budget = Objects.requireNonNull(total, "budget");
+            return this;
+        }
+
+        /**
+         * The relative split of the budget's delta into {@code delta_R} (projection), {@code delta_T} (test) and
+         * {@code delta_ptr} (failure of the lower bound), normalised to sum 1; default equal thirds (spec §6.4).
+         *
+         * @param projection weight of delta_R, {@code > 0}
+         * @param test weight of delta_T, {@code > 0}
+         * @param lowerBoundFailure weight of delta_ptr, {@code > 0}
+         * @return this builder
+         */
+        public Builder deltaSplit(double projection, double test, double lowerBoundFailure) {
+            this.split = new double[] {projection, test, lowerBoundFailure};
+            return this;
+        }
+
+        /**
+         * @param sT the standard deviation of the test noise, finite and {@code > 0} (larger costs less epsilon
+         *        but loosens the lower bound; the paper gives no default)
+         * @return this builder
+         */
+        public Builder testNoise(double sT) {
+            this.testNoise = sT;
+            return this;
+        }
+
+        /**
+         * @param l the public row-norm bound, in {@code [1e-100, 1e100]}
+         * @return this builder
+         */
+        public Builder rowBound(double l) {
+            this.rowBound = l;
+            return this;
+        }
+
+        /**
+         * @param clip whether rows above the bound are scaled onto the ball (true) or rejected (false, default)
+         * @return this builder
+         */
+        public Builder clipRows(boolean clip) {
+            this.clipRows = clip;
+            return this;
+        }
+
+        /**
+         * @return the wrapper
+         * @throws IllegalStateException if a required parameter is missing
+         * @throws IllegalArgumentException if a parameter is out of range, or {@code eps_T > epsilon} (spec §6.4
+         *         edge case: increase sT)
+         */
+        public PtrProjection build() {
+            if (rank == null || budget == null || testNoise == null || rowBound == null) {
+                throw new IllegalStateException("rank(r), budget(ApproxDp), testNoise(sT) and rowBound(l) are"
+                        + " required");
+            }
+            double sum = 0;
+            for (double f : split) {
+                if (!(f > 0) || !Double.isFinite(f)) {
+                    throw new IllegalArgumentException("delta split weight " + f + " is outside (0, inf): each of"
+                            + " delta_R, delta_T and delta_ptr needs a positive share");
+                }
+                sum += f;
+            }
+            double delta = budget.delta();
+            Args.delta("delta", delta);
+            double deltaR = delta * split[0] / sum;
+            double deltaT = delta * split[1] / sum;
+            double deltaPtr = delta * split[2] / sum;
+            while (deltaT + deltaR + deltaPtr > delta) {
+                deltaPtr = Math.nextDown(deltaPtr); // the composed delta must not exceed the budget's
+            }
+            return of(rank, budget.epsilon(), rowBound, deltaR, deltaT, deltaPtr, testNoise, clipRows);
+        }
     }
 }

@@ -1,8 +1,6 @@
 package org.dpgauss.projection;
 
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
 import org.dpgauss.calibration.RandomProjectionCurve;
 import org.dpgauss.engine.ComputeEngine;
@@ -12,6 +10,14 @@ import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.random.ChaCha20;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.Outcome;
+import org.dpgauss.release.PrivateMechanism;
+import org.dpgauss.release.PublicContext;
+import org.dpgauss.release.PublicParameters;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Releases;
+import org.dpgauss.release.Statement;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -20,23 +26,32 @@ import org.ejml.data.DMatrixRMaj;
  * {@code G = [G1 ; G2]} an {@code (n+d) x r} matrix of independent standard normals.
  *
  * <p><b>Guarantee.</b> {@code (epsilon, delta)}-DP under <b>add/remove-one-row</b> neighbours, provided every row
- * of every database has L2 norm at most the public bound {@code l}. The ridge {@code lambda = l^2 / p*} with
- * {@code p* = p*(eps, delta; r)} of {@link RandomProjectionCurve#leverageBound} depends only on
- * {@code (eps, delta, r, l)}; every row v of the larger database has leverage
+ * of every database has L2 norm at most the public bound {@code l} (up to its public slack, below). The ridge
+ * {@code lambda = l'^2 / p*} with {@code p* = p*(eps, delta; r)} of {@link RandomProjectionCurve#leverageBound}
+ * depends only on {@code (eps, delta, r, l)}; every row v of the larger database has leverage
  * {@code v^T (D^T D + lambda I)^{-1} v <= ||v||^2/lambda <= p*} in D̄, so Lemma 4 and Prop. 4 bound the removal
  * direction by {@code delta^gRP_r(eps; p*) <= delta} and Lemma 3 the addition direction (spec §6.1).
  *
- * <p><b>Rows above the bound</b> are rejected with an error naming the first such row (0-based), since the
- * guarantee needs {@code ||x|| <= l}. With {@link #clippingRows()} they are instead scaled onto the ball of
- * radius l (a per-row map, so the guarantee is unchanged for the unclipped data); the release then reports how
- * many rows were clipped. A row of squared norm exactly {@code l^2} in floating point is accepted.
+ * <p><b>Row bound and its slack.</b> Rows normalised to the l-ball in floating point may exceed l by a few ulps;
+ * rows whose computed squared norm is at most {@code l^2 (1 + 2^-40)} are accepted as they are, and the ridge is
+ * calibrated for {@code l' = l (1 + 2^-40)} so the claim covers them (see {@code BoundedRows}; the ridge grows by a
+ * relative {@code 2^-39}). Rows beyond that are rejected before any private computation, with an error that names
+ * the row (1-based) and the rule but not its norm. With {@link #clippingRows(boolean) clippingRows(true)} they are
+ * instead scaled onto the ball of radius l (a per-row map, so the guarantee holds for every input); how many rows
+ * were clipped is a function of the data and is <b>not</b> reported.
+ *
+ * <p><b>Release contract.</b> A {@link PrivateMechanism}: it releases {@code projection} (the {@code d x r} matrix
+ * M) with public parameters {@code d}, {@code rank}, {@code rowBound}, {@code rowBoundSlack},
+ * {@code effectiveRowBound}, {@code leverage}, {@code ridge} and {@code clipRows}; it never FAILs. The only
+ * exception {@link #compute} raises is the row-bound rejection above (when clipping is off): input validation,
+ * made before any randomness is drawn. Use {@link ProjectionRelease#of} for the Gram estimate of a release.
  *
  * <p><b>Randomness.</b> G is generated on the fly ({@link ComputeEngine#gaussianProjection}: entry
  * {@code (i, j)} of G is normal number {@code i*r + j} of a {@link ChaCha20} stream; rows {@code n..n+d-1} are
  * G2) under a fresh 256-bit key drawn from the {@link RandomSource} ({@link RandomSource#secure()} =
  * SecureRandom by default). The key lives in a local array that is zeroed after the generator is built, and is
  * never printed, logged or returned. With {@link RandomSource#insecureSeeded} (the CLI's {@code --insecure-seed})
- * the projection is reproducible and the guarantee is reported as NOT certified.
+ * the projection is reproducible and {@link Releases} reports the guarantee as NOT certified.
  *
  * <p><b>Floating point (decision).</b> The proof is about the real-arithmetic mechanism: G exactly Gaussian and
  * {@code D^T G} computed exactly. The implementation uses Box–Muller normals from 52-bit ChaCha20 uniforms
@@ -46,11 +61,17 @@ import org.ejml.data.DMatrixRMaj;
  * the deviation of the Box–Muller normals from exact Gaussians are <b>not</b> covered by the stated
  * guarantee. Unlike additive noise, this output has a data-dependent covariance, so the grid-snapping defence of
  * {@code org.dpgauss.privacy.noise} does not apply directly; no mitigation is claimed. The guarantee's notes say
- * this; {@code certified} is true when the randomness is secure and every row met the bound (or was clipped).
+ * this; the recipe is stated as certified (the random source may still withdraw it, in {@link Releases}).
  *
- * <p>Immutable and thread-safe; {@link #release} may be called concurrently with separate random sources.
+ * <p>Immutable and thread-safe.
  */
-public final class RandomProjectionMechanism {
+public final class RandomProjectionMechanism implements PrivateMechanism {
+
+    /** The identifier of M_RP (NDIS ridge) in releases. */
+    public static final String ID = "projection.rp";
+
+    /** The identifier of the LSV-ridge baseline in releases. */
+    public static final String LSV_ID = "projection.lsv";
 
     /** Text attached to every M_RP guarantee (the floating-point decision of the class comment). */
     public static final String FLOATING_POINT_NOTE = "idealised real-arithmetic Gaussian projection (spec ndis "
@@ -58,26 +79,24 @@ public final class RandomProjectionMechanism {
 
     /** How the ridge was calibrated. */
     public enum Calibration {
-        /** {@code lambda = l^2 / p*_NDIS(eps, delta; r)}: the exact Lemma 4 calibration (spec §6.1). */
+        /** {@code lambda = l'^2 / p*_NDIS(eps, delta; r)}: the exact Lemma 4 calibration (spec §6.1). */
         NDIS,
-        /** {@code lambda = l^2 / p_LSV(eps, delta; r)}: Sheffet's LSV baseline (spec §7 item 1). */
+        /** {@code lambda = l'^2 / p_LSV(eps, delta; r)}: Sheffet's LSV baseline (spec §7 item 1). */
         LSV
     }
 
     private final int rank;
-    private final double epsilon;
-    private final double delta;
+    private final ApproxDp budget;
     private final double rowBound;
     private final double leverage;
     private final double ridge;
     private final boolean clipRows;
     private final Calibration calibration;
 
-    private RandomProjectionMechanism(int rank, double epsilon, double delta, double rowBound, double leverage,
-            double ridge, boolean clipRows, Calibration calibration) {
+    private RandomProjectionMechanism(int rank, ApproxDp budget, double rowBound, double leverage, double ridge,
+            boolean clipRows, Calibration calibration) {
         this.rank = rank;
-        this.epsilon = epsilon;
-        this.delta = delta;
+        this.budget = budget;
         this.rowBound = rowBound;
         this.leverage = leverage;
         this.ridge = ridge;
@@ -86,54 +105,56 @@ public final class RandomProjectionMechanism {
     }
 
     /**
-     * M_RP calibrated by the exact Lemma 4 curve (spec §6.1): {@code lambda = l^2 / p*(eps, delta; r)}.
+     * M_RP calibrated by the exact Lemma 4 curve (spec §6.1): {@code lambda = l'^2 / p*(eps, delta; r)},
+     * {@code l' = l (1 + 2^-40)}.
      *
      * @param r the number of projection columns, {@code >= 1}
-     * @param epsilon the privacy loss, finite and {@code >= 0}
-     * @param delta in {@code (0, 1)}
-     * @param rowBound the public bound l on every row's L2 norm, finite and {@code > 0}
+     * @param budget the target {@code (epsilon, delta)}: epsilon {@code >= 0}, delta in {@code (0, 1)}
+     * @param rowBound the public bound l on every row's L2 norm, in {@code [1e-100, 1e100]}
      * @return the mechanism (rows above the bound rejected; see {@link #clippingRows(boolean)})
      * @throws IllegalArgumentException if an argument is out of range
      */
-    public static RandomProjectionMechanism of(int r, double epsilon, double delta, double rowBound) {
-        check(r, epsilon, delta, rowBound);
-        double p = RandomProjectionCurve.leverageBound(epsilon, delta, r);
-        double lambda = RandomProjectionCurve.ridge(epsilon, delta, r, rowBound);
-        return new RandomProjectionMechanism(r, epsilon, delta, rowBound, p, lambda, false, Calibration.NDIS);
+    public static RandomProjectionMechanism of(int r, ApproxDp budget, double rowBound) {
+        check(r, budget, rowBound);
+        double p = RandomProjectionCurve.leverageBound(budget.epsilon(), budget.delta(), r);
+        double lambda = RandomProjectionCurve.ridge(budget.epsilon(), budget.delta(), r,
+                BoundedRows.effectiveBound(rowBound));
+        return new RandomProjectionMechanism(r, budget, rowBound, p, lambda, false, Calibration.NDIS);
     }
 
     /**
-     * The LSV-ridge baseline (spec §7 item 1): the same mechanism with {@code lambda = w^2 = l^2 / p_LSV}. Its
+     * The LSV-ridge baseline (spec §7 item 1): the same mechanism with {@code lambda = l'^2 / p_LSV}. Its
      * {@code (epsilon, delta)} guarantee is stated through Lemma 4: {@code p_LSV <= p*} (checked here; it holds on
      * the whole range of spec §8.2 with a factor 6-10), so {@code delta^gRP_r(eps; p_LSV) <= delta} by Prop. 4.
      *
      * @param r the number of projection columns, {@code >= 1}
-     * @param epsilon the privacy loss, finite and {@code > 0}
-     * @param delta in {@code (0, 1)}
-     * @param rowBound the public row-norm bound l, finite and {@code > 0}
+     * @param budget the target {@code (epsilon, delta)}: epsilon {@code > 0}, delta in {@code (0, 1)}
+     * @param rowBound the public row-norm bound l, in {@code [1e-100, 1e100]}
      * @return the baseline mechanism
      * @throws IllegalArgumentException if an argument is out of range
      * @throws IllegalStateException if {@code p_LSV > p*} (never observed; the guarantee would not follow)
      */
-    public static RandomProjectionMechanism lsvBaseline(int r, double epsilon, double delta, double rowBound) {
-        check(r, epsilon, delta, rowBound);
+    public static RandomProjectionMechanism lsvBaseline(int r, ApproxDp budget, double rowBound) {
+        check(r, budget, rowBound);
+        double epsilon = budget.epsilon();
+        double delta = budget.delta();
         Args.positive("epsilon", epsilon, "the LSV ridge is l^2/p_LSV and p_LSV = 0 at epsilon = 0");
         double p = RandomProjectionCurve.lsvLeverage(epsilon, delta, r);
         if (RandomProjectionCurve.delta(epsilon, p, r) > delta) {
             throw new IllegalStateException("p_LSV=" + p + " exceeds p*: delta^gRP_" + r + "(" + epsilon + "; p_LSV) > "
                     + delta + ", the LSV ridge would not give the stated guarantee");
         }
-        double lambda = RandomProjectionCurve.lsvRidge(epsilon, delta, r, rowBound);
-        return new RandomProjectionMechanism(r, epsilon, delta, rowBound, p, lambda, false, Calibration.LSV);
+        double lambda = RandomProjectionCurve.lsvRidge(epsilon, delta, r, BoundedRows.effectiveBound(rowBound));
+        return new RandomProjectionMechanism(r, budget, rowBound, p, lambda, false, Calibration.LSV);
     }
 
     /**
-     * @param clip true: rows with norm above l are scaled onto the ball of radius l (and the release says how
-     *        many); false (default): such rows are an error
+     * @param clip true: rows with norm above l (beyond the slack) are scaled onto the ball of radius l; false
+     *        (default): such rows are an error naming the row
      * @return a copy with the given row policy
      */
     public RandomProjectionMechanism clippingRows(boolean clip) {
-        return new RandomProjectionMechanism(rank, epsilon, delta, rowBound, leverage, ridge, clip, calibration);
+        return new RandomProjectionMechanism(rank, budget, rowBound, leverage, ridge, clip, calibration);
     }
 
     /** @return whether rows above the bound are clipped rather than rejected */
@@ -146,14 +167,9 @@ public final class RandomProjectionMechanism {
         return rank;
     }
 
-    /** @return epsilon of the guarantee */
-    public double epsilon() {
-        return epsilon;
-    }
-
-    /** @return delta of the guarantee */
-    public double delta() {
-        return delta;
+    /** @return the {@code (epsilon, delta)} of the guarantee */
+    public ApproxDp budget() {
+        return budget;
     }
 
     /** @return the public row-norm bound l */
@@ -161,12 +177,17 @@ public final class RandomProjectionMechanism {
         return rowBound;
     }
 
+    /** @return {@code l' = l (1 + 2^-40)}: the bound the ridge is calibrated for (l plus the public slack) */
+    public double effectiveRowBound() {
+        return BoundedRows.effectiveBound(rowBound);
+    }
+
     /** @return the leverage bound {@code p*} (or {@code p_LSV} for the baseline) */
     public double leverage() {
         return leverage;
     }
 
-    /** @return the ridge level {@code lambda = l^2 / leverage()} */
+    /** @return the ridge level {@code lambda = l'^2 / leverage()} */
     public double ridge() {
         return ridge;
     }
@@ -176,46 +197,85 @@ public final class RandomProjectionMechanism {
         return calibration;
     }
 
-    /**
-     * The guarantee of a release: {@code (epsilon, delta)}-DP under add/remove neighbours.
-     *
-     * @param random the source the release draws from (an insecure one makes the claim uncertified)
-     * @return the guarantee
-     */
-    public PrivacyGuarantee guarantee(RandomSource random) {
-        return PrivacyGuarantee.approxDp(NeighbouringRelation.ADD_REMOVE, ApproxDp.of(epsilon, delta),
-                !random.isInsecure(), notes(calibration == Calibration.LSV ? "LSV-ridge baseline, " : "", random));
+    /** @return the mechanism's identifier: {@link #ID} or {@link #LSV_ID} */
+    public String id() {
+        return calibration == Calibration.NDIS ? ID : LSV_ID;
     }
 
     /**
-     * Runs M_RP on the data.
+     * The guarantee of a release, as the recipe certifies it: {@code (epsilon, delta)}-DP under add/remove
+     * neighbours. (An insecure random source withdraws the certification in {@link Releases}.)
+     *
+     * @return the guarantee
+     */
+    public PrivacyGuarantee guarantee() {
+        return PrivacyGuarantee.approxDp(NeighbouringRelation.ADD_REMOVE, budget, true,
+                notes(calibration == Calibration.LSV ? "LSV-ridge baseline, " : "", rowBound), "");
+    }
+
+    @Override
+    public NeighbouringRelation relation() {
+        return NeighbouringRelation.ADD_REMOVE;
+    }
+
+    @Override
+    public Statement state(PublicContext context) {
+        return Statement.builder(context, id(), guarantee())
+                .description(calibration == Calibration.NDIS
+                        ? "private random projection M = D^T G1 + sqrt(lambda) G2 (d x r), ridge from the exact NDIS"
+                                + " curve"
+                        : "private random projection M = D^T G1 + sqrt(lambda) G2 (d x r), Sheffet's LSV ridge"
+                                + " (baseline)")
+                .parameters(rowParameters(context.dimension(), rank, rowBound, clipRows)
+                        .put("leverage", leverage)
+                        .put("ridge", ridge)
+                        .build())
+                .build();
+    }
+
+    @Override
+    public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
+        return Outcome.pass().matrix("projection", release(data.matrix(), context.engine(), context.random())
+                .outputArray()).build();
+    }
+
+    /**
+     * Runs M_RP on the data; the computation behind {@link #compute}. Package-private: releases go through the
+     * contract ({@link Releases}).
      *
      * @param data the database D, {@code n x d}, finite entries; every row norm {@code <= l} unless clipping
      * @param engine the compute engine for {@code D^T G}
      * @param random the source of the ChaCha20 key (secure by default)
-     * @return the release
+     * @return the projection and its ridge
      * @throws IllegalArgumentException if a row exceeds the bound (naming it) and clipping is off, or an entry is
-     *         not finite
+     *         not finite; raised before any randomness is drawn
      */
-    public ProjectionRelease release(RowBlockMatrix data, ComputeEngine engine, RandomSource random) {
+    ProjectionRelease release(RowBlockMatrix data, ComputeEngine engine, RandomSource random) {
         Objects.requireNonNull(data, "data");
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(random, "random");
-        BoundedRows rows = BoundedRows.check(data, rowBound, clipRows);
-        DMatrixRMaj m = project(rows.data(), data.cols(), rank, ridge, engine, random);
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("mechanism", calibration == Calibration.NDIS ? "M_RP" : "M_RP (LSV ridge)");
-        details.put("leverage", leverage);
-        details.put("ridge", ridge);
-        details.put("clipped_rows", rows.clipped());
-        return new ProjectionRelease(m, ridge, 1.0, rows.data() == null ? 0 : rows.data().rows(), rows.clipped(),
-                guarantee(random), details);
+        RowBlockMatrix rows = BoundedRows.check(data, rowBound, clipRows);
+        DMatrixRMaj m = project(rows, data.cols(), rank, ridge, engine, random);
+        return new ProjectionRelease(m, ridge, 1.0);
     }
 
     // ------------------------------------------------------------------ shared by the wrappers
 
-    static String notes(String prefix, RandomSource random) {
-        return prefix + FLOATING_POINT_NOTE + (random.isInsecure() ? "; INSECURE seeded randomness: not private" : "");
+    /** The notes of a projection guarantee: the floating-point decision and the row bound it is stated for. */
+    static String notes(String prefix, double rowBound) {
+        return prefix + "for rows of L2 norm <= l(1 + 2^-40) with l=" + rowBound + " (the public bound plus its"
+                + " public floating-point slack; the ridge is calibrated for it); " + FLOATING_POINT_NOTE;
+    }
+
+    /** The public parameters every projection mechanism states first: shape and row bound. */
+    static PublicParameters.Builder rowParameters(int d, int rank, double rowBound, boolean clipRows) {
+        return PublicParameters.builder()
+                .put("d", d)
+                .put("rank", rank)
+                .put("rowBound", rowBound)
+                .put("rowBoundSlack", BoundedRows.SLACK)
+                .put("effectiveRowBound", BoundedRows.effectiveBound(rowBound))
+                .put("clipRows", clipRows);
     }
 
     /**
@@ -254,10 +314,11 @@ public final class RandomProjectionMechanism {
         return g;
     }
 
-    static void check(int r, double epsilon, double delta, double rowBound) {
+    static void check(int r, ApproxDp budget, double rowBound) {
         Args.rank(r);
-        Args.epsilon("epsilon", epsilon);
-        Args.delta("delta", delta);
-        Args.positive("rowBound", rowBound, "the public row-norm bound l must be a positive norm (spec ndis §6.1)");
+        Objects.requireNonNull(budget, "budget");
+        Args.epsilon("epsilon", budget.epsilon());
+        Args.delta("delta", budget.delta());
+        BoundedRows.checkBound(rowBound);
     }
 }

@@ -130,9 +130,13 @@ abstract class EngineParityTest {
                 BasicFilter.run(y, 6.0, g, RandomSource.insecureSeeded(17)), "BasicFilter");
         // random projection mechanism: one Gaussian projection of clipped rows
         RowBlockMatrix x = data(4_000, 10, 1_500, 7);
-        RandomProjectionMechanism mech = RandomProjectionMechanism.of(6, 1.0, 1e-6, 200.0);
-        ProjectionRelease pc = mech.release(x, cpu, RandomSource.insecureSeeded(23));
-        ProjectionRelease pg = mech.release(x, g, RandomSource.insecureSeeded(23));
+        RandomProjectionMechanism mech = RandomProjectionMechanism.of(6, org.dpgauss.privacy.ApproxDp.of(1.0, 1e-6),
+                200.0);
+        org.dpgauss.release.Dataset data = org.dpgauss.release.Dataset.of(x);
+        ProjectionRelease pc = ProjectionRelease.of(org.dpgauss.release.Releases.run(mech, data, 1e-6,
+                org.dpgauss.release.ReleaseContext.of(cpu, RandomSource.insecureSeeded(23))));
+        ProjectionRelease pg = ProjectionRelease.of(org.dpgauss.release.Releases.run(mech, data, 1e-6,
+                org.dpgauss.release.ReleaseContext.of(g, RandomSource.insecureSeeded(23))));
         assertRelative(pc.output().data, pg.output().data, 1e-12, "projection release");
         // NDIS hockey-stick divergence between two Gaussians (Cholesky, solves, eigen on the engine)
         double[][] c1 = {{2, 0.3, 0}, {0.3, 1, 0.1}, {0, 0.1, 0.5}};

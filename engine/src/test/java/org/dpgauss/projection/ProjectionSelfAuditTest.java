@@ -27,7 +27,7 @@ class ProjectionSelfAuditTest {
         for (double eps : new double[] {0.5, 1, 2}) {
             int r = 4;
             double delta = 1e-5;
-            RandomProjectionMechanism m = RandomProjectionMechanism.of(r, eps, delta, 1);
+            RandomProjectionMechanism m = RandomProjectionMechanism.of(r, org.dpgauss.privacy.ApproxDp.of(eps, delta), 1);
             double[] audit = audit(m.ridge(), r, eps);
             assertTrue(audit[0] <= delta && audit[1] <= delta,
                     "eps=" + eps + ": removal " + audit[0] + ", addition " + audit[1] + " > " + delta);
@@ -40,7 +40,7 @@ class ProjectionSelfAuditTest {
     /** The LSV baseline is (much) more private than claimed on the same pair. */
     @Test
     void lsvBaselineIsWithinTheClaim() {
-        RandomProjectionMechanism m = RandomProjectionMechanism.lsvBaseline(4, 1, 1e-5, 1);
+        RandomProjectionMechanism m = RandomProjectionMechanism.lsvBaseline(4, org.dpgauss.privacy.ApproxDp.of(1, 1e-5), 1);
         double[] audit = audit(m.ridge(), 4, 1);
         assertTrue(audit[0] <= 1e-5 && audit[1] <= 1e-5);
     }

@@ -25,6 +25,7 @@ import org.dpgauss.engine.EngineChoice;
 import org.dpgauss.engine.EngineSelection;
 import org.dpgauss.io.SyntheticData;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.projection.PoissonSubsampledProjection;
 import org.dpgauss.projection.PtrProjection;
 import org.dpgauss.random.ChaCha20;
@@ -223,13 +224,15 @@ public final class ProjectionComparison {
         m.put("ridgeLsv", RandomProjectionCurve.lsvRidge(eps, DELTA, r, 1));
         Map<String, Object> pois = new LinkedHashMap<>();
         for (double q : new double[] {0.1, 0.01}) {
-            PoissonSubsampledProjection p = PoissonSubsampledProjection.of(r, eps, DELTA, q, 1);
+            PoissonSubsampledProjection p = PoissonSubsampledProjection.builder().rank(r)
+                    .budget(ApproxDp.of(eps, DELTA)).samplingRate(q).rowBound(1).build();
             pois.put("q=" + q, Map.of("ridge", p.inner().ridge(), "effectiveRidge", p.inner().ridge() / q));
         }
         m.put("poisson", pois);
         List<Map<String, Object>> ptr = new ArrayList<>();
         for (double sT : new double[] {5, 10, 20}) {
-            PtrProjection p = PtrProjection.equalSplit(r, eps, DELTA, 1, sT);
+            PtrProjection p = PtrProjection.builder().rank(r).budget(ApproxDp.of(eps, DELTA)).testNoise(sT)
+                    .rowBound(1).build();
             double z = Normal.inverseSf(0.05);
             double[] med = new double[lambdaMin.length];
             double[] lo = new double[lambdaMin.length];
