@@ -120,6 +120,14 @@ public final class PoissonSubsampledProjection implements PrivateMechanism {
                 .build();
     }
 
+    /** Rows beyond the public bound (and its slack) are rejected before any budget is charged, unless clipping. */
+    @Override
+    public void validate(Dataset data, Statement stated) {
+        if (!mechanism.clippingRows()) {
+            BoundedRows.check(data.matrix(), mechanism.rowBound(), false);
+        }
+    }
+
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
         return Outcome.pass().matrix("projection", release(data.matrix(), context.engine(), context.random())

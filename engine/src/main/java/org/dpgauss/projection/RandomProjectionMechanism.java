@@ -233,6 +233,14 @@ public final class RandomProjectionMechanism implements PrivateMechanism {
                 .build();
     }
 
+    /** Rows beyond the public bound (and its slack) are rejected before any budget is charged, unless clipping. */
+    @Override
+    public void validate(Dataset data, Statement stated) {
+        if (!clipRows) {
+            BoundedRows.check(data.matrix(), rowBound, false);
+        }
+    }
+
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
         return Outcome.pass().matrix("projection", release(data.matrix(), context.engine(), context.random())

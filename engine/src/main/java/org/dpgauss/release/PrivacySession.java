@@ -9,7 +9,7 @@ import org.dpgauss.privacy.accounting.PrivacyAccountant;
 
 /**
  * A dataset opened with a total privacy budget and a neighbouring relation: every release made through it is
- * stated, charged to the budget and only then computed. A release that would exceed the budget is refused with a
+ * stated, checked against its public preconditions, charged to the budget and only then computed. A release that would exceed the budget is refused with a
  * {@link BudgetExceededException} before any data are read, and nothing is recorded (atomic). A release that was
  * charged stays charged even if it fails afterwards (it may have read the data). Thread-safe.
  *
@@ -56,6 +56,7 @@ public final class PrivacySession {
                     + ": open a session with the mechanism's relation");
         }
         Statement stated = Releases.state(mechanism, data, accountant.budget().delta());
+        mechanism.validate(data, stated);
         accountant.spend(stated.accounting());
         return Releases.compute(mechanism, data, stated, context);
     }

@@ -26,6 +26,19 @@ public interface PrivateMechanism {
     Statement state(PublicContext context);
 
     /**
+     * Checks the data against the mechanism's public preconditions (for example a public row bound that the
+     * guarantee assumes), before any budget is charged and before any private computation. A violation is the data
+     * owner's input error, reported like a malformed file: the message names the row, column and rule, never a
+     * value. The default accepts every dataset {@link Dataset} accepts.
+     *
+     * @param data the dataset
+     * @param stated what {@link #state} returned for it
+     * @throws IllegalArgumentException naming the first violating row and the rule
+     */
+    default void validate(Dataset data, Statement stated) {
+    }
+
+    /**
      * Computes the release.
      *
      * @param data the dataset

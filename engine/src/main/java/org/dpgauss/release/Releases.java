@@ -45,7 +45,9 @@ public final class Releases {
      * @return the release
      */
     public static PrivateRelease run(PrivateMechanism mechanism, Dataset data, double delta, ReleaseContext context) {
-        return compute(mechanism, data, state(mechanism, data, delta), context);
+        Statement stated = state(mechanism, data, delta);
+        mechanism.validate(data, stated);
+        return compute(mechanism, data, stated, context);
     }
 
     static PrivateRelease compute(PrivateMechanism mechanism, Dataset data, Statement stated,
