@@ -38,12 +38,12 @@ final class SecondMomentRelease {
      * should one arise, the outcome is FAIL rather than an exception after the data were read.
      */
     static Outcome outcome(DMatrixRMaj matrix, boolean psd) {
-        DMatrixRMaj s = SymmetricGaussianNoise.symmetricCopy(matrix);
-        for (double v : s.data) {
+        for (double v : matrix.data) {
             if (!Double.isFinite(v)) {
                 return Outcome.fail();
             }
         }
+        DMatrixRMaj s = SymmetricGaussianNoise.symmetricCopy(matrix);
         Outcome.Builder b = Outcome.pass().matrix(VALUE, rows(s));
         if (psd) {
             b.matrix(PSD, rows(SpectralMetrics.psdProjection(s, 0)));
