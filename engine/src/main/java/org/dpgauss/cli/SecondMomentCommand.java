@@ -7,18 +7,15 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.io.DataReader;
-import org.dpgauss.linalg.RowBlockMatrix;
-import org.dpgauss.privacy.PrivacyGuarantee;
-import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.Zcdp;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.PrivateRelease;
+import org.dpgauss.release.Releases;
 import org.dpgauss.secondmoment.NoiseScaling;
-import org.dpgauss.secondmoment.SecondMomentEstimate;
 import org.dpgauss.secondmoment.SecondMomentMethod;
 import org.dpgauss.secondmoment.SecondMomentMethods;
 import org.dpgauss.secondmoment.SecondMomentParams;
-import org.dpgauss.secondmoment.SpectralMetrics;
-import org.ejml.data.DMatrixRMaj;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -34,13 +31,15 @@ import picocli.CommandLine.ParentCommand;
                     + "on lambda_min(Sigma) that is public (--min-eigenvalue) or estimated privately by Algorithm 4 "
                     + "(--lambda-epsilon). Other methods: see --list-methods.",
             "Guarantee: rho-zCDP under replace-one neighbours (datasets of equal, public size n differing in one row), "
-                    + "for every input; stated also as (epsilon, delta)-DP by the tight conversion of Canonne, Kamath & "
-                    + "Steinke 2020 (never worse than epsilon = rho + 2 sqrt(rho ln(1/delta))). With --lambda-epsilon "
-                    + "the whole release is (epsilon_lambda + epsilon_rho, delta)-DP by basic composition, where "
-                    + "epsilon_rho converts rho at delta - delta_lambda.",
-            "Output: the raw private matrix (symmetric, possibly indefinite) as \"secondMoment\"; with --psd also its "
-                    + "projection onto the PSD cone (free post-processing) as \"psdProjection\". It may print only "
-                    + "{\"status\":\"FAIL\"} (Algorithm 4 released no usable bucket)."})
+                    + "for every input; stated also as (epsilon, delta)-DP by the conversion of Canonne, Kamath & "
+                    + "Steinke 2020, Cor. 13, the one the project uses everywhere (never worse than epsilon = rho + "
+                    + "2 sqrt(rho ln(1/delta))). With --lambda-epsilon the two steps (Algorithm 4 and Algorithm 1) are "
+                    + "composed by the privacy accountant at --delta.",
+            "Output: the release of every dpgauss mechanism (README, 'The release'): the raw private matrix "
+                    + "(symmetric, possibly indefinite) as \"secondMoment\"; with --psd also its projection onto the "
+                    + "PSD cone (free post-processing) as \"psdProjection\"; the public \"parameters\" and the "
+                    + "\"guarantee\". A FAIL (Algorithm 4 released no usable bucket; subsample-aggregate's test failed) "
+                    + "releases nothing else and exits with code 3."})
 final class SecondMomentCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -146,10 +145,11 @@ final class SecondMomentCommand implements Callable<Integer> {
                     + "are rejected) or --clip R (longer rows are clipped)");
         }
         boolean clip = radius.clip != null;
-        SecondMomentParams.Builder b = SecondMomentParams.builder(rho, clip ? radius.clip : radius.bound)
+        SecondMomentParams.Builder b = SecondMomentParams.builder().budget(Zcdp.of(rho))
+                .radius(clip ? radius.clip : radius.bound)
                 .clipToRadius(clip).delta(delta).m(m).alpha(alpha).xi(xi).minEigenvalue(minEigenvalue)
                 .lambdaBudget(lambdaEpsilon, lambdaDelta).lambdaGroupSize(lambdaGroupSize)
-                .noiseScaling(NoiseScaling.fromId(noiseScaling));
+                .noiseScaling(NoiseScaling.fromId(noiseScaling)).psdProjection(psd);
         if (beta != null) {
             if (!(beta > 0 && beta < 1)) {
                 throw new IllegalArgumentException("--beta=" + beta + " is outside (0, 1): it is a probability");
@@ -162,73 +162,20 @@ final class SecondMomentCommand implements Callable<Integer> {
         SecondMomentParams params = b.build();
         SecondMomentMethod mech = SecondMomentMethods.create(method, params); // validated before reading the data
 
-        RowBlockMatrix x = DataReader.read(input);
-        ComputeEngine engine = main.selectEngine().engine();
-        RandomSource random = main.randomSource();
-        SecondMomentEstimate est = mech.estimate(x, random, engine);
-        if (!est.passed()) {
-            main.printFail(out);
-            return 0;
-        }
-        DMatrixRMaj matrix = est.matrix();
-        double rawMin = SpectralMetrics.eigenvalues(matrix)[0];
-        PrivacyGuarantee g = est.guarantee();
-        if (main.json) {
-            Map<String, Object> j = new LinkedHashMap<>();
-            j.put("status", "PASS");
-            j.put("method", est.method());
-            j.put("secondMoment", est.matrixRows());
-            j.put("secondMomentKind", "raw (symmetric, may be indefinite)");
-            j.put("rawMinEigenvalue", rawMin);
-            if (psd) {
-                j.put("psdProjection", est.psdProjectionRows());
+        Dataset data = Dataset.of(DataReader.read(input));
+        PrivateRelease r = Releases.run(mech, data, delta, main.releaseContext());
+        if (!main.json && r.parameters().has("noiseOverSplitThreshold")) {
+            double ratio = r.parameters().number("noiseOverSplitThreshold"); // public: a function of n, d, rho, m, L
+            if (ratio > 1) {
+                main.spec.commandLine().getErr().printf(Locale.ROOT, "NOTE: the per-level noise (about 2 sigma_t"
+                        + " sqrt(d)) is %.3g times the eigen-split threshold kappa_t/(10m): noise directions enter the"
+                        + " split, lambda_min shrinks level after level and the estimate can be less accurate than"
+                        + " one-shot noise (--method analyze-gauss); a larger n or rho, or a smaller --m, brings the"
+                        + " ratio below 1 (see README, second-moment, 'Which method').%n", ratio);
             }
-            j.put("guarantee", g.toMap());
-            j.put("certified", est.certified());
-            j.put("n", x.rows());
-            j.put("d", x.cols());
-            j.put("parameters", est.parameters());
-            Main.putRandomness(j, random);
-            out.println(Json.write(j));
-            return 0;
         }
-        out.printf(Locale.ROOT, "private second moment of %s (n=%d, d=%d), method %s%n", input, x.rows(), x.cols(),
-                est.method());
-        printMatrix(out, "  estimate (raw):", matrix);
-        out.printf(Locale.ROOT, "  smallest eigenvalue of the raw estimate: %.6g%s%n", rawMin,
-                rawMin < 0 ? " (indefinite; --psd prints the PSD projection)" : "");
-        if (psd) {
-            printMatrix(out, "  PSD projection:", est.psdProjection());
-        }
-        out.println("  guarantee: " + g.describe());
-        StringBuilder ps = new StringBuilder();
-        for (Map.Entry<String, Object> e : est.parameters().entrySet()) {
-            Object v = e.getValue();
-            ps.append(ps.length() == 0 ? "" : ", ").append(e.getKey()).append('=')
-                    .append(v instanceof double[] ? java.util.Arrays.toString((double[]) v) : String.valueOf(v));
-        }
-        out.println("  parameters: " + ps);
-        Object ratio = est.parameters().get("noise_over_split_threshold");
-        if (ratio instanceof Double && (Double) ratio > 1) { // public: a function of n, d, rho, m, L only
-            out.printf(Locale.ROOT, "NOTE: the per-level noise (about 2 sigma_t sqrt(d)) is %.3g times the eigen-split"
-                    + " threshold kappa_t/(10m): noise directions enter the split, lambda_min shrinks level after level"
-                    + " and the estimate can be less accurate than one-shot noise (--method analyze-gauss); a larger n"
-                    + " or rho, or a smaller --m, brings the ratio below 1 (see README, second-moment, 'Which method').%n",
-                    (Double) ratio);
-        }
-        out.println("  random:    " + random.describe());
-        Main.warnIfInsecure(out, random, "noise");
-        return 0;
-    }
-
-    private static void printMatrix(PrintWriter out, String title, DMatrixRMaj m) {
-        out.println(title);
-        for (int i = 0; i < m.numRows; i++) {
-            StringBuilder sb = new StringBuilder("    ");
-            for (int j = 0; j < m.numCols; j++) {
-                sb.append(String.format(Locale.ROOT, " %12.6g", m.get(i, j)));
-            }
-            out.println(sb);
-        }
+        Map<String, Object> ctx = new LinkedHashMap<>();
+        ctx.put("input", input.toString());
+        return ReleasePrinter.print(main, r, ctx);
     }
 }

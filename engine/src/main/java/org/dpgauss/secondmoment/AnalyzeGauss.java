@@ -1,7 +1,5 @@
 package org.dpgauss.secondmoment;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
@@ -9,6 +7,12 @@ import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.Zcdp;
+import org.dpgauss.privacy.accounting.Release;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.Outcome;
+import org.dpgauss.release.PublicContext;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Statement;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -42,9 +46,14 @@ import org.ejml.data.DMatrixRMaj;
  * noise is the exact discrete Gaussian of {@link SymmetricGaussianNoise}; sigma is calibrated so that the accounted
  * rho never exceeds the budget ({@link #accountedRho}).
  *
- * <p>With {@code clipToRadius = false} (public-bound mode) rows longer than R are rejected instead of clipped.
- * The output is the raw noisy matrix (it may be indefinite); no diagnostics (e.g. how many rows were clipped) are
- * released. Immutable.
+ * <p>With {@code clipToRadius = false} (public-bound mode) rows longer than R are rejected instead of clipped
+ * (an input error naming the row, raised before any noise is drawn). The (epsilon, delta) statement uses the
+ * project's {@link org.dpgauss.privacy.ConversionPolicy} (CKS20).
+ *
+ * <p>Under the release contract it releases {@code secondMoment} (the raw noisy matrix; it may be indefinite) with
+ * the public parameters {@code n}, {@code d}, {@code radius}, {@code radiusMode}, {@code sensitivity}, {@code rho},
+ * {@code noiseSigma} and {@code accountedRho}; no diagnostics (e.g. how many rows were clipped) are released. It
+ * never FAILs. Build it with {@link #of(double, Zcdp)} or {@link #builder()}. Immutable.
  */
 public final class AnalyzeGauss implements SecondMomentMethod {
 
@@ -59,6 +68,9 @@ public final class AnalyzeGauss implements SecondMomentMethod {
     /** Registered name. */
     public static final String NAME = "analyze-gauss";
 
+    /** The mechanism's identifier in releases. */
+    public static final String ID = SecondMomentRelease.id(NAME);
+
     /** One-line description for listings. */
     public static final String DESCRIPTION = "Analyze Gauss (Dwork-Talwar-Thakurta-Zhang 2014): one Gaussian"
             + " release of the second moment of rows clipped to R, sigma = R^2/(n sqrt(rho)); rho-zCDP (replace-one)";
@@ -69,48 +81,50 @@ public final class AnalyzeGauss implements SecondMomentMethod {
     private static final double U = 0x1p-53;
 
     private final double radius;
-    private final double rho;
-    private final double delta;
+    private final Zcdp budget;
     private final Sensitivity sensitivity;
     private final boolean clipToRadius;
+    private final boolean psd;
     private final SymmetricNoise noiseOverride; // null: secure noise from each call's random source
 
-    private AnalyzeGauss(double radius, double rho, double delta, Sensitivity sensitivity, boolean clipToRadius,
+    private AnalyzeGauss(double radius, Zcdp budget, Sensitivity sensitivity, boolean clipToRadius, boolean psd,
             SymmetricNoise noiseOverride) {
         this.radius = radius;
-        this.rho = rho;
-        this.delta = delta;
+        this.budget = budget;
         this.sensitivity = sensitivity;
         this.clipToRadius = clipToRadius;
+        this.psd = psd;
         this.noiseOverride = noiseOverride;
     }
 
     /**
-     * The mechanism with the tight sensitivity, clipping rows to R, stating (epsilon, delta) at delta = 1e-6.
+     * The package's noise seam: the same mechanism drawing its noise from {@code noise} (a statement made with a
+     * noise that is not {@link SymmetricNoise#isSecure() secure} is uncertified).
+     */
+    AnalyzeGauss(AnalyzeGauss base, SymmetricNoise noise) {
+        this(base.radius, base.budget, base.sensitivity, base.clipToRadius, base.psd,
+                Objects.requireNonNull(noise, "noise"));
+    }
+
+    /**
+     * The mechanism with the tight sensitivity, clipping rows to R.
      *
      * @param radius the public clipping radius R, finite and &gt; 0
-     * @param rho the zCDP budget, finite and &gt; 0
+     * @param budget the zCDP budget, rho finite and &gt; 0
      * @return the mechanism
      */
-    public static AnalyzeGauss of(double radius, double rho) {
-        return of(radius, rho, Sensitivity.TIGHT);
+    public static AnalyzeGauss of(double radius, Zcdp budget) {
+        return builder().radius(radius).budget(budget).build();
+    }
+
+    /** @return a builder: {@code radius} and {@code budget} are required */
+    public static Builder builder() {
+        return new Builder();
     }
 
     /**
-     * @param radius the public clipping radius R, finite and &gt; 0
-     * @param rho the zCDP budget, finite and &gt; 0
-     * @param sensitivity which sensitivity calibrates the noise
-     * @return the mechanism (clipping rows to R; (epsilon, delta) stated at delta = 1e-6)
-     */
-    public static AnalyzeGauss of(double radius, double rho, Sensitivity sensitivity) {
-        checkRadius("radius R", radius);
-        checkRho(rho);
-        return new AnalyzeGauss(radius, rho, 1e-6, Objects.requireNonNull(sensitivity, "sensitivity"), true, null);
-    }
-
-    /**
-     * From the shared parameters: R, rho, delta (for the stated (epsilon, delta)), clip or public-bound mode, and
-     * the extra option {@value #EXTRA_PAPER_SENSITIVITY} (0 or 1).
+     * From the shared parameters: R, rho, clip or public-bound mode, the PSD projection, and the extra option
+     * {@value #EXTRA_PAPER_SENSITIVITY} (0 or 1).
      *
      * @param params the shared parameters
      * @return the mechanism
@@ -118,13 +132,9 @@ public final class AnalyzeGauss implements SecondMomentMethod {
     public static AnalyzeGauss fromParams(SecondMomentParams params) {
         Objects.requireNonNull(params, "params");
         boolean paper = params.extraFlag(EXTRA_PAPER_SENSITIVITY, "tight sqrt(2) R^2/n", "the paper's 4 R^2/n");
-        AnalyzeGauss a = of(params.radius(), params.rho(), paper ? Sensitivity.PAPER : Sensitivity.TIGHT);
-        return new AnalyzeGauss(a.radius, a.rho, params.delta(), a.sensitivity, params.clipToRadius(), null);
-    }
-
-    /** TEST ONLY: the same mechanism with injected noise (guarantees are then uncertified). */
-    AnalyzeGauss withNoise(SymmetricNoise noise) {
-        return new AnalyzeGauss(radius, rho, delta, sensitivity, clipToRadius, Objects.requireNonNull(noise, "noise"));
+        return builder().radius(params.radius()).budget(params.budget())
+                .sensitivity(paper ? Sensitivity.PAPER : Sensitivity.TIGHT).clipToRadius(params.clipToRadius())
+                .psdProjection(params.psdProjection()).build();
     }
 
     @Override
@@ -136,8 +146,9 @@ public final class AnalyzeGauss implements SecondMomentMethod {
         return radius;
     }
 
-    public double rho() {
-        return rho;
+    /** @return the zCDP budget */
+    public Zcdp budget() {
+        return budget;
     }
 
     public Sensitivity sensitivity() {
@@ -169,47 +180,67 @@ public final class AnalyzeGauss implements SecondMomentMethod {
     public double sigma(int n, int d) {
         checkRows(n);
         double r2 = radius * radius;
-        return sensitivity == Sensitivity.TIGHT ? calibratedSigma(rho, r2, n, d, accountingNoise())
-                : 4 * r2 / (n * Math.sqrt(2 * rho));
+        return sensitivity == Sensitivity.TIGHT ? calibratedSigma(budget.rho(), r2, n, d, accountingNoise())
+                : 4 * r2 / (n * Math.sqrt(2 * budget.rho()));
     }
 
-    /** @return the zCDP rho accounted for n rows of dimension d (at most {@link #rho()}) */
+    /** @return the zCDP rho accounted for n rows of dimension d (at most {@code budget().rho()}) */
     public double accountedRho(int n, int d) {
         return accountedRho(radius * radius, n, d, sigma(n, d), accountingNoise());
     }
 
     @Override
-    public SecondMomentEstimate estimate(RowBlockMatrix x, RandomSource random, ComputeEngine engine) {
-        Objects.requireNonNull(random, "random");
-        Objects.requireNonNull(engine, "engine");
-        int n = RowBounds.checkData(x);
+    public Statement state(PublicContext context) {
+        int n = context.rows();
+        int d = context.dimension();
+        double sigma = sigma(n, d);
+        double r2 = radius * radius;
+        checkGridRange(r2, sigma, accountingNoise());
+        double acc = accountedRho(r2, n, d, sigma, accountingNoise());
+        PrivacyGuarantee g = PrivacyGuarantee.zcdp(NeighbouringRelation.REPLACE_ONE, budget, context.delta(),
+                recipeCertified(noiseOverride), "Analyze Gauss (one Gaussian release of the second moment of rows"
+                        + (clipToRadius ? " clipped to R" : " of norm at most R") + "); L2 sensitivity "
+                        + (sensitivity == Sensitivity.TIGHT ? "sqrt(2) R^2/n" : "4 R^2/n (paper)")
+                        + " plus floating-point and grid slack; discrete Gaussian noise (CKS20)");
+        return Statement.builder(context, ID, g)
+                .description("private uncentred second moment (d x d), Analyze Gauss")
+                .parameters(SecondMomentRelease.parameters(context)
+                        .put("radius", radius)
+                        .put("radiusMode", clipToRadius ? SecondMomentRelease.MODE_CLIP
+                                : SecondMomentRelease.MODE_PUBLIC_BOUND)
+                        .put("sensitivity", sensitivity == Sensitivity.TIGHT ? "tight" : "paper")
+                        .put("rho", budget.rho())
+                        .put("noiseSigma", sigma)
+                        .put("accountedRho", acc)
+                        .build())
+                .accounting(Release.zcdp(ID, NeighbouringRelation.REPLACE_ONE, budget))
+                .build();
+    }
+
+    @Override
+    public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
+        return SecondMomentRelease.outcome(matrix(data.matrix(), context.random(), context.engine()), psd);
+    }
+
+    /** The private matrix (the computation behind {@link #compute}); x is finite (a {@link Dataset}'s rows). */
+    DMatrixRMaj matrix(RowBlockMatrix x, RandomSource random, ComputeEngine engine) {
+        int n = x.rows();
         int d = x.cols();
         if (!clipToRadius) {
             RowBounds.checkBound(x, radius);
         }
         SymmetricNoise noise = noiseFor(noiseOverride, random);
         double sigma = sigma(n, d);
-        double r2 = radius * radius;
-        double acc = accountedRho(r2, n, d, sigma, noise);
-        checkGridRange(r2, sigma, noise);
-        RowBlockMatrix clipped = RowBounds.scaleAndClip(x, 1.0, radius, null);
-        DMatrixRMaj out = noise.perturb(engine.weightedGram(clipped, null, null, n), sigma);
-
-        boolean certified = noise.isSecure() && !random.isInsecure();
-        PrivacyGuarantee g = replaceOneZcdp(rho, delta, certified, "Analyze Gauss (one Gaussian release of the"
-                + " second moment of rows clipped to R=" + radius + "); L2 sensitivity "
-                + (sensitivity == Sensitivity.TIGHT ? "sqrt(2) R^2/n" : "4 R^2/n (paper)")
-                + " plus floating-point and grid slack, accounted rho=" + acc + " <= " + rho);
-        Map<String, Object> p = new LinkedHashMap<>();
-        p.put("radius", radius);
-        p.put("radius_mode", clipToRadius ? "clip" : "public-bound");
-        p.put("sensitivity", sensitivity == Sensitivity.TIGHT ? "tight sqrt(2) R^2/n" : "paper 4 R^2/n");
-        p.put("sigma", sigma);
-        p.put("rho_accounted", acc);
-        return SecondMomentEstimate.pass(out, g, NAME, certified, p);
+        RowBlockMatrix clipped = RowBounds.scaleAndClip(x, 1.0, radius);
+        return noise.perturb(engine.weightedGram(clipped, null, null, n), sigma);
     }
 
-    /** The noise a release draws: the injected test noise when there is one, else secure noise from random. */
+    /** Whether a statement with this noise seam is certified by the recipe: only with the secure sampler. */
+    static boolean recipeCertified(SymmetricNoise noiseOverride) {
+        return noiseOverride == null || noiseOverride.isSecure();
+    }
+
+    /** The noise a release draws: the injected noise when there is one, else secure noise from random. */
     static SymmetricNoise noiseFor(SymmetricNoise noiseOverride, RandomSource random) {
         return noiseOverride != null ? noiseOverride : SymmetricNoise.secure(random);
     }
@@ -219,23 +250,9 @@ public final class AnalyzeGauss implements SecondMomentMethod {
         return accountingNoise(noiseOverride);
     }
 
-    /** The injected test noise when there is one, else {@link #ACCOUNTING}. */
+    /** The injected noise when there is one, else {@link #ACCOUNTING}. */
     static SymmetricNoise accountingNoise(SymmetricNoise noiseOverride) {
         return noiseOverride != null ? noiseOverride : ACCOUNTING;
-    }
-
-    /**
-     * The replace-one rho-zCDP guarantee of a Gaussian release (the shared form of Analyze Gauss and CoinPress),
-     * stating (epsilon, delta) by the tight CKS20 conversion {@link Zcdp#toApproxDpTight}.
-     *
-     * @param notes what was released and accounted; the conversion and, when not certified, the insecure-randomness
-     *     warning are appended
-     */
-    static PrivacyGuarantee replaceOneZcdp(double rho, double delta, boolean certified, String notes) {
-        Zcdp z = Zcdp.of(rho);
-        return PrivacyGuarantee.zcdp(NeighbouringRelation.REPLACE_ONE, z, z.toApproxDpTight(delta), certified,
-                notes + "; (epsilon, delta) by the tight CKS20 conversion"
-                        + (certified ? "" : "; INSECURE randomness: not private"));
     }
 
     /** Only its roundingInflation (a function of sigma and d) is used: the source is never drawn from. */
@@ -280,23 +297,87 @@ public final class AnalyzeGauss implements SecondMomentMethod {
         }
     }
 
+    /**
+     * A public radius (or scale) whose square is a normal, finite double, so that the sensitivity and the noise
+     * scale are finite and positive.
+     */
     static void checkRadius(String name, double r) {
         if (!(r > 0) || !Double.isFinite(r)) {
             throw new IllegalArgumentException(name + "=" + r + " is outside (0, inf): it must be a finite positive"
                     + " number");
         }
+        if (!(r * r >= Double.MIN_NORMAL) || Double.isInfinite(r * r * 0x1p16)) {
+            throw new IllegalArgumentException(name + "=" + r + " is outside [1e-150, 1e150]: its square sets the"
+                    + " noise scale and must be a normal double; rescale the data by a public factor");
+        }
     }
 
-    static void checkRho(double rho) {
-        if (!(rho > 0) || !Double.isFinite(rho)) {
-            throw new IllegalArgumentException("rho=" + rho + " is outside (0, inf): the zCDP budget must be finite"
-                    + " and positive");
+    static Zcdp checkBudget(Zcdp budget) {
+        Objects.requireNonNull(budget, "budget");
+        if (!(budget.rho() > 0) || !Double.isFinite(budget.rho())) {
+            throw new IllegalArgumentException("rho=" + budget.rho() + " is outside (0, inf): the zCDP budget must be"
+                    + " finite and positive");
         }
+        return budget;
     }
 
     static void checkRows(int n) {
         if (n < 1) {
             throw new IllegalArgumentException("n=" + n + " rows: the data must have at least one row");
+        }
+    }
+
+    /** Builds an {@link AnalyzeGauss} from named parameters (nothing can be swapped silently). */
+    public static final class Builder {
+        private Double radius;
+        private Zcdp budget;
+        private Sensitivity sensitivity = Sensitivity.TIGHT;
+        private boolean clipToRadius = true;
+        private boolean psd;
+
+        private Builder() {
+        }
+
+        /** @param r the public clipping (or covering) radius R &gt; 0 @return this builder */
+        public Builder radius(double r) {
+            this.radius = r;
+            return this;
+        }
+
+        /** @param b the zCDP budget, rho &gt; 0 @return this builder */
+        public Builder budget(Zcdp b) {
+            this.budget = Objects.requireNonNull(b, "budget");
+            return this;
+        }
+
+        /** @param s which sensitivity calibrates the noise (default {@link Sensitivity#TIGHT}) @return this */
+        public Builder sensitivity(Sensitivity s) {
+            this.sensitivity = Objects.requireNonNull(s, "sensitivity");
+            return this;
+        }
+
+        /** @param v true (default): clip rows to R; false: reject rows longer than R @return this builder */
+        public Builder clipToRadius(boolean v) {
+            this.clipToRadius = v;
+            return this;
+        }
+
+        /** @param v also release the PSD projection {@code psdProjection} (post-processing) @return this */
+        public Builder psdProjection(boolean v) {
+            this.psd = v;
+            return this;
+        }
+
+        /** @return the mechanism, validated */
+        public AnalyzeGauss build() {
+            if (radius == null) {
+                throw new IllegalStateException("radius(R) is required: the public clipping radius");
+            }
+            if (budget == null) {
+                throw new IllegalStateException("budget(Zcdp.of(rho)) is required: the zCDP budget");
+            }
+            checkRadius("radius R", radius);
+            return new AnalyzeGauss(radius, checkBudget(budget), sensitivity, clipToRadius, psd, null);
         }
     }
 }

@@ -1,14 +1,21 @@
 package org.dpgauss.secondmoment;
 
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.CholeskyResult;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.Zcdp;
+import org.dpgauss.privacy.accounting.Release;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.Outcome;
+import org.dpgauss.release.PublicContext;
+import org.dpgauss.release.PublicParameters;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Statement;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 
@@ -52,17 +59,38 @@ import org.ejml.dense.row.CommonOps_DDRM;
  *
  * <p>Rows are not clipped to the covering radius R (privacy comes from the whitened clipping); in the public-bound
  * mode ({@code clipToRadius = false}) rows longer than R are rejected as input errors. The output is positive
- * semidefinite. Immutable.
+ * semidefinite.
+ *
+ * <p><b>Every finite input</b> (issue 14, finding 3). A whitened row that overflows (a data row near
+ * {@code Double.MAX_VALUE}) is whitened again from its direction {@code 2^-e x} (exact power-of-two scaling) and
+ * clipped in those units, so it becomes a finite row of norm at most tau: no infinity or NaN reaches the Gram or
+ * the noise. Should the whitening matrix itself be so ill-conditioned that even the direction overflows, the row is
+ * replaced by the zero row (still a function of that row and public values, so the accounting is unchanged).
+ *
+ * <p>Under the release contract it releases {@code secondMoment} with the public parameters {@code n}, {@code d},
+ * {@code iterations}, {@code budgetFractions}, {@code priorScale}, {@code tau}, {@code eta},
+ * {@code noiseSigmaWhitened}, {@code rho}, {@code accountedRho} (and {@code radius} in the public-bound mode). The
+ * (epsilon, delta) statement uses the project's {@link org.dpgauss.privacy.ConversionPolicy}. It FAILs only if the
+ * preconditioner {@code L (Z + eta I) L^T} loses positive definiteness in floating point (a function of the released
+ * Z alone, so the FAIL is post-processing; never observed). Immutable.
  */
 public final class CoinPress implements SecondMomentMethod {
 
     /** Registered name. */
     public static final String NAME = "coinpress";
 
+    /** The mechanism's identifier in releases. */
+    public static final String ID = SecondMomentRelease.id(NAME);
+
     /** One-line description for listings. */
     public static final String DESCRIPTION = "CoinPress (Biswas-Dong-Kamath-Ullman 2020): iterative private"
             + " preconditioning with Gaussian-radius clipping in whitened space, t=4, budget [1/12 x3, 3/4];"
             + " rho-zCDP (replace-one)";
+
+    /** What a FAIL of CoinPress can mean (public words). */
+    public static final String FAIL_MEANING = "the private preconditioner lost positive definiteness in floating"
+            + " point (a function of the released noisy steps, not a test on the data); a larger prior scale or"
+            + " fewer iterations avoid it";
 
     /** Extra option: the number of iterations t (default {@value #DEFAULT_ITERATIONS}, public code's split). */
     public static final String EXTRA_ITERATIONS = "iterations";
@@ -77,45 +105,58 @@ public final class CoinPress implements SecondMomentMethod {
     public static final double DEFAULT_TAIL_PROBABILITY = 0.1;
 
     private final double priorScale;
-    private final double rho;
+    private final Zcdp budget;
     private final double[] fractions;
     private final double tailProbability;
-    private final double delta;
     private final Double radius; // null: no public-bound check
+    private final boolean psd;
     private final SymmetricNoise noiseOverride;
 
-    private CoinPress(double priorScale, double rho, double[] fractions, double tailProbability, double delta,
-            Double radius, SymmetricNoise noiseOverride) {
+    private CoinPress(double priorScale, Zcdp budget, double[] fractions, double tailProbability, Double radius,
+            boolean psd, SymmetricNoise noiseOverride) {
         this.priorScale = priorScale;
-        this.rho = rho;
+        this.budget = budget;
         this.fractions = fractions;
         this.tailProbability = tailProbability;
-        this.delta = delta;
         this.radius = radius;
+        this.psd = psd;
         this.noiseOverride = noiseOverride;
+    }
+
+    /**
+     * The package's noise seam: the same mechanism drawing its noise from {@code noise} (uncertified unless that
+     * noise is secure).
+     */
+    CoinPress(CoinPress base, SymmetricNoise noise) {
+        this(base.priorScale, base.budget, base.fractions, base.tailProbability, base.radius, base.psd,
+                Objects.requireNonNull(noise, "noise"));
     }
 
     /**
      * CoinPress with {@value #DEFAULT_ITERATIONS} iterations and the default split.
      *
      * @param priorScale u with Sigma &lt;= u I assumed a priori, finite and &gt; 0
-     * @param rho the total zCDP budget, finite and &gt; 0
+     * @param budget the total zCDP budget, rho finite and &gt; 0
      * @return the mechanism
      */
-    public static CoinPress of(double priorScale, double rho) {
-        return of(priorScale, rho, defaultSplit(DEFAULT_ITERATIONS));
+    public static CoinPress of(double priorScale, Zcdp budget) {
+        return of(priorScale, budget, defaultSplit(DEFAULT_ITERATIONS));
     }
 
     /**
      * @param priorScale u with Sigma &lt;= u I assumed a priori, finite and &gt; 0
-     * @param rho the total zCDP budget, finite and &gt; 0
+     * @param budget the total zCDP budget, rho finite and &gt; 0
      * @param fractions the share of rho spent by each iteration (1 to 50 of them), each &gt; 0, summing to 1
      *     within 1e-9; the last one sets the final accuracy
-     * @return the mechanism ((epsilon, delta) stated at delta = 1e-6)
+     * @return the mechanism
      */
-    public static CoinPress of(double priorScale, double rho, double[] fractions) {
+    public static CoinPress of(double priorScale, Zcdp budget, double[] fractions) {
+        return create(priorScale, budget, fractions, null, false);
+    }
+
+    private static CoinPress create(double priorScale, Zcdp budget, double[] fractions, Double radius, boolean psd) {
         AnalyzeGauss.checkRadius("prior scale u", priorScale);
-        AnalyzeGauss.checkRho(rho);
+        AnalyzeGauss.checkBudget(budget);
         Objects.requireNonNull(fractions, "fractions");
         if (fractions.length < 1 || fractions.length > 50) {
             throw new IllegalArgumentException("iterations t=" + fractions.length + " is outside [1, 50]");
@@ -132,12 +173,15 @@ public final class CoinPress implements SecondMomentMethod {
             throw new IllegalArgumentException("budget fractions sum to " + sum + ", not 1: the iterations must split"
                     + " exactly rho (zCDP composes by addition)");
         }
-        return new CoinPress(priorScale, rho, fractions.clone(), DEFAULT_TAIL_PROBABILITY, 1e-6, null, null);
+        if (radius != null) {
+            AnalyzeGauss.checkRadius("radius R", radius);
+        }
+        return new CoinPress(priorScale, budget, fractions.clone(), DEFAULT_TAIL_PROBABILITY, radius, psd, null);
     }
 
     /**
-     * From the shared parameters: rho, delta, R (the default prior u = R^2; in the public-bound mode rows longer
-     * than R are rejected), and the extra options {@value #EXTRA_ITERATIONS} (integer in [1, 50]) and
+     * From the shared parameters: rho, R (the default prior u = R^2; in the public-bound mode rows longer than R
+     * are rejected), the PSD projection, and the extra options {@value #EXTRA_ITERATIONS} (integer in [1, 50]) and
      * {@value #EXTRA_PRIOR_SCALE} (u &gt; 0).
      *
      * @param params the shared parameters
@@ -151,9 +195,8 @@ public final class CoinPress implements SecondMomentMethod {
                     + " runs a whole number of preconditioning steps");
         }
         double u = params.extra(EXTRA_PRIOR_SCALE, params.radius() * params.radius());
-        CoinPress c = of(u, params.rho(), defaultSplit((int) t));
-        return new CoinPress(c.priorScale, c.rho, c.fractions, c.tailProbability, params.delta(),
-                params.clipToRadius() ? null : params.radius(), null);
+        return create(u, params.budget(), defaultSplit((int) t), params.clipToRadius() ? null : params.radius(),
+                params.psdProjection());
     }
 
     /**
@@ -186,13 +229,7 @@ public final class CoinPress implements SecondMomentMethod {
         if (!(b > 0 && b < 1)) {
             throw new IllegalArgumentException("tail probability b=" + b + " is outside (0, 1)");
         }
-        return new CoinPress(priorScale, rho, fractions, b, delta, radius, noiseOverride);
-    }
-
-    /** TEST ONLY: the same mechanism with injected noise (guarantees are then uncertified). */
-    CoinPress withNoise(SymmetricNoise noise) {
-        return new CoinPress(priorScale, rho, fractions, tailProbability, delta, radius,
-                Objects.requireNonNull(noise, "noise"));
+        return new CoinPress(priorScale, budget, fractions, b, radius, psd, noiseOverride);
     }
 
     @Override
@@ -204,8 +241,9 @@ public final class CoinPress implements SecondMomentMethod {
         return priorScale;
     }
 
-    public double rho() {
-        return rho;
+    /** @return the total zCDP budget */
+    public Zcdp budget() {
+        return budget;
     }
 
     public int iterations() {
@@ -229,35 +267,77 @@ public final class CoinPress implements SecondMomentMethod {
      */
     public double sigma(int iteration, int n, int d) {
         double tau = clipRadius(d);
-        return AnalyzeGauss.calibratedSigma(rho * fractions[iteration], tau * tau, n, d, accountingNoise());
+        return AnalyzeGauss.calibratedSigma(budget.rho() * fractions[iteration], tau * tau, n, d, accountingNoise());
     }
 
     @Override
-    public SecondMomentEstimate estimate(RowBlockMatrix x, RandomSource random, ComputeEngine engine) {
-        Objects.requireNonNull(random, "random");
-        Objects.requireNonNull(engine, "engine");
-        int n = RowBounds.checkData(x);
-        int d = x.cols();
-        if (radius != null) {
-            RowBounds.checkBound(x, radius);
-        }
-        SymmetricNoise noise = AnalyzeGauss.noiseFor(noiseOverride, random);
+    public Statement state(PublicContext context) {
+        int n = context.rows();
+        int d = context.dimension();
         double tau = clipRadius(d);
         double tau2 = tau * tau;
         double[] sigma = new double[fractions.length];
         double accounted = 0;
         for (int i = 0; i < sigma.length; i++) {
             sigma[i] = sigma(i, n, d);
-            AnalyzeGauss.checkGridRange(tau2, sigma[i], noise);
-            accounted += AnalyzeGauss.accountedRho(tau2, n, d, sigma[i], noise);
+            AnalyzeGauss.checkGridRange(tau2, sigma[i], accountingNoise());
+            accounted += AnalyzeGauss.accountedRho(tau2, n, d, sigma[i], accountingNoise());
         }
-        double eta = 0.5 * (2 * Math.sqrt((double) d / n) + (double) d / n);
+        PrivacyGuarantee g = PrivacyGuarantee.zcdp(NeighbouringRelation.REPLACE_ONE, budget, context.delta(),
+                AnalyzeGauss.recipeCertified(noiseOverride), "CoinPress (Biswas et al. 2020), t=" + fractions.length
+                        + " iterations; step i is rho_i-zCDP with L2 sensitivity sqrt(2) tau^2/n plus floating-point"
+                        + " and grid slack, rho = sum rho_i by adaptive zCDP composition; discrete Gaussian noise"
+                        + " (CKS20)");
+        PublicParameters.Builder p = SecondMomentRelease.parameters(context)
+                .put("iterations", fractions.length)
+                .put("budgetFractions", fractions)
+                .put("priorScale", priorScale)
+                .put("tau", tau)
+                .put("eta", eta(n, d))
+                .put("rho", budget.rho())
+                .put("noiseSigmaWhitened", sigma)
+                .put("accountedRho", accounted);
+        if (radius != null) {
+            p.put("radius", radius).put("radiusMode", SecondMomentRelease.MODE_PUBLIC_BOUND);
+        }
+        return Statement.builder(context, ID, g)
+                .description("private uncentred second moment (d x d), CoinPress")
+                .parameters(p.build())
+                .accounting(Release.zcdp(ID, NeighbouringRelation.REPLACE_ONE, budget))
+                .failMeaning(FAIL_MEANING)
+                .build();
+    }
+
+    @Override
+    public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
+        DMatrixRMaj m = matrix(data.matrix(), context.random(), context.engine());
+        return m == null ? Outcome.fail() : SecondMomentRelease.outcome(m, psd);
+    }
+
+    private static double eta(int n, int d) {
+        return 0.5 * (2 * Math.sqrt((double) d / n) + (double) d / n);
+    }
+
+    /** The private matrix, or null for FAIL (the computation behind {@link #compute}); x is finite. */
+    DMatrixRMaj matrix(RowBlockMatrix x, RandomSource random, ComputeEngine engine) {
+        int n = x.rows();
+        int d = x.cols();
+        if (radius != null) {
+            RowBounds.checkBound(x, radius);
+        }
+        SymmetricNoise noise = AnalyzeGauss.noiseFor(noiseOverride, random);
+        double tau = clipRadius(d);
+        double[] sigma = new double[fractions.length];
+        for (int i = 0; i < sigma.length; i++) {
+            sigma[i] = sigma(i, n, d);
+        }
+        double eta = eta(n, d);
         DMatrixRMaj lower = CommonOps_DDRM.identity(d);
         CommonOps_DDRM.scale(Math.sqrt(priorScale), lower);
         DMatrixRMaj z = null;
         for (int i = 0; i < fractions.length; i++) {
             RowBlockMatrix w = engine.whiten(x, lower); // rows L^-1 x_j
-            clipRows(w, tau);
+            clipRows(w, x, lower, tau);
             z = SpectralMetrics.psdProjection(noise.perturb(engine.weightedGram(w, null, null, n), sigma[i]), 0);
             if (i < fractions.length - 1) {
                 DMatrixRMaj shifted = z.copy();
@@ -268,36 +348,24 @@ public final class CoinPress implements SecondMomentMethod {
                         engine.multiply(engine.multiply(lower, false, shifted, false), false, lower, true));
                 CholeskyResult c = engine.cholesky(next);
                 if (!c.isPositiveDefinite()) { // Z + eta I >= eta I: only floating-point breakdown gets here
-                    throw new IllegalStateException("CoinPress: L (Z + eta I) L^T lost positive definiteness in"
-                            + " floating point at iteration " + (i + 1) + " (" + c.verdict() + ")");
+                    return null; // a function of the released Z: post-processing, FAIL (see FAIL_MEANING)
                 }
                 lower = c.lower();
             }
         }
-        DMatrixRMaj out = engine.multiply(engine.multiply(lower, false, z, false), false, lower, true);
-
-        boolean certified = noise.isSecure() && !random.isInsecure();
-        PrivacyGuarantee g = AnalyzeGauss.replaceOneZcdp(rho, delta, certified, "CoinPress (Biswas et al. 2020), t="
-                + fractions.length + " iterations, budget fractions " + Arrays.toString(fractions) + ", prior Sigma <= "
-                + priorScale + " I; step i is rho_i-zCDP with L2 sensitivity sqrt(2) tau^2/n (tau=" + tau + ") plus"
-                + " floating-point and grid slack, accounted rho=" + accounted + " <= " + rho);
-        Map<String, Object> p = new LinkedHashMap<>();
-        p.put("iterations", fractions.length);
-        p.put("budget_fractions", fractions.clone());
-        p.put("prior_scale", priorScale);
-        p.put("tau", tau);
-        p.put("eta", eta);
-        p.put("sigma_whitened", sigma);
-        p.put("rho_accounted", accounted);
-        return SecondMomentEstimate.pass(out, g, NAME, certified, p);
+        return engine.multiply(engine.multiply(lower, false, z, false), false, lower, true);
     }
 
     private SymmetricNoise accountingNoise() {
         return AnalyzeGauss.accountingNoise(noiseOverride);
     }
 
-    /** Clips every row of w in place to norm tau (true norm at most tau, {@link RowBounds#clip}). */
-    static void clipRows(RowBlockMatrix w, double tau) {
+    /**
+     * Clips every whitened row {@code w_j = L^-1 x_j} in place to norm tau (true norm at most tau,
+     * {@link RowBounds#clip}). A row the engine could not whiten in floating point (an entry overflowed) is whitened
+     * again from its direction {@code 2^-e x_j} and clipped there (see the class comment).
+     */
+    static void clipRows(RowBlockMatrix w, RowBlockMatrix x, DMatrixRMaj lower, double tau) {
         int d = w.cols();
         double target = tau * RowBounds.safety(d);
         double[] row = new double[d];
@@ -306,10 +374,53 @@ public final class CoinPress implements SecondMomentMethod {
             int count = w.blockRowCount(b);
             for (int r = 0; r < count; r++) {
                 System.arraycopy(blk, r * d, row, 0, d);
-                if (RowBounds.clip(row, tau, target) != 1.0) {
+                if (!allFinite(row)) {
+                    x.copyRow(w.blockStart(b) + r, row, 0);
+                    whitenDirection(row, lower, tau, target);
+                    System.arraycopy(row, 0, blk, r * d, d);
+                } else if (RowBounds.clip(row, tau, target) != 1.0) {
                     System.arraycopy(row, 0, blk, r * d, d);
                 }
             }
         }
+    }
+
+    /**
+     * In place: {@code row <- ClipRow(L^-1 row, tau)} computed from the direction {@code 2^-e row}, by forward
+     * substitution; the zero row if even the direction overflows (see the class comment).
+     */
+    static void whitenDirection(double[] row, DMatrixRMaj lower, double tau, double target) {
+        int d = row.length;
+        double max = 0;
+        for (double v : row) {
+            max = Math.max(max, Math.abs(v));
+        }
+        if (max == 0) {
+            return;
+        }
+        int e = Math.getExponent(max);
+        double[] y = new double[d];
+        for (int i = 0; i < d; i++) {
+            double s = Math.scalb(row[i], -e);
+            for (int k = 0; k < i; k++) {
+                s -= lower.get(i, k) * y[k];
+            }
+            y[i] = s / lower.get(i, i);
+        }
+        if (!allFinite(y)) {
+            Arrays.fill(row, 0.0);
+            return;
+        }
+        System.arraycopy(y, 0, row, 0, d);
+        RowBounds.scaleAndClipRow(row, Math.scalb(1.0, e), tau, target); // exact power of two
+    }
+
+    private static boolean allFinite(double[] row) {
+        for (double v : row) {
+            if (!Double.isFinite(v)) {
+                return false;
+            }
+        }
+        return true;
     }
 }

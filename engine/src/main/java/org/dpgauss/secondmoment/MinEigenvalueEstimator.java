@@ -6,8 +6,8 @@ import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.mean.anisotropic.StableHistogram;
 import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
-import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.accounting.Release;
 
 /**
  * Algorithm 4 of spec second-moment-estimation §2.5, the DP minimum-eigenvalue estimator: shuffle, split into
@@ -25,7 +25,9 @@ import org.dpgauss.privacy.RandomSource;
  * bucket is {0}: a zero lower bound cannot normalise the data. Accuracy (P9): with probability {@code >= 1 - xi}
  * under Thm B.3's conditions, the result lies in {@code [(1-alpha)^2 lambda_min, (1+alpha) lambda_min]} (the
  * bucket's lower edge can be a factor {@code 1-alpha} below the bucket of a {@code (1-alpha)}-accurate value, §2.5).
- * Immutable.
+ *
+ * <p>It is a sub-step of {@link RecursiveSecondMoment}, whose guarantee composes {@link #step} with the main
+ * mechanism through the accountant; its output is released only through that method. Immutable.
  */
 public final class MinEigenvalueEstimator {
 
@@ -62,6 +64,7 @@ public final class MinEigenvalueEstimator {
             throw new IllegalArgumentException("alpha=" + alpha + " is outside (0, 1/2]: the buckets are"
                     + " [q^j, q^(j+1)) with q = 1/(1-alpha)");
         }
+        ApproxDp.of(epsilon, delta); // validates the pair
         return new MinEigenvalueEstimator(m, alpha, epsilon, delta);
     }
 
@@ -102,15 +105,15 @@ public final class MinEigenvalueEstimator {
     /**
      * Runs Algorithm 4.
      *
-     * @param x the rows (already clipped to the public radius by the caller if required for privacy; Alg 4 itself
-     *        needs no bound), {@code n >= m}
+     * @param x the rows, finite (already clipped to the public radius by the caller if required for privacy; Alg 4
+     *        itself needs no bound), {@code n >= m} (public; the caller checks it before reading the data)
      * @param random shuffle and noise randomness
      * @param engine the compute engine (group Grams, eigenvalues)
      * @return {@code lambda~ > 0}, or NaN for FAIL (bottom)
      */
-    public double estimate(RowBlockMatrix x, RandomSource random, ComputeEngine engine) {
+    double estimate(RowBlockMatrix x, RandomSource random, ComputeEngine engine) {
         Objects.requireNonNull(random, "random");
-        int n = RowBounds.checkData(x);
+        int n = x.rows();
         int groups = n / m;
         if (groups < 1) {
             throw new IllegalArgumentException("n=" + n + " rows is below the group size m=" + m + ": Algorithm 4"
@@ -146,14 +149,11 @@ public final class MinEigenvalueEstimator {
     }
 
     /**
-     * @param random the source that draws the noise
-     * @return the guarantee; certified unless the source is insecure
+     * @param name the step's name in the composed statement
+     * @return this estimator as one sub-step of a composition: {@code (epsilon, delta)}-DP, replace-one
      */
-    public PrivacyGuarantee guarantee(RandomSource random) {
-        return PrivacyGuarantee.approxDp(NeighbouringRelation.REPLACE_ONE, approxDp(), !random.isInsecure(),
-                "Algorithm 4 (DP minimum eigenvalue, spec second-moment-estimation §2.5), groups of m=" + m
-                        + ", buckets q=" + ratio() + ", stable histogram with discrete Laplace scale "
-                        + histogram.noiseScale() + " and threshold " + histogram.threshold());
+    public Release step(String name) {
+        return Release.approxDp(name, NeighbouringRelation.REPLACE_ONE, approxDp());
     }
 
     /** @return the group size m */

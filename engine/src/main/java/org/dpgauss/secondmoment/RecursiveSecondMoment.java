@@ -1,16 +1,22 @@
 package org.dpgauss.secondmoment;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
 import java.util.Objects;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.linalg.SymmetricEigen;
-import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.Zcdp;
+import org.dpgauss.privacy.accounting.PrivacyAccountant;
+import org.dpgauss.privacy.accounting.Release;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.Outcome;
+import org.dpgauss.release.PublicContext;
+import org.dpgauss.release.PublicParameters;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Statement;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 
@@ -42,12 +48,21 @@ import org.ejml.dense.row.CommonOps_DDRM;
  * {@code n} differing in one row), for every input (the clipping makes the row bound unconditional, §2.2 step 2).
  * The noise uses {@code T_sigma = L}, the actual number of levels ({@link NoiseScaling#LEVELS}, §3.2; the paper's
  * {@code T} is available as {@link NoiseScaling#PAPER_T}), and {@link LevelSchedule} verifies the exact accounting.
- * The {@code (epsilon, delta)}-DP statement uses the tight conversion of Canonne, Kamath &amp; Steinke 2020
- * ({@link Zcdp#toApproxDpTight}), which is never worse than the corrected Bun–Steinke
+ * The {@code (epsilon, delta)}-DP statement uses the project's {@link org.dpgauss.privacy.ConversionPolicy}
+ * (Canonne, Kamath &amp; Steinke 2020, Cor. 13), which is never worse than the corrected Bun–Steinke
  * {@code epsilon = rho + 2 sqrt(rho ln(1/delta))} (the paper's printed {@code sqrt(2 rho ln(1/delta))} is wrong,
- * §1.2). With a private {@code lambda}, the whole pipeline is
- * {@code (epsilon_lambda + epsilon_rho(delta - delta_lambda), delta)}-DP by basic composition, where
- * {@code epsilon_rho(.)} is that conversion.
+ * §1.2). With a private {@code lambda}, the pipeline's two steps (Algorithm 4 at
+ * {@code (epsilon_lambda, delta_lambda)}-DP and Algorithm 1 at rho-zCDP) are composed by
+ * {@link PrivacyAccountant#composeSteps} at the release's delta.
+ *
+ * <p><b>Release contract.</b> It releases {@code secondMoment} (and, when asked, {@code psdProjection}). With a
+ * public lambda bound the whole level schedule is public and stated before the data are read (public parameters
+ * {@code levels}, {@code paperT}, {@code kappa0}, {@code cStop}, {@code noiseSigmaNormalised}, {@code accountedRho},
+ * {@code gammaBound}, {@code eventECondition}, ...); with Algorithm 4 the schedule depends on the private
+ * {@code lambda~} and is not stated. It FAILs when Algorithm 4 releases no usable bucket, or when the released
+ * {@code lambda~} gives no valid schedule (a function of {@code lambda~} and public values: post-processing); see
+ * {@link #FAIL_MEANING}. Rows are clipped in their original units, overflow-safely ({@link RowBounds}), so every
+ * finite input gives finite rows of norm at most R.
  *
  * <p><b>Accuracy</b> (Thm 3.3, §4.1): when the data are {@code (m, alpha, beta)}-subsamplable and {@code n} meets
  * the §4.1 conditions, with probability {@code >= 1 - 2 xi},
@@ -58,10 +73,19 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
     /** Registered name. */
     public static final String NAME = "recursive";
 
+    /** The mechanism's identifier in releases. */
+    public static final String ID = SecondMomentRelease.id(NAME);
+
     /** One-line description for listings. */
     public static final String DESCRIPTION = "Algorithm 1 (recursive preconditioning, Mahpud-Sheffet 2025) in the"
             + " spec §2.4 pipeline; rho-zCDP (replace-one), plus (epsilon, delta)-DP Algorithm 4 if lambda_min is"
             + " estimated privately";
+
+    /** What a FAIL can mean (public words). */
+    public static final String FAIL_MEANING = "the private estimate of lambda_min (Algorithm 4) released no usable"
+            + " bucket: the data may be too few for the histogram threshold, rank-deficient, or their groups'"
+            + " smallest eigenvalues too spread; more rows, a larger --lambda-epsilon, a larger --lambda-group-size"
+            + " or a public --min-eigenvalue make a PASS likelier";
 
     private static final double SQRT_8_7 = Math.sqrt(8.0 / 7.0);
     private static final double SQRT_7_8 = Math.sqrt(7.0 / 8.0);
@@ -76,6 +100,14 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
     }
 
     /**
+     * The package's noise seam: the same method drawing its noise from {@code noise} (uncertified unless that noise
+     * is secure).
+     */
+    RecursiveSecondMoment(RecursiveSecondMoment base, SymmetricNoise noise) {
+        this(base.params, Objects.requireNonNull(noise, "noise"));
+    }
+
+    /**
      * @param params the shared parameters; either a public min eigenvalue or Algorithm 4's budget must be set
      * @return the method
      */
@@ -87,18 +119,16 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
                     + " it privately with Algorithm 4 (--lambda-epsilon e)");
         }
         Double lambda = params.minEigenvalue();
+        AnalyzeGauss.checkRadius("radius R", params.radius());
         double r2 = params.radius() * params.radius();
         if (lambda != null && lambda > r2) {
             throw new IllegalArgumentException("min eigenvalue=" + lambda + " exceeds R^2=" + r2
                     + ": no data with rows of norm <= R have lambda_min(Sigma) above R^2/d");
         }
+        if (params.lambdaEpsilon() != null) {
+            MinEigenvalueEstimator.of(1, params.alpha(), params.lambdaEpsilon(), params.lambdaDelta());
+        }
         return new RecursiveSecondMoment(params, null);
-    }
-
-    /** TEST ONLY: the same method with injected noise (guarantees are then uncertified). */
-    static RecursiveSecondMoment withNoise(SecondMomentParams params, SymmetricNoise noise) {
-        RecursiveSecondMoment r = fromParams(params);
-        return new RecursiveSecondMoment(r.params, Objects.requireNonNull(noise, "noise"));
     }
 
     @Override
@@ -111,120 +141,159 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
         return params;
     }
 
-    @Override
-    public SecondMomentEstimate estimate(RowBlockMatrix x, RandomSource random, ComputeEngine engine) {
-        return run(x, random, engine, null);
+    private SymmetricNoise accountingNoise() {
+        return AnalyzeGauss.accountingNoise(noiseOverride);
     }
 
-    /** The pipeline of §2.4; {@code trace} (tests) may be null. */
-    SecondMomentEstimate run(RowBlockMatrix x, RandomSource random, ComputeEngine engine, Trace trace) {
-        Objects.requireNonNull(random, "random");
-        Objects.requireNonNull(engine, "engine");
-        int n = RowBounds.checkData(x);
-        int d = x.cols();
-        int m = params.m(d);
-        double alpha = params.alpha();
-        double radius = params.radius();
-        SymmetricNoise noise = AnalyzeGauss.noiseFor(noiseOverride, random);
+    /**
+     * The public schedule for a lower bound {@code lambda} on lambda_min: Alg 1 runs on the data scaled by
+     * {@code 1/sqrt(lambda (1 - alpha))} with radius {@code R_0 = R / sqrt(lambda (1 - alpha))}.
+     *
+     * @throws IllegalArgumentException if no valid schedule exists (kappa_0 out of range, the paper scaling with
+     *     T &lt; 1, or a grid out of range)
+     */
+    private LevelSchedule schedule(double lambda, int n, int d) {
+        double scale = 1.0 / Math.sqrt(lambda * (1 - params.alpha()));
+        double r0 = params.radius() * scale;
+        LevelSchedule s = LevelSchedule.of(r0 * r0, params.m(d), n, d, params.rho(), params.noiseScaling(),
+                accountingNoise());
+        checkGridRange(s, accountingNoise());
+        return s;
+    }
 
-        Double publicLambda = params.minEigenvalue();
-        if (!params.clipToRadius()) {
-            RowBounds.checkBound(x, radius);
-        }
-        MinEigenvalueEstimator alg4 = null;
-        if (publicLambda == null) {
-            alg4 = MinEigenvalueEstimator.of(params.lambdaGroupSize(d), alpha, params.lambdaEpsilon(),
-                    params.lambdaDelta());
+    private MinEigenvalueEstimator algorithm4(int d) {
+        return params.minEigenvalue() != null ? null
+                : MinEigenvalueEstimator.of(params.lambdaGroupSize(d), params.alpha(), params.lambdaEpsilon(),
+                        params.lambdaDelta());
+    }
+
+    @Override
+    public Statement state(PublicContext context) {
+        int n = context.rows();
+        int d = context.dimension();
+        double delta = context.delta();
+        MinEigenvalueEstimator alg4 = algorithm4(d);
+        boolean certified = AnalyzeGauss.recipeCertified(noiseOverride);
+        Zcdp zcdp = params.budget();
+        StringBuilder notes = new StringBuilder()
+                .append("Algorithm 1/2 (spec second-moment-estimation §2.2-2.4): Gaussian releases of the clipped")
+                .append(" second moment at each level, noise scaling ").append(params.noiseScaling().id())
+                .append(" (T_sigma=").append(params.noiseScaling() == NoiseScaling.PAPER_T ? "T" : "L")
+                .append("), exact accounting <= rho; discrete Gaussian noise (CKS20)");
+        PublicParameters.Builder p = SecondMomentRelease.parameters(context)
+                .put("radius", params.radius())
+                .put("radiusMode", params.clipToRadius() ? SecondMomentRelease.MODE_CLIP
+                        : SecondMomentRelease.MODE_PUBLIC_BOUND)
+                .put("rho", zcdp.rho())
+                .put("m", params.m(d))
+                .put("alpha", params.alpha())
+                .put("noiseScaling", params.noiseScaling().id());
+        PrivacyGuarantee guarantee;
+        Release accounting;
+        if (alg4 == null) {
+            LevelSchedule s = schedule(params.minEigenvalue(), n, d); // public: validated before the data are read
+            notes.append("; lambda_min bound public");
+            guarantee = PrivacyGuarantee.zcdp(NeighbouringRelation.REPLACE_ONE, zcdp, delta, certified,
+                    notes.toString());
+            accounting = Release.zcdp(ID, NeighbouringRelation.REPLACE_ONE, zcdp);
+            p.put("minEigenvalueBound", params.minEigenvalue());
+            scheduleParameters(p, s);
+        } else {
             if (n < alg4.groupSize()) {
                 throw new IllegalArgumentException("n=" + n + " rows is below Algorithm 4's group size "
                         + alg4.groupSize() + ": lambda_min cannot be estimated; pass --min-eigenvalue or a smaller"
                         + " --lambda-group-size");
             }
-        }
-        // Public checks before anything data-dependent is released (the schedule needs lambda, so a private
-        // lambda can only be checked afterwards; those checks use the DP output lambda~ and public values only).
-        RowBlockMatrix bounded = x;
-        double lambda;
-        if (alg4 != null) {
-            bounded = RowBounds.scaleAndClip(x, 1.0, radius, null); // Alg 4 sees rows bounded by R (§2.4 step 2)
-            double released = alg4.estimate(bounded, random, engine);
-            if (Double.isNaN(released)) {
-                return SecondMomentEstimate.fail();
+            if (!(params.lambdaDelta() < delta)) {
+                throw new IllegalArgumentException("Algorithm 4's delta=" + params.lambdaDelta() + " is not below the"
+                        + " release's delta=" + delta + ": the rest of delta converts the zCDP part");
             }
-            lambda = released / (1 + alpha); // §2.4 step 4 [proposal]: conservative, Sigma/lambda >= I
-        } else {
-            lambda = publicLambda;
+            notes.append("; plus Algorithm 4 (DP lambda_min, stable histogram) at (").append(params.lambdaEpsilon())
+                    .append(", ").append(params.lambdaDelta()).append(")-DP");
+            guarantee = PrivacyAccountant.composeSteps(NeighbouringRelation.REPLACE_ONE, List.of(
+                    alg4.step(SecondMomentRelease.id("min-eigenvalue")),
+                    Release.zcdp(SecondMomentRelease.id("recursion"), NeighbouringRelation.REPLACE_ONE, zcdp)),
+                    delta, certified, notes.toString());
+            accounting = Release.of(ID, guarantee);
+            p.put("lambdaEpsilon", params.lambdaEpsilon())
+                    .put("lambdaDelta", params.lambdaDelta())
+                    .put("lambdaGroupSize", alg4.groupSize());
         }
-        double scale = 1.0 / Math.sqrt(lambda * (1 - alpha)); // §2.4 step 5 and Alg 1 step 3 in one scaling
-        double r0 = radius * scale;
-        double kappa0 = r0 * r0;
-        LevelSchedule schedule = LevelSchedule.of(kappa0, m, n, d, params.rho(), params.noiseScaling(), noise);
-        checkGridRange(schedule, noise);
-
-        RowBlockMatrix x0 = RowBounds.scaleAndClip(x, scale, r0, null);
-        DMatrixRMaj rec = recursion(x0, schedule, noise, engine, trace);
-        DMatrixRMaj out = rec.copy();
-        CommonOps_DDRM.scale(lambda * (1 - alpha), out); // Alg 1 step 5 and §2.4 step 7
-
-        boolean certified = noise.isSecure() && !random.isInsecure();
-        Zcdp zcdp = Zcdp.of(params.rho());
-        StringBuilder notes = new StringBuilder()
-                .append("Algorithm 1/2 (spec second-moment-estimation §2.2-2.4): L=").append(schedule.levels())
-                .append(" Gaussian releases of the clipped second moment, noise scaling ")
-                .append(params.noiseScaling().id()).append(" (T_sigma=")
-                .append(params.noiseScaling() == NoiseScaling.PAPER_T ? "T" : "L")
-                .append("), exact accounting rho=").append(schedule.accountedRho())
-                .append(" <= ").append(params.rho()).append("; (epsilon, delta) by the tight CKS20 conversion");
-        if (!certified) {
-            notes.append("; INSECURE randomness: not private");
-        }
-        PrivacyGuarantee guarantee;
-        if (alg4 == null) {
-            notes.append("; lambda_min bound public");
-            guarantee = PrivacyGuarantee.zcdp(NeighbouringRelation.REPLACE_ONE, zcdp,
-                    zcdp.toApproxDpTight(params.delta()), certified, notes.toString());
-        } else {
-            ApproxDp total = alg4.approxDp().plus(zcdp.toApproxDpTight(params.delta() - params.lambdaDelta()));
-            notes.append("; plus Algorithm 4 (lambda_min) at ").append(alg4.approxDp())
-                    .append(", basic composition");
-            guarantee = PrivacyGuarantee.approxDp(NeighbouringRelation.REPLACE_ONE, total, certified,
-                    notes.toString());
-        }
-        return SecondMomentEstimate.pass(out, guarantee, NAME, certified, parameters(schedule, lambda, alg4));
+        return Statement.builder(context, ID, guarantee)
+                .description("private uncentred second moment (d x d), recursive preconditioning (Algorithm 1)")
+                .parameters(p.build())
+                .accounting(accounting)
+                .failMeaning(alg4 == null ? "" : FAIL_MEANING)
+                .build();
     }
 
-    private Map<String, Object> parameters(LevelSchedule s, double lambda, MinEigenvalueEstimator alg4) {
-        Map<String, Object> p = new LinkedHashMap<>();
-        p.put("m", s.m());
-        p.put("alpha", params.alpha());
-        p.put("levels", s.levels());
-        p.put("paper_T", s.paperT());
-        p.put("noise_scaling", params.noiseScaling().id());
-        p.put("kappa0", s.kappa0());
-        p.put("c_stop", s.stop());
-        p.put("lambda_scale", lambda);
-        p.put("lambda_source", alg4 == null ? "public" : "algorithm4");
-        if (alg4 != null) {
-            p.put("lambda_epsilon", params.lambdaEpsilon());
-            p.put("lambda_delta", params.lambdaDelta());
-            p.put("lambda_group_size", alg4.groupSize());
-        }
+    /** The public schedule's parameters (a public lambda bound only: then they depend on public values alone). */
+    private void scheduleParameters(PublicParameters.Builder p, LevelSchedule s) {
         double[] sig = new double[s.levels()];
         for (int t = 0; t < sig.length; t++) {
             sig[t] = s.sigma(t);
         }
-        p.put("sigma_normalised", sig);
-        p.put("rho_accounted", s.accountedRho());
-        // §4.1 accuracy at this n (public: a function of n, d, rho, m, alpha, R and the lambda scale only)
-        p.put("xi", params.xi());
-        p.put("gamma_bound", s.leafAccuracy(params.xi()));
-        p.put("event_e_condition", s.eventEConditionHolds(params.xi()));
+        p.put("levels", s.levels())
+                .put("paperT", s.paperT())
+                .put("kappa0", s.kappa0())
+                .put("cStop", s.stop())
+                .put("noiseSigmaNormalised", sig)
+                .put("accountedRho", s.accountedRho())
+                // §4.1 accuracy at this n (public: a function of n, d, rho, m, alpha, R and the lambda bound only)
+                .put("xi", params.xi())
+                .put("gammaBound", s.leafAccuracy(params.xi()))
+                .put("eventECondition", s.eventEConditionHolds(params.xi()));
         if (s.levels() > 1) { // public: 2 sigma_t sqrt(d) / (psi kappa_t), the same at every level
-            p.put("noise_over_split_threshold", s.noiseOverSplitThreshold());
+            p.put("noiseOverSplitThreshold", s.noiseOverSplitThreshold());
         }
-        p.put("radius", params.radius());
-        p.put("radius_mode", params.clipToRadius() ? "clip" : "public-bound");
-        return p;
+    }
+
+    @Override
+    public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
+        DMatrixRMaj m = run(data.matrix(), context.random(), context.engine(), null);
+        return m == null ? Outcome.fail() : SecondMomentRelease.outcome(m, params.psdProjection());
+    }
+
+    /**
+     * The pipeline of §2.4 on finite rows (the computation behind {@link #compute}); null for FAIL. {@code trace}
+     * (tests) may be null.
+     */
+    DMatrixRMaj run(RowBlockMatrix x, RandomSource random, ComputeEngine engine, Trace trace) {
+        Objects.requireNonNull(random, "random");
+        Objects.requireNonNull(engine, "engine");
+        int n = x.rows();
+        int d = x.cols();
+        double alpha = params.alpha();
+        double radius = params.radius();
+        SymmetricNoise noise = AnalyzeGauss.noiseFor(noiseOverride, random);
+        if (!params.clipToRadius()) {
+            RowBounds.checkBound(x, radius);
+        }
+        MinEigenvalueEstimator alg4 = algorithm4(d);
+        double lambda;
+        LevelSchedule schedule;
+        if (alg4 != null) {
+            RowBlockMatrix bounded = RowBounds.scaleAndClip(x, 1.0, radius); // Alg 4 sees rows bounded by R (§2.4)
+            double released = alg4.estimate(bounded, random, engine);
+            if (Double.isNaN(released)) {
+                return null;
+            }
+            lambda = released / (1 + alpha); // §2.4 step 4 [proposal]: conservative, Sigma/lambda >= I
+            try {
+                schedule = schedule(lambda, n, d);
+            } catch (IllegalArgumentException e) {
+                return null; // no valid schedule for the released lambda~: post-processing, FAIL
+            }
+        } else {
+            lambda = params.minEigenvalue();
+            schedule = schedule(lambda, n, d);
+        }
+        double scale = 1.0 / Math.sqrt(lambda * (1 - alpha)); // §2.4 step 5 and Alg 1 step 3 in one scaling
+        double r0 = radius * scale;
+        RowBlockMatrix x0 = RowBounds.scaleAndClip(x, scale, r0);
+        DMatrixRMaj out = recursion(x0, schedule, noise, engine, trace).copy();
+        CommonOps_DDRM.scale(lambda * (1 - alpha), out); // Alg 1 step 5 and §2.4 step 7
+        return out;
     }
 
     /** The secure grid release needs every Gram entry within 2^51 grid steps of 0 (public check). */

@@ -1,15 +1,26 @@
 package org.dpgauss.secondmoment;
 
-import java.util.Objects;
 import org.dpgauss.linalg.RowBlockMatrix;
 
 /**
- * Validation, scaling and norm clipping of the input rows ({@code ClipRow} of spec second-moment-estimation §2.1).
+ * Norm bounds and norm clipping of the input rows ({@code ClipRow} of spec second-moment-estimation §2.1).
  * Clipping targets {@code r (1 - 4 (d + 2) u)} so that the true Euclidean norm of the computed row is {@code <= r}
  * despite the rounding of the norm and of the scaling ({@code u = 2^-53}); the sensitivity accounting of
  * {@link LevelSchedule} relies on it.
+ *
+ * <p><b>Every finite input</b> (issue 14, finding 3). Norms are computed overflow- and underflow-safely: a row whose
+ * largest entry lies outside {@code [2^-400, 2^400]} is first scaled by the power of two {@code 2^-e} of that entry
+ * (exact), so a row of entries near {@code Double.MAX_VALUE} has a finite direction and a norm that is compared,
+ * not squared. Rows are clipped in their original units: {@code ClipRow(s x, r)} is computed from {@code x} and
+ * {@code s} without forming {@code s x} first when that product could overflow. On rows whose entries lie in
+ * {@code [2^-400, 2^400]} (and {@code s x} as well) every result is bit-identical to the plain computation
+ * {@code sqrt(sum x_j^2)}. No NaN or infinity can leave these methods for a finite input.
  */
 final class RowBounds {
+
+    /** Entries and products with magnitudes in [SAFE_LOW, SAFE_HIGH] square and sum without overflow/underflow. */
+    private static final double SAFE_HIGH = 0x1p400;
+    private static final double SAFE_LOW = 0x1p-400;
 
     private RowBounds() {
     }
@@ -20,79 +31,110 @@ final class RowBounds {
     }
 
     /**
-     * Rejects empty data and non-finite entries.
+     * Rejects (public-bound mode) the first row whose L2 norm exceeds {@code radius}. The message names the row and
+     * the rule, never the row's norm or values (issue 14, finding 8).
      *
-     * @return n
-     */
-    static int checkData(RowBlockMatrix x) {
-        Objects.requireNonNull(x, "x");
-        if (x.rows() < 1) {
-            throw new IllegalArgumentException("the data have no rows: a second moment needs n >= 1 (n is public"
-                    + " and enters the noise scale)");
-        }
-        int d = x.cols();
-        for (int b = 0; b < x.blockCount(); b++) {
-            double[] blk = x.block(b);
-            for (int k = 0; k < blk.length; k++) {
-                if (!Double.isFinite(blk[k])) {
-                    throw new IllegalArgumentException("row " + (x.blockStart(b) + k / d) + " (0-based), column "
-                            + (k % d) + " is " + blk[k] + ": every entry must be finite (rows are never dropped,"
-                            + " since n is public)");
-                }
-            }
-        }
-        return x.rows();
-    }
-
-    /**
-     * Rejects (when {@code reject}) any row with norm above {@code radius}; the public-bound mode.
+     * @throws IllegalArgumentException naming the 1-based row
      */
     static void checkBound(RowBlockMatrix x, double radius) {
         int d = x.cols();
         double[] row = new double[d];
         for (int i = 0; i < x.rows(); i++) {
             x.copyRow(i, row, 0);
-            double norm = norm(row);
-            if (norm > radius) {
-                throw new IllegalArgumentException("row " + i + " (0-based) has L2 norm " + norm + " > the public"
-                        + " covering radius R=" + radius + ": the guarantee is stated for rows with ||x|| <= R;"
-                        + " raise R, rescale the data, or clip to R explicitly (--clip R)");
+            if (norm(row) > radius) {
+                throw new IllegalArgumentException("row " + (i + 1) + " has an L2 norm above the public covering"
+                        + " radius R=" + radius + ": the guarantee is stated for rows with ||x|| <= R; raise R,"
+                        + " rescale the data, or clip to R explicitly (--clip R)");
             }
         }
     }
 
     /**
-     * Returns a new matrix with every row multiplied by {@code scale} and then clipped to norm {@code radius}.
+     * Returns a new matrix whose row i is {@code ClipRow(scale * x_i, radius)}, computed in the original units of
+     * {@code x_i} (see the class comment): finite for every finite input, true norm at most {@code radius}.
      *
-     * @param clipFactors if not null (length n), receives each row's clip factor {@code c_i <= 1}
+     * @param scale a finite positive factor
      */
-    static RowBlockMatrix scaleAndClip(RowBlockMatrix x, double scale, double radius, double[] clipFactors) {
+    static RowBlockMatrix scaleAndClip(RowBlockMatrix x, double scale, double radius) {
         int d = x.cols();
         RowBlockMatrix out = RowBlockMatrix.zeros(x.rows(), d);
         double[] row = new double[d];
         double target = radius * safety(d);
         for (int i = 0; i < x.rows(); i++) {
             x.copyRow(i, row, 0);
-            for (int j = 0; j < d; j++) {
-                row[j] *= scale;
-            }
-            double c = clip(row, radius, target);
-            if (clipFactors != null) {
-                clipFactors[i] = c;
-            }
+            scaleAndClipRow(row, scale, radius, target);
             out.setRow(i, row);
         }
         return out;
     }
 
     /**
-     * Clips {@code row} in place: a row whose computed norm exceeds {@code target = radius * safety(d)} is scaled
-     * to norm {@code target}, so its true norm is at most {@code radius}.
+     * In place: {@code row <- ClipRow(scale * row, radius)} with target {@code target = radius * safety(d)}.
+     * When {@code scale * row} could overflow or underflow, the row is first reduced to its direction
+     * {@code w = 2^-e row} (exact) and the decision is made on {@code scale * ||w|| * 2^e}; a clipped row is then
+     * {@code w (target / ||w||)}, the same formula as {@link #clip} on a row of moderate entries.
+     */
+    static void scaleAndClipRow(double[] row, double scale, double radius, double target) {
+        double max = maxAbs(row);
+        if (max == 0) {
+            return;
+        }
+        if (max >= SAFE_LOW && max <= SAFE_HIGH && max * scale >= SAFE_LOW && max * scale <= SAFE_HIGH) {
+            for (int j = 0; j < row.length; j++) { // the plain path, bit-identical to the earlier code
+                row[j] *= scale;
+            }
+            clip(row, radius, target);
+            return;
+        }
+        int e = Math.getExponent(max);
+        for (int j = 0; j < row.length; j++) {
+            row[j] = Math.scalb(row[j], -e);
+        }
+        double nw = plainNorm(row); // in [1, 2 sqrt(d)): no overflow
+        double scaledNorm = scale * Math.scalb(nw, e); // may be +inf (then certainly above target)
+        if (scaledNorm > target) {
+            double c = target / nw;
+            for (int j = 0; j < row.length; j++) {
+                row[j] *= c;
+            }
+            return;
+        }
+        for (int j = 0; j < row.length; j++) { // the scaled row is bounded by about target: finite
+            row[j] = Math.scalb(row[j], e) * scale;
+        }
+        clip(row, radius, target);
+    }
+
+    /**
+     * Clips {@code row} (finite) in place: a row whose computed norm exceeds {@code target = radius * safety(d)}
+     * is scaled to norm {@code target}, so its true norm is at most {@code radius}. Overflow-safe: a row whose
+     * norm exceeds {@code Double.MAX_VALUE} is replaced by its direction times {@code target}.
      *
-     * @return the factor applied (1 when unchanged)
+     * @return the factor applied (1 when unchanged; 0 when the norm overflowed)
      */
     static double clip(double[] row, double radius, double target) {
-        double norm = norm(row);
+        double max = maxAbs(row);
+        if (max < SAFE_LOW || max > SAFE_HIGH) {
+            if (max == 0) {
+                return 1.0;
+            }
+            int e = Math.getExponent(max);
+            double[] w = new double[row.length];
+            for (int j = 0; j < row.length; j++) {
+                w[j] = Math.scalb(row[j], -e);
+            }
+            double nw = plainNorm(w);
+            double norm = Math.scalb(nw, e);
+            if (norm <= target) {
+                return 1.0;
+            }
+            double c = target / nw;
+            for (int j = 0; j < row.length; j++) {
+                row[j] = w[j] * c;
+            }
+            return target / norm;
+        }
+        double norm = plainNorm(row);
         if (norm <= target) {
             return 1.0;
         }
@@ -103,11 +145,41 @@ final class RowBounds {
         return c;
     }
 
+    /**
+     * The Euclidean norm, overflow- and underflow-safe: {@code +inf} only when the true norm exceeds
+     * {@code Double.MAX_VALUE}; bit-identical to {@code sqrt(sum x_j^2)} when the largest entry lies in
+     * {@code [2^-400, 2^400]}.
+     */
     static double norm(double[] row) {
+        double max = maxAbs(row);
+        if (max >= SAFE_LOW && max <= SAFE_HIGH) {
+            return plainNorm(row);
+        }
+        if (max == 0) {
+            return 0;
+        }
+        int e = Math.getExponent(max);
+        double s = 0;
+        for (double v : row) {
+            double w = Math.scalb(v, -e);
+            s += w * w;
+        }
+        return Math.scalb(Math.sqrt(s), e);
+    }
+
+    private static double plainNorm(double[] row) {
         double s = 0;
         for (double v : row) {
             s += v * v;
         }
         return Math.sqrt(s);
+    }
+
+    private static double maxAbs(double[] row) {
+        double m = 0;
+        for (double v : row) {
+            m = Math.max(m, Math.abs(v));
+        }
+        return m;
     }
 }

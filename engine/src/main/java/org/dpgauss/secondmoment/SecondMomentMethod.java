@@ -1,27 +1,23 @@
 package org.dpgauss.secondmoment;
 
-import org.dpgauss.engine.ComputeEngine;
-import org.dpgauss.linalg.RowBlockMatrix;
-import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.NeighbouringRelation;
+import org.dpgauss.release.PrivateMechanism;
 
 /**
  * A private estimator of the uncentred second-moment matrix {@code (1/n) sum_i x_i x_i^T} (spec
- * second-moment-estimation §1.1). Implementations are configured at construction (budget, radius, ...) and state
- * their guarantee type and neighbouring relation in their Javadoc and in the {@link SecondMomentEstimate} they
- * return. The number of rows {@code n} is public (replace-one neighbours).
+ * second-moment-estimation §1.1) under the release contract: it states its guarantee and public parameters before
+ * it reads the data ({@link #state}) and releases the {@code d x d} matrix {@code secondMoment} (and, when asked,
+ * its PSD projection {@code psdProjection}) or FAIL. Run it through {@code Releases.run} or a
+ * {@code PrivacySession}. The number of rows {@code n} is public (replace-one neighbours).
  */
-public interface SecondMomentMethod {
+public interface SecondMomentMethod extends PrivateMechanism {
 
     /** @return the registered name, e.g. {@code recursive} (see {@link SecondMomentMethods}) */
     String name();
 
-    /**
-     * Releases a private estimate.
-     *
-     * @param x the data, {@code n x d}, finite
-     * @param random the randomness of the privacy noise ({@link RandomSource#secure()} for private releases)
-     * @param engine the compute engine
-     * @return PASS with the matrix and guarantee, or FAIL carrying nothing
-     */
-    SecondMomentEstimate estimate(RowBlockMatrix x, RandomSource random, ComputeEngine engine);
+    /** @return replace-one: datasets of equal, public size n differing in one row */
+    @Override
+    default NeighbouringRelation relation() {
+        return NeighbouringRelation.REPLACE_ONE;
+    }
 }

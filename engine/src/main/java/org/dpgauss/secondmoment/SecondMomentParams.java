@@ -7,13 +7,17 @@ import org.dpgauss.privacy.Zcdp;
 
 /**
  * The public parameters shared by every registered {@link SecondMomentMethod} (one object so that the command line
- * and the demo configure all methods alike). Built with {@link #builder(double, double)}; every value is validated
- * by {@link Builder#build()} with a message naming it, its value, the allowed range and why. Immutable.
+ * and the demo configure all methods alike). Built with {@link #builder()} from named values (the budget is a typed
+ * {@link Zcdp}, the radius a named field, so the two cannot be swapped silently); every value is validated by
+ * {@link Builder#build()} with a message naming it, its value, the allowed range and why. Immutable.
  *
  * <ul>
- *   <li>{@code rho}: the zCDP budget of the main mechanism (Algorithm 1).</li>
- *   <li>{@code delta}: the delta at which the guarantee is also stated as {@code (epsilon, delta)}-DP (the total
- *       delta when an auxiliary (epsilon, delta)-DP step is composed in).</li>
+ *   <li>{@code budget}: the zCDP budget rho of the main mechanism (Algorithm 1), required.</li>
+ *   <li>{@code radius} R: the public covering radius, required.</li>
+ *   <li>{@code delta}: the delta at which the command line states the guarantee as {@code (epsilon, delta)}-DP (the
+ *       total delta when an auxiliary (epsilon, delta)-DP step is composed in), and from which the defaults of
+ *       Algorithm 4's delta and of the subsample-and-aggregate budget follow. A release states its guarantee at
+ *       the delta it is run with ({@code Releases.run}, or the session's).</li>
  *   <li>{@code radius} R: the public covering radius; {@code clipToRadius} decides whether rows with
  *       {@code ||x|| > R} are clipped to R (the mechanism's definition) or rejected as input errors.</li>
  *   <li>{@code m}, {@code alpha}, {@code xi}: subsamplability size, accuracy and failure probability of spec §1.3
@@ -23,6 +27,7 @@ import org.dpgauss.privacy.Zcdp;
  *       Algorithm 4 with {@code (lambdaEpsilon, lambdaDelta)} on groups of {@code lambdaGroupSize} rows (default
  *       {@code 10d}).</li>
  *   <li>{@code noiseScaling}: {@link NoiseScaling}.</li>
+ *   <li>{@code psdProjection}: also release the PSD projection of the estimate (post-processing).</li>
  *   <li>{@code extras}: named numeric options of individual (baseline) methods.</li>
  * </ul>
  */
@@ -39,7 +44,7 @@ public final class SecondMomentParams {
     /** Default group size of Algorithm 4 per dimension: {@code 10d}, so that group minimum eigenvalues concentrate. */
     public static final int DEFAULT_LAMBDA_GROUP_PER_DIMENSION = 10;
 
-    private final double rho;
+    private final Zcdp budget;
     private final double delta;
     private final double radius;
     private final boolean clipToRadius;
@@ -51,10 +56,11 @@ public final class SecondMomentParams {
     private final Double lambdaDelta;
     private final Integer lambdaGroupSize;
     private final NoiseScaling noiseScaling;
+    private final boolean psdProjection;
     private final Map<String, Double> extras;
 
     private SecondMomentParams(Builder b) {
-        this.rho = b.rho;
+        this.budget = b.budget;
         this.delta = b.delta;
         this.radius = b.radius;
         this.clipToRadius = b.clipToRadius;
@@ -66,22 +72,31 @@ public final class SecondMomentParams {
         this.lambdaDelta = b.lambdaDelta;
         this.lambdaGroupSize = b.lambdaGroupSize;
         this.noiseScaling = b.noiseScaling;
+        this.psdProjection = b.psdProjection;
         this.extras = Collections.unmodifiableMap(new LinkedHashMap<>(b.extras));
     }
 
     /**
-     * @param rho the zCDP budget, {@code > 0}
-     * @param radius the public covering radius R, {@code > 0}
      * @return a builder with the defaults: delta 1e-6, clip to R, m = d, alpha 1/2, xi 0.1, no public lambda_min,
-     *         levels noise scaling
+     *         levels noise scaling, no PSD projection; {@link Builder#budget} and {@link Builder#radius} are required
      */
-    public static Builder builder(double rho, double radius) {
-        return new Builder(rho, radius);
+    public static Builder builder() {
+        return new Builder();
     }
 
     /** @return the zCDP budget of the main mechanism */
+    public Zcdp budget() {
+        return budget;
+    }
+
+    /** @return rho of the zCDP budget of the main mechanism */
     public double rho() {
-        return rho;
+        return budget.rho();
+    }
+
+    /** @return whether the PSD projection is released too */
+    public boolean psdProjection() {
+        return psdProjection;
     }
 
     /** @return the delta of the stated (epsilon, delta) guarantee */
@@ -152,13 +167,13 @@ public final class SecondMomentParams {
 
     /**
      * The epsilon of the {@code (epsilon, delta)}-DP guarantee that {@code rho}-zCDP implies at {@link #delta()},
-     * by the tight conversion {@link Zcdp#toApproxDpTight} (CKS20): what an {@code (epsilon, delta)}-DP baseline
+     * by the project's {@link org.dpgauss.privacy.ConversionPolicy} (CKS20): what an {@code (epsilon, delta)}-DP baseline
      * should spend to be compared at equal privacy.
      *
      * @return epsilon
      */
     public double equivalentEpsilon() {
-        return Zcdp.of(rho).toApproxDpTight(delta).epsilon();
+        return org.dpgauss.privacy.ConversionPolicy.toApproxDp(budget, delta).epsilon();
     }
 
     /**
@@ -196,8 +211,8 @@ public final class SecondMomentParams {
 
     /** Builder; {@link #build()} validates. */
     public static final class Builder {
-        private final double rho;
-        private final double radius;
+        private Zcdp budget;
+        private Double radius;
         private double delta = 1e-6;
         private boolean clipToRadius = true;
         private Integer m;
@@ -208,11 +223,28 @@ public final class SecondMomentParams {
         private Double lambdaDelta;
         private Integer lambdaGroupSize;
         private NoiseScaling noiseScaling = NoiseScaling.LEVELS;
+        private boolean psdProjection;
         private final Map<String, Double> extras = new LinkedHashMap<>();
 
-        private Builder(double rho, double radius) {
-            this.rho = rho;
-            this.radius = radius;
+        private Builder() {
+        }
+
+        /** @param v the zCDP budget of the main mechanism, rho &gt; 0 (required) @return this */
+        public Builder budget(Zcdp v) {
+            this.budget = java.util.Objects.requireNonNull(v, "budget");
+            return this;
+        }
+
+        /** @param v the public covering radius R &gt; 0 (required) @return this */
+        public Builder radius(double v) {
+            this.radius = v;
+            return this;
+        }
+
+        /** @param v also release the PSD projection of the estimate (post-processing) @return this */
+        public Builder psdProjection(boolean v) {
+            this.psdProjection = v;
+            return this;
         }
 
         /** @param v delta in (0, 1) @return this */
@@ -284,6 +316,13 @@ public final class SecondMomentParams {
 
         /** @return the validated parameters */
         public SecondMomentParams build() {
+            if (budget == null) {
+                throw new IllegalStateException("budget(Zcdp.of(rho)) is required: the zCDP budget of the release");
+            }
+            if (radius == null) {
+                throw new IllegalStateException("radius(R) is required: the public covering radius of the rows");
+            }
+            double rho = budget.rho();
             if (!(rho > 0) || Double.isInfinite(rho)) {
                 throw new IllegalArgumentException("rho=" + rho + " is outside (0, inf): the zCDP budget must be"
                         + " positive (zero needs infinite noise) and finite (infinite is no guarantee)");

@@ -1,8 +1,7 @@
 package org.dpgauss.secondmoment;
 
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
@@ -10,7 +9,14 @@ import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.accounting.PrivacyAccountant;
+import org.dpgauss.privacy.accounting.Release;
 import org.dpgauss.privacy.noise.SecureGaussianSampler;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.Outcome;
+import org.dpgauss.release.PublicContext;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Statement;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 
@@ -39,8 +45,11 @@ import org.ejml.dense.row.CommonOps_DDRM;
  * masking mechanism of Ashtiani &amp; Liaw 2022 (Lemma 3.6): the masking noise eta is set by the accuracy target
  * alpha, not by epsilon, and hides one row only when the groups are numerous enough. With the paper's constants
  * the condition needs n/m of order 1e9 at d = 100 (spec §4.1), so it is unreachable at practical sizes. By
- * default {@link #estimate} refuses (throws) when the condition fails; {@link #allowUncertified(boolean)} runs it
- * anyway for comparisons, and the result is then labelled "not DP-certified".
+ * default {@link #state} refuses (throws, before any data are read: n is public) when the condition fails;
+ * {@link Builder#allowUncertified(boolean)} runs it anyway for comparisons, and the statement is then uncertified.
+ * The lemma's proof is a basic composition of the truncated Laplace test ({@code (epsilon, delta)}-DP) and the
+ * masking of Ashtiani &amp; Liaw (Lemma 3.6, the rest of the lemma's delta); the statement composes these two steps
+ * through {@link PrivacyAccountant#composeSteps}.
  *
  * <p><b>Accuracy</b> (Thm A.6): if X is (m, alpha, beta)-subsamplable with beta &lt;= xi m/(2n) (the paper's
  * "m &gt;= 2 beta n/xi") and the n-condition holds, then with probability at least 1 - xi the output satisfies
@@ -53,17 +62,30 @@ import org.ejml.dense.row.CommonOps_DDRM;
  * samples (G from the exact discrete Gaussian sampler with sigma = 1 on the grid 2^-20); the release is not
  * hardened against floating-point attacks (Mironov 2012).
  *
- * <p>A FAIL releases nothing else. Immutable.
+ * <p>Under the release contract it releases {@code secondMoment} (a FAIL releases nothing else; see
+ * {@link #FAIL_MEANING}) with public parameters {@code n}, {@code d}, {@code groupSize}, {@code groups},
+ * {@code droppedRows}, {@code alpha}, {@code xi}, {@code stepEpsilon}, {@code stepDelta}, {@code cAbs},
+ * {@code maskScale}, {@code failThreshold}, {@code rowsRequiredForPrivacy} and {@code privacyConditionHolds} (all
+ * functions of the public n, d and the parameters). Data whose group second moments overflow (entries beyond about
+ * 1e154) are treated as singular groups (Dist = +inf), so no infinity reaches the aggregate. Immutable.
  */
 public final class SubsampleAndAggregate implements SecondMomentMethod {
 
     /** Registered name. */
     public static final String NAME = "subsample-aggregate";
 
+    /** The mechanism's identifier in releases. */
+    public static final String ID = SecondMomentRelease.id(NAME);
+
     /** One-line description for listings. */
     public static final String DESCRIPTION = "Algorithm 3 (subsample-and-aggregate baseline, Mahpud-Sheffet Thm A.6):"
             + " (2 eps, 4 e^eps delta)-DP (replace-one) only when n meets Thm A.6's sample size; refuses otherwise"
             + " unless uncertified runs are allowed";
+
+    /** What a FAIL can mean (public words). */
+    public static final String FAIL_MEANING = "the private agreement test failed: the groups' second moments did not"
+            + " agree closely enough, so the data may be too few per group, heavy-tailed or not subsamplable at this"
+            + " group size and alpha; larger groups, more rows or a larger epsilon make a PASS likelier";
 
     /** Extra option: the group size m (default: the shared m, {@link SecondMomentParams#m(int)}). */
     public static final String EXTRA_GROUP_SIZE = "group-size";
@@ -84,9 +106,10 @@ public final class SubsampleAndAggregate implements SecondMomentMethod {
     private final double delta;
     private final double cAbs;
     private final boolean allowUncertified;
+    private final boolean psd;
 
     private SubsampleAndAggregate(Integer m, double alpha, double xi, double epsilon, double delta, double cAbs,
-            boolean allowUncertified) {
+            boolean allowUncertified, boolean psd) {
         this.m = m;
         this.alpha = alpha;
         this.xi = xi;
@@ -94,55 +117,30 @@ public final class SubsampleAndAggregate implements SecondMomentMethod {
         this.delta = delta;
         this.cAbs = cAbs;
         this.allowUncertified = allowUncertified;
+        this.psd = psd;
     }
 
     /**
-     * Algorithm 3 with C_abs = 2, refusing to run where the privacy condition fails.
-     *
-     * @param m the group size (subsamplability parameter), &gt;= 1
-     * @param alpha the subsampling accuracy, in (0, 1/2] (the analysis assumes alpha &lt;= 1/2)
-     * @param xi the failure probability, in (0, 1)
-     * @param epsilon half the final epsilon, in (0, 50]
-     * @param delta the delta parameter, in (0, 1) with 4 e^epsilon delta &lt; 1 (the final delta)
-     * @return the mechanism
+     * @return a builder: {@code groupSize} and a budget ({@link Builder#stepBudget} or {@link Builder#totalBudget})
+     *     are required; alpha 1/2, xi 0.1, C_abs 2 and refusing uncertified sizes by default
      */
-    public static SubsampleAndAggregate of(int m, double alpha, double xi, double epsilon, double delta) {
-        if (m < 1) {
-            throw new IllegalArgumentException("m=" + m + " is outside [1, n]: the group size must be positive");
-        }
-        if (!(alpha > 0 && alpha <= 0.5)) {
-            throw new IllegalArgumentException("alpha=" + alpha + " is outside (0, 0.5]: the analysis of Algorithm 3"
-                    + " (Thm A.6) assumes a subsampling accuracy alpha <= 1/2");
-        }
-        if (!(xi > 0 && xi < 1)) {
-            throw new IllegalArgumentException("xi=" + xi + " is outside (0, 1): it is a failure probability");
-        }
-        if (!(epsilon > 0 && epsilon <= 50)) {
-            throw new IllegalArgumentException("epsilon=" + epsilon + " is outside (0, 50]: Algorithm 3 is"
-                    + " (2 epsilon, 4 e^epsilon delta)-DP and e^epsilon must stay representable with delta");
-        }
-        if (!(delta > 0 && delta < 1) || !(4 * Math.exp(epsilon) * delta < 1)) {
-            throw new IllegalArgumentException("delta=" + delta + " must be in (0, 1) with 4 e^epsilon delta < 1"
-                    + " (here " + 4 * Math.exp(epsilon) * delta + "): the final guarantee's delta is 4 e^epsilon delta");
-        }
-        return new SubsampleAndAggregate(m, alpha, xi, epsilon, delta, DEFAULT_C_ABS, false);
+    public static Builder builder() {
+        return new Builder();
     }
 
     /**
-     * From the shared parameters, at the privacy level rho-zCDP implies: epsilon_total = the tight (CKS20)
-     * conversion of rho at the shared delta ({@link SecondMomentParams#equivalentEpsilon}), run with
+     * From the shared parameters, at the privacy level rho-zCDP implies: epsilon_total = the conversion of rho at
+     * the shared delta by the project's policy ({@link SecondMomentParams#equivalentEpsilon}), run with
      * epsilon = epsilon_total/2 and delta_alg = delta/(4 e^epsilon) so that the final (2 epsilon, 4 e^epsilon
-     * delta_alg) equals (epsilon_total, delta). Also alpha, xi, and the extra options {@value #EXTRA_GROUP_SIZE}
-     * (default: the shared m), {@value #EXTRA_C_ABS} and {@value #EXTRA_UNCERTIFIED} (0 or 1). R is not used:
-     * Algorithm 3 needs no norm bound.
+     * delta_alg) equals (epsilon_total, delta). Also alpha, xi, the PSD projection, and the extra options
+     * {@value #EXTRA_GROUP_SIZE} (default: the shared m), {@value #EXTRA_C_ABS} and {@value #EXTRA_UNCERTIFIED}
+     * (0 or 1). R is not used: Algorithm 3 needs no norm bound.
      *
      * @param params the shared parameters
      * @return the mechanism
      */
     public static SubsampleAndAggregate fromParams(SecondMomentParams params) {
         Objects.requireNonNull(params, "params");
-        double eps = params.equivalentEpsilon() / 2;
-        double del = params.delta() / (4 * Math.exp(eps));
         Integer m = params.explicitM();
         if (params.extras().containsKey(EXTRA_GROUP_SIZE)) {
             double g = params.extra(EXTRA_GROUP_SIZE, 0);
@@ -154,29 +152,12 @@ public final class SubsampleAndAggregate implements SecondMomentMethod {
         }
         boolean unc = params.extraFlag(EXTRA_UNCERTIFIED, "refuse where Thm A.6's sample size fails",
                 "run anyway, labelled not DP-certified");
-        SubsampleAndAggregate s = of(m == null ? 1 : m, params.alpha(), params.xi(), eps, del)
-                .withCAbs(params.extra(EXTRA_C_ABS, DEFAULT_C_ABS)).allowUncertified(unc);
-        return new SubsampleAndAggregate(m, s.alpha, s.xi, s.epsilon, s.delta, s.cAbs, s.allowUncertified);
-    }
-
-    /**
-     * @param c the absolute constant C_abs in eta, finite and &gt; 0 (spec §2.7; the paper leaves it unspecified)
-     * @return a copy with that constant
-     */
-    public SubsampleAndAggregate withCAbs(double c) {
-        if (!(c > 0) || !Double.isFinite(c)) {
-            throw new IllegalArgumentException("C_abs=" + c + " is outside (0, inf): it scales the masking noise");
-        }
-        return new SubsampleAndAggregate(m, alpha, xi, epsilon, delta, c, allowUncertified);
-    }
-
-    /**
-     * @param allow true to run even where n is below {@link #minimumRowsForPrivacy} (the result is then not
-     *     DP-certified; for comparisons and ablations only)
-     * @return a copy with that setting
-     */
-    public SubsampleAndAggregate allowUncertified(boolean allow) {
-        return new SubsampleAndAggregate(m, alpha, xi, epsilon, delta, cAbs, allow);
+        Builder b = builder().alpha(params.alpha()).xi(params.xi())
+                .totalBudget(ApproxDp.of(params.equivalentEpsilon(), params.delta()))
+                .cAbs(params.extra(EXTRA_C_ABS, DEFAULT_C_ABS)).allowUncertified(unc)
+                .psdProjection(params.psdProjection());
+        b.groupSize = m;
+        return b.build();
     }
 
     @Override
@@ -200,10 +181,12 @@ public final class SubsampleAndAggregate implements SecondMomentMethod {
         return xi;
     }
 
+    /** @return the epsilon of each of the two steps (half the final epsilon) */
     public double epsilon() {
         return epsilon;
     }
 
+    /** @return the delta of Algorithm 3's truncated Laplace test */
     public double delta() {
         return delta;
     }
@@ -269,11 +252,9 @@ public final class SubsampleAndAggregate implements SecondMomentMethod {
     }
 
     @Override
-    public SecondMomentEstimate estimate(RowBlockMatrix x, RandomSource random, ComputeEngine engine) {
-        Objects.requireNonNull(random, "random");
-        Objects.requireNonNull(engine, "engine");
-        int n = RowBounds.checkData(x);
-        int d = x.cols();
+    public Statement state(PublicContext context) {
+        int n = context.rows();
+        int d = context.dimension();
         int m = m(d);
         if (m > n) {
             throw new IllegalArgumentException("m=" + m + " exceeds n=" + n + ": Algorithm 3 needs at least one group"
@@ -287,6 +268,56 @@ public final class SubsampleAndAggregate implements SecondMomentMethod {
                     minimumRowsForPrivacy(d), d, m, epsilon, delta, maskScale(d), EXTRA_UNCERTIFIED));
         }
         int groups = n / m;
+        StringBuilder notes = new StringBuilder("Algorithm 3 (subsample-and-aggregate, Lemma A.5): truncated Laplace"
+                + " test at (eps, delta) composed with the masking of Ashtiani-Liaw Lemma 3.6");
+        if (!conditionHolds) {
+            notes.append(String.format(Locale.ROOT, "; NOT DP-certified: n=%d is below the %.3g rows Thm A.6 needs"
+                    + " for privacy", n, minimumRowsForPrivacy(d)));
+        }
+        ApproxDp total = finalGuarantee();
+        double maskDelta = total.delta() - delta;
+        PrivacyGuarantee g = PrivacyAccountant.composeSteps(NeighbouringRelation.REPLACE_ONE, List.of(
+                Release.approxDp(SecondMomentRelease.id("agreement-test"), NeighbouringRelation.REPLACE_ONE,
+                        ApproxDp.of(epsilon, delta)),
+                Release.approxDp(SecondMomentRelease.id("masking"), NeighbouringRelation.REPLACE_ONE,
+                        ApproxDp.of(epsilon, maskDelta))),
+                Math.min(Math.nextDown(1.0), Math.max(total.delta(), delta + maskDelta)), conditionHolds,
+                notes.toString());
+        return Statement.builder(context, ID, g)
+                .description("private uncentred second moment (d x d), subsample-and-aggregate (Algorithm 3)")
+                .parameters(SecondMomentRelease.parameters(context)
+                        .put("groupSize", m)
+                        .put("groups", groups)
+                        .put("droppedRows", n - groups * m)
+                        .put("alpha", alpha)
+                        .put("xi", xi)
+                        .put("stepEpsilon", epsilon)
+                        .put("stepDelta", delta)
+                        .put("cAbs", cAbs)
+                        .put("maskScale", maskScale(d))
+                        .put("failThreshold", failThreshold(groups))
+                        .put("rowsRequiredForPrivacy", minimumRowsForPrivacy(d))
+                        .put("privacyConditionHolds", conditionHolds)
+                        .build())
+                .accounting(Release.of(ID, g))
+                .failMeaning(FAIL_MEANING)
+                .build();
+    }
+
+    @Override
+    public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
+        DMatrixRMaj m = matrix(data.matrix(), context.random(), context.engine());
+        return m == null ? Outcome.fail() : SecondMomentRelease.outcome(m, psd);
+    }
+
+    /** Algorithm 3 on finite rows (n &gt;= m, checked in {@link #state}); null for FAIL. */
+    DMatrixRMaj matrix(RowBlockMatrix x, RandomSource random, ComputeEngine engine) {
+        Objects.requireNonNull(random, "random");
+        Objects.requireNonNull(engine, "engine");
+        int n = x.rows();
+        int d = x.cols();
+        int m = m(d);
+        int groups = n / m;
         DMatrixRMaj[] sigma = groupSecondMoments(x, groups, random, engine);
         double[] q = agreementScores(sigma, 2 * alpha / (1 - alpha), engine);
         double bigQ = 0;
@@ -296,7 +327,7 @@ public final class SubsampleAndAggregate implements SecondMomentMethod {
         bigQ /= groups;
         double noisyQ = bigQ + truncatedLaplace(2.0 / groups, epsilon, truncation(groups), random);
         if (noisyQ < failThreshold(groups)) {
-            return SecondMomentEstimate.fail();
+            return null;
         }
         DMatrixRMaj hat = new DMatrixRMaj(d, d);
         double wSum = 0;
@@ -307,36 +338,11 @@ public final class SubsampleAndAggregate implements SecondMomentMethod {
                 wSum += w;
             }
         }
-        CommonOps_DDRM.scale(1 / wSum, hat); // wSum > 0: passing step 6 implies Q >= 0.8 (spec §2.7 step 8)
-        DMatrixRMaj out = mask(hat, maskScale(d), random, engine);
-
-        boolean certified = conditionHolds && !random.isInsecure();
-        StringBuilder notes = new StringBuilder("Algorithm 3 (subsample-and-aggregate, Thm A.6): (2 eps, 4 e^eps"
-                + " delta)-DP with eps=" + epsilon + ", delta=" + delta + ", m=" + m + ", alpha=" + alpha + ", xi="
-                + xi + ", C_abs=" + cAbs);
-        if (!conditionHolds) {
-            notes.append(String.format(Locale.ROOT, "; NOT DP-certified: n=%d is below the %.3g rows Thm A.6 needs"
-                    + " for privacy", n, minimumRowsForPrivacy(d)));
+        if (!(wSum > 0)) {
+            return null; // cannot happen after step 6 (then Q >= 0.8, spec §2.7 step 8); never divide by zero
         }
-        if (random.isInsecure()) {
-            notes.append("; INSECURE randomness: not private");
-        }
-        PrivacyGuarantee g = PrivacyGuarantee.approxDp(NeighbouringRelation.REPLACE_ONE, finalGuarantee(), certified,
-                notes.toString());
-        Map<String, Object> p = new LinkedHashMap<>();
-        p.put("m", m);
-        p.put("groups", groups);
-        p.put("dropped_rows", n - groups * m);
-        p.put("alpha", alpha);
-        p.put("xi", xi);
-        p.put("epsilon", epsilon);
-        p.put("delta", delta);
-        p.put("c_abs", cAbs);
-        p.put("eta_mask", maskScale(d));
-        p.put("fail_threshold", failThreshold(groups));
-        p.put("n_required_for_privacy", minimumRowsForPrivacy(d));
-        p.put("privacy_condition_holds", conditionHolds);
-        return SecondMomentEstimate.pass(out, g, NAME, certified, p);
+        CommonOps_DDRM.scale(1 / wSum, hat);
+        return mask(hat, maskScale(d), random, engine);
     }
 
     /** Steps 1-2: a uniformly random partition (Fisher-Yates) and the groups' second moments. */
@@ -388,6 +394,9 @@ public final class SubsampleAndAggregate implements SecondMomentMethod {
      * singular A or B, where Dist is +inf, fails).
      */
     static boolean withinDist(DMatrixRMaj a, DMatrixRMaj b, double tau, ComputeEngine engine) {
+        if (!allFinite(a) || !allFinite(b)) {
+            return false; // an overflowed group second moment is treated as singular: Dist = +inf
+        }
         int d = a.numRows;
         DMatrixRMaj lower = new DMatrixRMaj(d, d);
         DMatrixRMaj upper = new DMatrixRMaj(d, d);
@@ -425,5 +434,124 @@ public final class SubsampleAndAggregate implements SecondMomentMethod {
         double mag = -b * Math.log1p(-u * -Math.expm1(-halfWidth / b));
         mag = Math.min(mag, halfWidth);
         return (random.nextLong() & 1L) == 0 ? mag : -mag;
+    }
+
+    private static boolean allFinite(DMatrixRMaj a) {
+        for (double v : a.data) {
+            if (!Double.isFinite(v)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Builds a {@link SubsampleAndAggregate} from named parameters (nothing can be swapped silently). */
+    public static final class Builder {
+        private Integer groupSize;
+        private double alpha = 0.5;
+        private double xi = 0.1;
+        private ApproxDp step;
+        private ApproxDp total;
+        private double cAbs = DEFAULT_C_ABS;
+        private boolean allowUncertified;
+        private boolean psd;
+
+        private Builder() {
+        }
+
+        /** @param m the group size (subsamplability parameter), &gt;= 1 (default: d) @return this builder */
+        public Builder groupSize(int m) {
+            this.groupSize = m;
+            return this;
+        }
+
+        /** @param a the subsampling accuracy, in (0, 1/2] (default 1/2) @return this builder */
+        public Builder alpha(double a) {
+            this.alpha = a;
+            return this;
+        }
+
+        /** @param x the failure probability, in (0, 1) (default 0.1) @return this builder */
+        public Builder xi(double x) {
+            this.xi = x;
+            return this;
+        }
+
+        /**
+         * @param b each step's {@code (epsilon, delta)}: epsilon in (0, 50], 4 e^epsilon delta &lt; 1; the final
+         *     guarantee is {@code (2 epsilon, 4 e^epsilon delta)}
+         * @return this builder
+         */
+        public Builder stepBudget(ApproxDp b) {
+            this.step = Objects.requireNonNull(b, "stepBudget");
+            this.total = null;
+            return this;
+        }
+
+        /**
+         * @param b the final {@code (epsilon, delta)}: run with epsilon/2 and delta/(4 e^(epsilon/2))
+         * @return this builder
+         */
+        public Builder totalBudget(ApproxDp b) {
+            this.total = Objects.requireNonNull(b, "totalBudget");
+            this.step = null;
+            return this;
+        }
+
+        /** @param c the absolute constant C_abs of eta, finite and &gt; 0 (default 2) @return this builder */
+        public Builder cAbs(double c) {
+            this.cAbs = c;
+            return this;
+        }
+
+        /**
+         * @param allow true to run even where n is below {@link #minimumRowsForPrivacy} (the statement is then not
+         *     certified; for comparisons and ablations only)
+         * @return this builder
+         */
+        public Builder allowUncertified(boolean allow) {
+            this.allowUncertified = allow;
+            return this;
+        }
+
+        /** @param v also release the PSD projection (post-processing) @return this builder */
+        public Builder psdProjection(boolean v) {
+            this.psd = v;
+            return this;
+        }
+
+        /** @return the mechanism, validated */
+        public SubsampleAndAggregate build() {
+            if (step == null && total == null) {
+                throw new IllegalStateException("a budget is required: stepBudget(ApproxDp) or totalBudget(ApproxDp)");
+            }
+            double epsilon = step != null ? step.epsilon() : total.epsilon() / 2;
+            double delta = step != null ? step.delta() : total.delta() / (4 * Math.exp(epsilon));
+            if (groupSize != null && groupSize < 1) {
+                throw new IllegalArgumentException("m=" + groupSize + " is outside [1, n]: the group size must be"
+                        + " positive");
+            }
+            if (!(alpha > 0 && alpha <= 0.5)) {
+                throw new IllegalArgumentException("alpha=" + alpha + " is outside (0, 0.5]: the analysis of"
+                        + " Algorithm 3 (Thm A.6) assumes a subsampling accuracy alpha <= 1/2");
+            }
+            if (!(xi > 0 && xi < 1)) {
+                throw new IllegalArgumentException("xi=" + xi + " is outside (0, 1): it is a failure probability");
+            }
+            if (!(epsilon > 0 && epsilon <= 50)) {
+                throw new IllegalArgumentException("epsilon=" + epsilon + " is outside (0, 50]: Algorithm 3 is"
+                        + " (2 epsilon, 4 e^epsilon delta)-DP and e^epsilon must stay representable with delta");
+            }
+            if (!(delta > 0 && delta < 1) || !(4 * Math.exp(epsilon) * delta < 1)) {
+                throw new IllegalArgumentException("delta=" + delta + " must be in (0, 1) with 4 e^epsilon delta < 1"
+                        + " (here " + 4 * Math.exp(epsilon) * delta + "): the final guarantee's delta is"
+                        + " 4 e^epsilon delta");
+            }
+            if (!(cAbs > 0) || !Double.isFinite(cAbs)) {
+                throw new IllegalArgumentException("C_abs=" + cAbs + " is outside (0, inf): it scales the masking"
+                        + " noise");
+            }
+            return new SubsampleAndAggregate(groupSize, alpha, xi, epsilon, delta, cAbs, allowUncertified, psd);
+        }
     }
 }

@@ -121,8 +121,10 @@ public final class SymmetricGaussianNoise implements SymmetricNoise {
         for (int i = 0; i < q.numRows; i++) {
             for (int j = i; j < q.numCols; j++) {
                 if (!Double.isFinite(q.get(i, j))) {
-                    throw new IllegalArgumentException("query entry (" + i + "," + j + ")=" + q.get(i, j)
-                            + " is not finite: it cannot be released");
+                    // an internal check: the mechanisms bound every row first, so their queries are finite; the
+                    // message names the entry, not its value (issue 14, finding 8)
+                    throw new IllegalArgumentException("query entry (" + i + "," + j + ") is not finite: it cannot"
+                            + " be released");
                 }
             }
         }

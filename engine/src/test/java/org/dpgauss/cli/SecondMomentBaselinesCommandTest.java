@@ -38,23 +38,30 @@ class SecondMomentBaselinesCommandTest {
         assertEquals(0, r.code, r.err);
         JsonNode j = r.json();
         assertEquals("PASS", j.get("status").asText());
-        assertEquals("analyze-gauss", j.get("method").asText());
+        assertEquals("second-moment.analyze-gauss", j.get("mechanism").asText());
         assertEquals("zCDP", j.get("guarantee").get("type").asText());
         assertEquals("replace-one", j.get("guarantee").get("relation").asText());
-        assertFalse(j.get("certified").asBoolean());
+        assertFalse(j.get("guarantee").get("certified").asBoolean());
         assertTrue(j.get("insecure").asBoolean());
         // sigma = R^2/(n sqrt(rho)) = 25/3000, up to the grid and floating-point slack of the accounting
-        assertEquals(25.0 / 3000, j.get("parameters").get("sigma").asDouble(), 1e-6);
+        assertEquals(25.0 / 3000, j.get("parameters").get("noiseSigma").asDouble(), 1e-6);
 
         MainTest.Run c = SecondMomentCommandTest.secondMoment(in, "--rho", "1", "--clip", "5",
                 "--method", "coinpress", "--option", "iterations=2", "--json", "--insecure-seed", "3");
         assertEquals(0, c.code, c.err);
         JsonNode cj = c.json();
-        assertEquals("coinpress", cj.get("method").asText());
+        assertEquals("second-moment.coinpress", cj.get("mechanism").asText());
         assertEquals(2, cj.get("parameters").get("iterations").asInt());
-        assertEquals(25.0, cj.get("parameters").get("prior_scale").asDouble(), 0.0);
-        // PSD output (CoinPress projects every step): the reported raw minimum eigenvalue is not negative
-        assertTrue(cj.get("rawMinEigenvalue").asDouble() >= -1e-12, cj.toString());
+        assertEquals(25.0, cj.get("parameters").get("priorScale").asDouble(), 0.0);
+        // PSD output (CoinPress projects every step): the released matrix has no negative eigenvalue
+        JsonNode sm = cj.get("secondMoment");
+        org.ejml.data.DMatrixRMaj m = new org.ejml.data.DMatrixRMaj(3, 3);
+        for (int a = 0; a < 3; a++) {
+            for (int b = 0; b < 3; b++) {
+                m.set(a, b, sm.get(a).get(b).asDouble());
+            }
+        }
+        assertTrue(org.dpgauss.secondmoment.SpectralMetrics.eigenvalues(m)[0] >= -1e-12, cj.toString());
     }
 
     @Test
@@ -74,8 +81,8 @@ class SecondMomentBaselinesCommandTest {
         JsonNode j = r.json();
         assertEquals("PASS", j.get("status").asText());
         assertEquals("approxDP", j.get("guarantee").get("type").asText());
-        assertFalse(j.get("certified").asBoolean());
-        assertFalse(j.get("parameters").get("privacy_condition_holds").asBoolean());
+        assertFalse(j.get("guarantee").get("certified").asBoolean());
+        assertFalse(j.get("parameters").get("privacyConditionHolds").asBoolean());
         assertEquals(200, j.get("parameters").get("groups").asInt());
     }
 

@@ -1,6 +1,7 @@
 package org.dpgauss.secondmoment;
 
 import static org.dpgauss.secondmoment.BaselineTestData.CPU;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -10,8 +11,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.privacy.ConversionPolicy;
+import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.Outcome;
+import org.dpgauss.release.PrivateRelease;
+import org.dpgauss.release.PublicContext;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Releases;
+import org.dpgauss.release.Statement;
 import org.dpgauss.privacy.Zcdp;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
@@ -20,16 +30,22 @@ class AnalyzeGaussTest {
 
     @Test
     void sharedHelpersBuildTheZcdpGuaranteeAndPickTheNoise() {
-        // replaceOneZcdp: the shared guarantee of Analyze Gauss and CoinPress (deterministic, no failure probability)
-        PrivacyGuarantee g = AnalyzeGauss.replaceOneZcdp(0.5, 1e-6, true, "released X");
+        // the statement: rho-zCDP under replace-one, converted by the one conversion policy (CKS20), certified by the
+        // recipe; the random source withdraws the certification in Releases only (deterministic)
+        Statement st = Releases.state(AnalyzeGauss.of(1, Zcdp.of(0.5)), Dataset.of(new double[][] {{0.1, 0.2}}),
+                1e-6);
+        PrivacyGuarantee g = st.guarantee();
         assertTrue(g.isZcdp());
         assertEquals(0.5, g.zcdp().orElseThrow().rho(), 0);
-        assertEquals(Zcdp.of(0.5).toApproxDpTight(1e-6).epsilon(), g.approxDp().orElseThrow().epsilon(), 0);
+        assertEquals(ConversionPolicy.toApproxDp(Zcdp.of(0.5), 1e-6).epsilon(), g.approxDp().orElseThrow().epsilon(),
+                0);
+        assertEquals(ConversionPolicy.NAME, g.conversion());
         assertTrue(g.certified());
-        assertEquals("released X; (epsilon, delta) by the tight CKS20 conversion", g.notes());
-        PrivacyGuarantee insecure = AnalyzeGauss.replaceOneZcdp(0.5, 1e-6, false, "released X");
-        assertFalse(insecure.certified());
-        assertTrue(insecure.notes().endsWith("; INSECURE randomness: not private"), insecure.notes());
+        assertEquals("second-moment.analyze-gauss", st.mechanism());
+        assertEquals("", st.failMeaning(), "Analyze Gauss never FAILs");
+        // the seam with a noise that is not secure: the recipe is uncertified
+        assertFalse(Releases.state(SecondMomentEstimate.withNoise(AnalyzeGauss.of(1, Zcdp.of(0.5)),
+                SymmetricNoise.none()), Dataset.of(new double[][] {{0.1, 0.2}}), 1e-6).guarantee().certified());
         // noiseFor / accountingNoise: an injected noise wins; otherwise secure noise and the shared accounting noise
         SymmetricNoise none = SymmetricNoise.none();
         assertSame(none, AnalyzeGauss.noiseFor(none, RandomSource.insecureSeeded(1)));
@@ -40,18 +56,18 @@ class AnalyzeGaussTest {
 
     @Test
     void extraFlagAcceptsOnlyZeroOrOneAndNamesBothMeanings() {
-        SecondMomentParams absent = SecondMomentParams.builder(1, 1).build();
+        SecondMomentParams absent = SecondMomentParams.builder().budget(Zcdp.of(1)).radius(1).build();
         assertFalse(absent.extraFlag("f", "off", "on"));
-        assertTrue(SecondMomentParams.builder(1, 1).extra("f", 1).build().extraFlag("f", "off", "on"));
-        assertFalse(SecondMomentParams.builder(1, 1).extra("f", 0).build().extraFlag("f", "off", "on"));
+        assertTrue(SecondMomentParams.builder().budget(Zcdp.of(1)).radius(1).extra("f", 1).build().extraFlag("f", "off", "on"));
+        assertFalse(SecondMomentParams.builder().budget(Zcdp.of(1)).radius(1).extra("f", 0).build().extraFlag("f", "off", "on"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> SecondMomentParams.builder(1, 1).extra("f", 0.5).build().extraFlag("f", "off", "on"));
+                () -> SecondMomentParams.builder().budget(Zcdp.of(1)).radius(1).extra("f", 0.5).build().extraFlag("f", "off", "on"));
         assertEquals("f=0.5 must be 0 (off) or 1 (on)", e.getMessage());
     }
 
     @Test
     void sigmaIsTheZcdpGaussianMechanismForTheStatedSensitivity() {
-        AnalyzeGauss tight = AnalyzeGauss.of(3.0, 0.5);
+        AnalyzeGauss tight = AnalyzeGauss.of(3.0, Zcdp.of(0.5));
         assertEquals(Math.sqrt(2) * 9 / 1000, tight.l2Sensitivity(1000), 1e-15);
         // sigma = Delta/sqrt(2 rho) = R^2/(n sqrt(rho)), raised only by the Gram's rounding error (2 gamma_{n+1} R^2,
         // relative 1.6e-13 here) and the grid rounding g sqrt(d(d+1)/2) with g ~ 2^-20 sigma (relative 3e-6 at d=10)
@@ -59,7 +75,8 @@ class AnalyzeGaussTest {
         double sigma = tight.sigma(1000, 10);
         assertTrue(sigma >= ideal && sigma <= ideal * (1 + 1e-5), sigma + " vs " + ideal);
         assertTrue(tight.accountedRho(1000, 10) <= 0.5 && tight.accountedRho(1000, 10) > 0.5 * (1 - 1e-6));
-        AnalyzeGauss paper = AnalyzeGauss.of(3.0, 0.5, AnalyzeGauss.Sensitivity.PAPER);
+        AnalyzeGauss paper = AnalyzeGauss.builder().radius(3.0).budget(Zcdp.of(0.5))
+                .sensitivity(AnalyzeGauss.Sensitivity.PAPER).build();
         assertEquals(4 * 9 / (1000 * Math.sqrt(2 * 0.5)), paper.sigma(1000, 10), 1e-15);
         // the paper's 4 R^2/n overstates the sensitivity by 2 sqrt(2): it spends about rho/8
         assertEquals(0.5 / 8, paper.accountedRho(1000, 10), 1e-5);
@@ -71,7 +88,7 @@ class AnalyzeGaussTest {
         double r = 2.0;
         int n = 7;
         int d = 5;
-        double bound = AnalyzeGauss.of(r, 1).l2Sensitivity(n);
+        double bound = AnalyzeGauss.of(r, Zcdp.of(1)).l2Sensitivity(n);
         SplittableRandom g = new SplittableRandom(11);
         double worst = 0;
         for (int trial = 0; trial < 2000; trial++) {
@@ -91,8 +108,8 @@ class AnalyzeGaussTest {
     void clippingShrinksOnlyRowsOutsideTheBall() {
         // Noise-free oracle (spec §4.2 item 5 for one level): the output is the clipped second moment.
         double[][] rows = {{3, 4}, {0.6, 0.8}, {0, 0}, {-10, 0}};
-        SecondMomentEstimate e = AnalyzeGauss.of(1.0, 1).withNoise(SymmetricNoise.none())
-                .estimate(RowBlockMatrix.of(rows), RandomSource.insecureSeeded(1), CPU);
+        SecondMomentEstimate e = SecondMomentEstimate.run(SecondMomentEstimate.withNoise(AnalyzeGauss.of(1.0,
+                Zcdp.of(1)), SymmetricNoise.none()), RowBlockMatrix.of(rows), RandomSource.insecureSeeded(1), CPU);
         assertFalse(e.certified());
         DMatrixRMaj s = e.matrix();
         // clipped rows: (0.6, 0.8), (0.6, 0.8), (0, 0), (-1, 0)
@@ -104,17 +121,48 @@ class AnalyzeGaussTest {
 
     @Test
     void psdProjectionRowsAreThePsdProjection() {
-        // shared by the CLI's JSON output: rows of an indefinite release's projection (deterministic)
+        // shared by every method's outcome: the released psdProjection of an indefinite matrix (deterministic)
         DMatrixRMaj indefinite = new DMatrixRMaj(new double[][] {{1, 2}, {2, 1}}); // eigenvalues 3 and -1
-        SecondMomentEstimate e = SecondMomentEstimate.pass(indefinite,
-                AnalyzeGauss.replaceOneZcdp(1, 1e-6, false, "test"), "test", false, Map.of());
-        double[][] rows = e.psdProjectionRows();
-        DMatrixRMaj p = e.psdProjection();
+        Outcome o = SecondMomentRelease.outcome(indefinite, true);
+        assertTrue(o.isPass());
+        PrivateRelease r = Releases.run(new FixedOutcome(o), Dataset.of(new double[][] {{1, 2}}), 1e-6,
+                ReleaseContext.of(CPU, RandomSource.insecureSeeded(1)));
+        double[][] rows = r.matrix("psdProjection");
+        assertArrayEquals(new double[] {1, 2}, r.matrix("secondMoment")[0], 0);
         for (int i = 0; i < 2; i++) {
             for (int j = 0; j < 2; j++) {
-                assertEquals(p.get(i, j), rows[i][j], 0);
                 assertEquals(1.5, rows[i][j], 1e-12); // 3 v v^T with v = (1, 1)/sqrt(2)
             }
+        }
+        // without --psd only the raw matrix is released; a non-finite matrix is FAIL, never an exception
+        assertEquals(1, Releases.run(new FixedOutcome(SecondMomentRelease.outcome(indefinite, false)),
+                Dataset.of(new double[][] {{1, 2}}), 1e-6, ReleaseContext.of(CPU, RandomSource.insecureSeeded(1)))
+                .values().size());
+        assertFalse(SecondMomentRelease.outcome(new DMatrixRMaj(new double[][] {{Double.NaN}}), false).isPass());
+    }
+
+    /** A mechanism returning a fixed outcome, to read an outcome back through the release path. */
+    private static final class FixedOutcome implements SecondMomentMethod {
+        private final Outcome outcome;
+
+        FixedOutcome(Outcome outcome) {
+            this.outcome = outcome;
+        }
+
+        @Override
+        public String name() {
+            return "fixed";
+        }
+
+        @Override
+        public Statement state(PublicContext context) {
+            return Statement.builder(context, "second-moment.fixed", PrivacyGuarantee.zcdp(
+                    NeighbouringRelation.REPLACE_ONE, Zcdp.of(1), context.delta(), false, "test")).build();
+        }
+
+        @Override
+        public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
+            return outcome;
         }
     }
 
@@ -124,7 +172,7 @@ class AnalyzeGaussTest {
         // has standard deviation sqrt(2/4200) = 0.022 under the stated sigma, so leaving [0.9, 1.1] (4.6 standard
         // deviations) has probability below 1e-5; |mean| > 0.07 (4.5 sd) likewise. Fixed seed: deterministic.
         RowBlockMatrix x = BaselineTestData.gaussian(500, BaselineTestData.geometric(6, 10), 5);
-        AnalyzeGauss ag = AnalyzeGauss.of(BaselineTestData.maxRowNorm(x), 1.0);
+        AnalyzeGauss ag = AnalyzeGauss.of(BaselineTestData.maxRowNorm(x), Zcdp.of(1.0));
         DMatrixRMaj exact = BaselineTestData.secondMoment(x);
         double sigma = SymmetricGaussianNoise.effectiveSigma(ag.sigma(500, 6));
         RandomSource random = RandomSource.insecureSeeded(2026);
@@ -132,7 +180,7 @@ class AnalyzeGaussTest {
         double sumSq = 0;
         int count = 0;
         for (int rep = 0; rep < 200; rep++) {
-            DMatrixRMaj out = ag.estimate(x, random, CPU).matrix();
+            DMatrixRMaj out = SecondMomentEstimate.run(ag, x, random, CPU).matrix();
             for (int i = 0; i < 6; i++) {
                 for (int j = i; j < 6; j++) {
                     assertEquals(out.get(i, j), out.get(j, i), 0.0);
@@ -151,34 +199,39 @@ class AnalyzeGaussTest {
 
     @Test
     void rejectsInvalidParametersAndData() {
-        assertThrows(IllegalArgumentException.class, () -> AnalyzeGauss.of(0, 1));
-        assertThrows(IllegalArgumentException.class, () -> AnalyzeGauss.of(Double.NaN, 1));
-        assertThrows(IllegalArgumentException.class, () -> AnalyzeGauss.of(1, 0));
-        assertThrows(IllegalArgumentException.class, () -> AnalyzeGauss.of(1, Double.POSITIVE_INFINITY));
+        assertThrows(IllegalArgumentException.class, () -> AnalyzeGauss.of(0, Zcdp.of(1)));
+        assertThrows(IllegalArgumentException.class, () -> AnalyzeGauss.of(Double.NaN, Zcdp.of(1)));
+        assertThrows(IllegalArgumentException.class, () -> AnalyzeGauss.of(1, Zcdp.of(0)));
+        assertThrows(IllegalArgumentException.class, () -> AnalyzeGauss.of(1, Zcdp.of(Double.POSITIVE_INFINITY)));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> AnalyzeGauss.of(1, 1).estimate(RowBlockMatrix.of(new double[][] {{1, 2}, {Double.NaN, 0}}),
-                        RandomSource.insecureSeeded(1), CPU));
-        assertTrue(e.getMessage().contains("row 1"), e.getMessage());
+                () -> SecondMomentEstimate.run(AnalyzeGauss.of(1, Zcdp.of(1)), RowBlockMatrix.of(new double[][] {{1, 2},
+                        {Double.NaN, 0}}), RandomSource.insecureSeeded(1), CPU));
+        assertTrue(e.getMessage().contains("row 2"), e.getMessage());
         // public-bound mode: rows longer than R are input errors, not clipped
-        SecondMomentParams p = SecondMomentParams.builder(1, 1.0).clipToRadius(false).build();
-        IllegalArgumentException bound = assertThrows(IllegalArgumentException.class, () -> AnalyzeGauss.fromParams(p)
-                .estimate(RowBlockMatrix.of(new double[][] {{3, 4}}), RandomSource.insecureSeeded(1), CPU));
-        assertTrue(bound.getMessage().contains("R=1.0"), bound.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> AnalyzeGauss.fromParams(SecondMomentParams.builder(1, 1)
+        SecondMomentParams p = SecondMomentParams.builder().budget(Zcdp.of(1)).radius(1.0).clipToRadius(false).build();
+        IllegalArgumentException bound = assertThrows(IllegalArgumentException.class, () -> SecondMomentEstimate.run(
+                AnalyzeGauss.fromParams(p), RowBlockMatrix.of(new double[][] {{0.5, 0}, {3, 4}}),
+                RandomSource.insecureSeeded(1), CPU));
+        assertTrue(bound.getMessage().contains("R=1.0") && bound.getMessage().contains("row 2"), bound.getMessage());
+        assertFalse(bound.getMessage().contains("5.0"), "no private value (the row's norm) in the message: "
+                + bound.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> AnalyzeGauss.fromParams(SecondMomentParams.builder().budget(Zcdp.of(1)).radius(1)
                 .extra(AnalyzeGauss.EXTRA_PAPER_SENSITIVITY, 2).build()));
     }
 
     @Test
     void guaranteeIsZcdpReplaceOneAndUncertifiedWhenInsecure() {
         RowBlockMatrix x = RowBlockMatrix.of(new double[][] {{0.5, 0}, {0, 0.5}});
-        SecondMomentEstimate e = AnalyzeGauss.of(1, 0.3).estimate(x, RandomSource.insecureSeeded(1), CPU);
+        SecondMomentEstimate e = SecondMomentEstimate.run(AnalyzeGauss.of(1, Zcdp.of(0.3)), x,
+                RandomSource.insecureSeeded(1), CPU);
         Map<String, Object> g = e.guarantee().toMap();
         assertEquals("replace-one", g.get("relation"));
         assertEquals(0.3, (Double) g.get("rho"), 0.0);
         assertFalse((Boolean) g.get("certified"));
         assertFalse(e.certified());
-        assertEquals(AnalyzeGauss.NAME, e.method());
-        assertTrue(AnalyzeGauss.of(1, 0.3).estimate(x, RandomSource.secure(), CPU).certified());
+        assertEquals(AnalyzeGauss.ID, e.mechanism());
+        assertTrue(SecondMomentEstimate.run(AnalyzeGauss.of(1, Zcdp.of(0.3)), x, RandomSource.secure(), CPU)
+                .certified());
     }
 
     private static double[] point(SplittableRandom g, int d, double r) {

@@ -10,9 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.linalg.SymmetricEigen;
+import org.dpgauss.privacy.ConversionPolicy;
 import org.dpgauss.privacy.RandomSource;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
+import org.dpgauss.privacy.Zcdp;
 import org.junit.jupiter.api.Test;
 
 class CoinPressTest {
@@ -23,12 +25,12 @@ class CoinPressTest {
         assertArrayEquals(new double[] {0.25, 0.75}, CoinPress.defaultSplit(2), 0);
         assertArrayEquals(new double[] {0.125, 0.125, 0.75}, CoinPress.defaultSplit(3), 0);
         assertArrayEquals(new double[] {1.0 / 12, 1.0 / 12, 1.0 / 12, 0.75}, CoinPress.defaultSplit(4), 1e-15);
-        assertEquals(4, CoinPress.of(1, 1).iterations());
+        assertEquals(4, CoinPress.of(1, Zcdp.of(1)).iterations());
     }
 
     @Test
     void noiseScalesSpendExactlyRhoWithSensitivitySqrt2TauSquaredOverN() {
-        CoinPress c = CoinPress.of(10, 0.5, new double[] {0.25, 0.75});
+        CoinPress c = CoinPress.of(10, Zcdp.of(0.5), new double[] {0.25, 0.75});
         int d = 20;
         double l = Math.log(10);
         double tau = Math.sqrt(d + 2 * Math.sqrt(d * l) + 2 * l);
@@ -47,20 +49,21 @@ class CoinPressTest {
 
     @Test
     void rejectsInvalidParameters() {
-        assertThrows(IllegalArgumentException.class, () -> CoinPress.of(0, 1));
-        assertThrows(IllegalArgumentException.class, () -> CoinPress.of(1, -1));
-        assertThrows(IllegalArgumentException.class, () -> CoinPress.of(1, 1, new double[] {0.5, 0.6}));
-        assertThrows(IllegalArgumentException.class, () -> CoinPress.of(1, 1, new double[] {1.5, -0.5}));
-        assertThrows(IllegalArgumentException.class, () -> CoinPress.of(1, 1, new double[0]));
+        assertThrows(IllegalArgumentException.class, () -> CoinPress.of(0, Zcdp.of(1)));
+        assertThrows(IllegalArgumentException.class, () -> CoinPress.of(1, Zcdp.of(-1)));
+        assertThrows(IllegalArgumentException.class, () -> CoinPress.of(1, Zcdp.of(1), new double[] {0.5, 0.6}));
+        assertThrows(IllegalArgumentException.class, () -> CoinPress.of(1, Zcdp.of(1), new double[] {1.5, -0.5}));
+        assertThrows(IllegalArgumentException.class, () -> CoinPress.of(1, Zcdp.of(1), new double[0]));
         assertThrows(IllegalArgumentException.class, () -> CoinPress.defaultSplit(0));
-        assertThrows(IllegalArgumentException.class, () -> CoinPress.of(1, 1).withTailProbability(1));
-        assertThrows(IllegalArgumentException.class, () -> CoinPress.of(1, 1).estimate(
-                RowBlockMatrix.of(new double[][] {{1, Double.POSITIVE_INFINITY}}), RandomSource.insecureSeeded(1), CPU));
-        assertThrows(IllegalArgumentException.class, () -> CoinPress.fromParams(SecondMomentParams.builder(1, 1)
+        assertThrows(IllegalArgumentException.class, () -> CoinPress.of(1, Zcdp.of(1)).withTailProbability(1));
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentEstimate.run(
+                CoinPress.of(1, Zcdp.of(1)), RowBlockMatrix.of(new double[][] {{1, Double.POSITIVE_INFINITY}}),
+                RandomSource.insecureSeeded(1), CPU));
+        assertThrows(IllegalArgumentException.class, () -> CoinPress.fromParams(SecondMomentParams.builder().budget(Zcdp.of(1)).radius(1)
                 .extra(CoinPress.EXTRA_ITERATIONS, 2.5).build()));
-        assertThrows(IllegalArgumentException.class, () -> CoinPress.fromParams(SecondMomentParams.builder(1, 1)
+        assertThrows(IllegalArgumentException.class, () -> CoinPress.fromParams(SecondMomentParams.builder().budget(Zcdp.of(1)).radius(1)
                 .extra(CoinPress.EXTRA_PRIOR_SCALE, -1).build()));
-        CoinPress fromParams = CoinPress.fromParams(SecondMomentParams.builder(1, 3).extra(CoinPress.EXTRA_ITERATIONS, 2)
+        CoinPress fromParams = CoinPress.fromParams(SecondMomentParams.builder().budget(Zcdp.of(1)).radius(3).extra(CoinPress.EXTRA_ITERATIONS, 2)
                 .build());
         assertEquals(9.0, fromParams.priorScale(), 0.0);
         assertArrayEquals(new double[] {0.25, 0.75}, fromParams.fractions(), 0);
@@ -81,8 +84,9 @@ class CoinPressTest {
             x.setRow(i * 100, r);
         }
         double u = 100 * BaselineTestData.maxRowNorm(x) * BaselineTestData.maxRowNorm(x);
-        CoinPress c = CoinPress.of(u, 1.0);
-        DMatrixRMaj ours = c.withNoise(SymmetricNoise.none()).estimate(x, RandomSource.insecureSeeded(5), CPU).matrix();
+        CoinPress c = CoinPress.of(u, Zcdp.of(1.0));
+        DMatrixRMaj ours = SecondMomentEstimate.run(SecondMomentEstimate.withNoise(c, SymmetricNoise.none()), x,
+                RandomSource.insecureSeeded(5), CPU).matrix();
         DMatrixRMaj reference = symmetricForm(x, u, c);
         double scale = CommonOps_DDRM.elementMaxAbs(reference);
         for (int i = 0; i < ours.data.length; i++) {
@@ -103,10 +107,10 @@ class CoinPressTest {
         RowBlockMatrix x = BaselineTestData.gaussian(20_000, BaselineTestData.geometric(5, 100), 17);
         DMatrixRMaj sigma = BaselineTestData.secondMoment(x);
         double r = BaselineTestData.maxRowNorm(x);
-        CoinPress c = CoinPress.of(r * r, 1.0);
+        CoinPress c = CoinPress.of(r * r, Zcdp.of(1.0));
         RandomSource random = RandomSource.insecureSeeded(8);
         for (int rep = 0; rep < 5; rep++) {
-            DMatrixRMaj out = c.estimate(x, random, CPU).matrix();
+            DMatrixRMaj out = SecondMomentEstimate.run(c, x, random, CPU).matrix();
             double err = SpectralMetrics.relativeSpectralError(sigma, out);
             assertTrue(err < 0.03, "relative spectral error " + err);
             SymmetricEigen eig = CPU.symmetricEigen(out);
@@ -117,13 +121,15 @@ class CoinPressTest {
     @Test
     void guaranteeIsZcdpReplaceOne() {
         RowBlockMatrix x = BaselineTestData.gaussian(200, new double[] {1, 1}, 3);
-        SecondMomentEstimate e = CoinPress.of(10, 0.7).estimate(x, RandomSource.secure(), CPU);
+        SecondMomentEstimate e = SecondMomentEstimate.run(CoinPress.of(10, Zcdp.of(0.7)), x, RandomSource.secure(), CPU);
         Map<String, Object> g = e.guarantee().toMap();
         assertEquals("replace-one", g.get("relation"));
         assertEquals(0.7, (Double) g.get("rho"), 0.0);
         assertTrue((Boolean) g.get("certified"));
-        assertEquals(CoinPress.NAME, e.method());
-        assertFalse(CoinPress.of(10, 0.7).estimate(x, RandomSource.insecureSeeded(1), CPU).certified());
+        assertEquals(CoinPress.ID, e.mechanism());
+        assertEquals(ConversionPolicy.NAME, e.guarantee().conversion());
+        assertFalse(SecondMomentEstimate.run(CoinPress.of(10, Zcdp.of(0.7)), x, RandomSource.insecureSeeded(1), CPU)
+                .certified());
     }
 
     /** The pseudocode of spec §8 item 4 with a symmetric A and explicit whitened rows w = A x, noise-free. */

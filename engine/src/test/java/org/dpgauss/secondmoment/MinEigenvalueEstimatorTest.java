@@ -8,8 +8,8 @@ import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.engine.CpuEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.NeighbouringRelation;
-import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.accounting.Release;
 import org.junit.jupiter.api.Test;
 
 /** Algorithm 4 (spec §2.5): buckets, accuracy P9, FAIL and the guarantee. */
@@ -65,12 +65,11 @@ class MinEigenvalueEstimatorTest {
     @Test
     void guaranteeAndValidation() {
         MinEigenvalueEstimator est = MinEigenvalueEstimator.of(50, 0.5, 0.3, 1e-7);
-        PrivacyGuarantee g = est.guarantee(RandomSource.secure());
+        Release g = est.step("alg4");
         assertEquals(NeighbouringRelation.REPLACE_ONE, g.relation());
-        assertEquals(0.3, g.approxDp().orElseThrow().epsilon());
-        assertEquals(1e-7, g.approxDp().orElseThrow().delta());
-        assertTrue(g.certified());
-        assertTrue(!est.guarantee(RandomSource.insecureSeeded(1)).certified());
+        assertEquals(Release.Kind.APPROX_DP, g.kind());
+        assertEquals(0.3, g.approxDp().epsilon());
+        assertEquals(1e-7, g.approxDp().delta());
         assertThrows(IllegalArgumentException.class, () -> MinEigenvalueEstimator.of(0, 0.5, 1, 1e-6));
         assertThrows(IllegalArgumentException.class, () -> MinEigenvalueEstimator.of(5, 0.7, 1, 1e-6));
         assertThrows(IllegalArgumentException.class, () -> MinEigenvalueEstimator.of(5, 0.5, 0, 1e-6));

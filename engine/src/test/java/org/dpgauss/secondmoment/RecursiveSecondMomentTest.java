@@ -1,5 +1,6 @@
 package org.dpgauss.secondmoment;
 
+import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,7 +11,10 @@ import org.dpgauss.engine.CpuEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
+import org.dpgauss.privacy.ConversionPolicy;
 import org.dpgauss.privacy.PrivacyGuarantee;
+import org.dpgauss.privacy.accounting.PrivacyAccountant;
+import org.dpgauss.privacy.accounting.Release;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.Zcdp;
 import org.ejml.data.DMatrixRMaj;
@@ -32,7 +36,7 @@ class RecursiveSecondMomentTest {
     }
 
     private static SecondMomentParams.Builder params() {
-        return SecondMomentParams.builder(1.0, RADIUS).m(2).minEigenvalue(LAMBDA);
+        return SecondMomentParams.builder().budget(Zcdp.of(1.0)).radius(RADIUS).m(2).minEigenvalue(LAMBDA);
     }
 
     /** Output of Algorithm 1 (pipeline units) minus the closed-form clipping term, and the trace. */
@@ -56,7 +60,7 @@ class RecursiveSecondMomentTest {
     @Test
     void scheduleHasSeveralLevelsAndRecursionClipsSomeRows() {
         Trace trace = new Trace();
-        RecursiveSecondMoment.withNoise(params().build(), new SecondMomentTestData.RecordingNoise(1, 1))
+        SecondMomentEstimate.withNoise(params().build(), new SecondMomentTestData.RecordingNoise(1, 1))
                 .run(data(), RandomSource.insecureSeeded(1), CPU, trace);
         assertEquals(4, trace.levels.size());
         int clipped = 0;
@@ -71,9 +75,9 @@ class RecursiveSecondMomentTest {
     void noiseFreeOracleEqualsTheClippedSecondMomentAndLiesBelowSigma() {
         RowBlockMatrix x = data();
         Trace trace = new Trace();
-        SecondMomentEstimate est = RecursiveSecondMoment.withNoise(params().build(),
+        DMatrixRMaj est = SecondMomentEstimate.withNoise(params().build(),
                 new SecondMomentTestData.RecordingNoise(1, 0)).run(x, RandomSource.insecureSeeded(1), CPU, trace);
-        DMatrixRMaj out = est.matrix();
+        DMatrixRMaj out = est;
         DMatrixRMaj closed = clippingTerm(trace, LAMBDA, 0.5);
         DMatrixRMaj sigma = SpectralMetrics.secondMoment(SecondMomentTestData.clipped(x, RADIUS), CPU);
         assertTrue(NormOps_DDRM.normF(CommonOps_DDRM.subtract(out, closed, null)) <= 1e-10 * NormOps_DDRM.normF(sigma));
@@ -89,15 +93,15 @@ class RecursiveSecondMomentTest {
         // kappa_0 small enough for a single level, where nothing is ever clipped.
         RowBlockMatrix x = SecondMomentTestData.gaussian(500, new double[] {1, 2, 3}, 5);
         Trace trace = new Trace();
-        SecondMomentEstimate est = RecursiveSecondMoment.withNoise(
-                SecondMomentParams.builder(1, 100).m(50).minEigenvalue(0.5).build(),
+        DMatrixRMaj est = SecondMomentEstimate.withNoise(
+                SecondMomentParams.builder().budget(Zcdp.of(1)).radius(100).m(50).minEigenvalue(0.5).build(),
                 new SecondMomentTestData.RecordingNoise(1, 0)).run(x, RandomSource.insecureSeeded(1), CPU, trace);
         assertTrue(trace.levels.size() >= 2, "levels " + trace.levels.size());
         for (double s : trace.productClipFactors) {
             assertEquals(1.0, s, 0.0);
         }
         DMatrixRMaj sigma = SpectralMetrics.secondMoment(x, CPU);
-        assertEquals(0, SpectralMetrics.relativeSpectralError(sigma, est.matrix()), 1e-12);
+        assertEquals(0, SpectralMetrics.relativeSpectralError(sigma, est), 1e-12);
     }
 
     /** §4.2 item 6 / §2.3 closed form: output - (1/n) sum s_i^2 x_i x_i^T = (1-alpha) lambda M N_leaf M^T. */
@@ -105,7 +109,7 @@ class RecursiveSecondMomentTest {
     void closedFormWithInjectedNoise() {
         SecondMomentTestData.RecordingNoise noise = new SecondMomentTestData.RecordingNoise(99, 1);
         Trace trace = new Trace();
-        SecondMomentEstimate est = RecursiveSecondMoment.withNoise(params().build(), noise)
+        DMatrixRMaj est = SecondMomentEstimate.withNoise(params().build(), noise)
                 .run(data(), RandomSource.insecureSeeded(1), CPU, trace);
         assertEquals(trace.levels.size(), noise.added.size(), "one noise draw per level, L in total");
         DMatrixRMaj nLeaf = noise.added.get(noise.added.size() - 1);
@@ -115,7 +119,7 @@ class RecursiveSecondMomentTest {
         DMatrixRMaj whitened = new DMatrixRMaj(4, 4);
         CommonOps_DDRM.multTransB(t, m, whitened);
         CommonOps_DDRM.scale(LAMBDA * 0.5, whitened);
-        DMatrixRMaj lhs = CommonOps_DDRM.subtract(est.matrix(), clippingTerm(trace, LAMBDA, 0.5), null);
+        DMatrixRMaj lhs = CommonOps_DDRM.subtract(est, clippingTerm(trace, LAMBDA, 0.5), null);
         double scale = NormOps_DDRM.normF(whitened);
         assertTrue(scale > 0);
         assertTrue(NormOps_DDRM.normF(CommonOps_DDRM.subtract(lhs, whitened, null)) <= 1e-9 * scale);
@@ -145,7 +149,7 @@ class RecursiveSecondMomentTest {
         RowBlockMatrix x = SecondMomentTestData.studentT(3000, SCALES, 5, 11);
         SecondMomentTestData.RecordingNoise noise = new SecondMomentTestData.RecordingNoise(17, 1);
         Trace trace = new Trace();
-        SecondMomentEstimate est = RecursiveSecondMoment.withNoise(params().build(), noise)
+        DMatrixRMaj est = SecondMomentEstimate.withNoise(params().build(), noise)
                 .run(x, RandomSource.insecureSeeded(1), CPU, trace);
         int clippedInside = 0;
         int splitDims = 0;
@@ -181,7 +185,7 @@ class RecursiveSecondMomentTest {
         DMatrixRMaj rec = literalRecDpsme(rows, 0.5, 1.0 / (10 * m), 640.0 * m, r0 * r0, r0, draws);
         assertFalse(draws.hasNext(), "the literal recursion consumed every recorded draw");
         CommonOps_DDRM.scale(LAMBDA * (1 - alpha), rec); // Alg 1 step 5, §2.4 step 7
-        double err = NormOps_DDRM.normF(CommonOps_DDRM.subtract(rec, est.matrix(), null));
+        double err = NormOps_DDRM.normF(CommonOps_DDRM.subtract(rec, est, null));
         assertTrue(err <= 1e-9 * NormOps_DDRM.normF(rec), "difference " + err);
     }
 
@@ -248,7 +252,7 @@ class RecursiveSecondMomentTest {
     @Test
     void perLevelInvariants() {
         Trace trace = new Trace();
-        RecursiveSecondMoment.withNoise(params().build(), SymmetricNoise.secure(RandomSource.insecureSeeded(7)))
+        SecondMomentEstimate.withNoise(params().build(), SymmetricNoise.secure(RandomSource.insecureSeeded(7)))
                 .run(data(), RandomSource.insecureSeeded(7), CPU, trace);
         double[][] x0 = trace.input;
         double r0 = trace.levels.get(0).radius;
@@ -328,8 +332,8 @@ class RecursiveSecondMomentTest {
 
     @Test
     void guaranteeWithPublicLambdaIsRhoZcdpWithTheTightConversion() {
-        SecondMomentEstimate est = RecursiveSecondMoment.fromParams(params().delta(1e-7).build())
-                .estimate(data(), RandomSource.secure(), CPU);
+        SecondMomentEstimate est = SecondMomentEstimate.run(RecursiveSecondMoment.fromParams(params().build()), 1e-7,
+                data(), RandomSource.secure(), CPU);
         PrivacyGuarantee g = est.guarantee();
         assertEquals(NeighbouringRelation.REPLACE_ONE, g.relation());
         assertTrue(g.isZcdp());
@@ -337,36 +341,47 @@ class RecursiveSecondMomentTest {
         ApproxDp tight = Zcdp.of(1.0).toApproxDpTight(1e-7);
         assertEquals(tight, g.approxDp().orElseThrow());
         assertTrue(tight.epsilon() < Zcdp.of(1.0).toApproxDp(1e-7).epsilon(), "tighter than Bun-Steinke");
+        assertEquals(ConversionPolicy.NAME, g.conversion());
         assertTrue(g.certified() && est.certified());
-        assertEquals("recursive", est.method());
-        assertEquals(4, est.parameters().get("levels"));
-        assertEquals("public", est.parameters().get("lambda_source"));
+        assertEquals("second-moment.recursive", est.mechanism());
+        assertEquals(4L, est.parameters().get("levels"));
+        assertEquals(LAMBDA, (Double) est.parameters().get("minEigenvalueBound"), 0.0);
+        assertEquals("", est.release().failMeaning(), "a public lambda bound never FAILs");
 
-        SecondMomentEstimate seeded = RecursiveSecondMoment.fromParams(params().build())
-                .estimate(data(), RandomSource.insecureSeeded(5), CPU);
+        SecondMomentEstimate seeded = SecondMomentEstimate.run(RecursiveSecondMoment.fromParams(params().build()),
+                data(), RandomSource.insecureSeeded(5), CPU);
         assertFalse(seeded.certified());
-        assertFalse(seeded.guarantee().certified());
-        assertTrue(seeded.guarantee().notes().contains("INSECURE"));
+        assertTrue(seeded.guarantee().notes().contains("insecure"), seeded.guarantee().notes());
     }
 
-    /** §2.4 budget split: Algorithm 4's (eps_l, delta_l) plus rho-zCDP converted at delta - delta_l. */
+    /**
+     * §2.4 budget split: Algorithm 4's (eps_l, delta_l) and the rho-zCDP part composed by the accountant
+     * ({@code PrivacyAccountant.composeSteps}), not summed by hand; at least as tight as the hand-summed basic
+     * composition eps_l + eps_rho(delta - delta_l) the method stated before.
+     */
     @Test
     void guaranteeWithPrivateLambdaComposesAlgorithm4AndTheZcdpPart() {
-        SecondMomentParams p = SecondMomentParams.builder(0.5, RADIUS).m(2).lambdaBudget(0.5, 2e-7).delta(1e-6)
-                .lambdaGroupSize(40).build();
-        SecondMomentEstimate est = RecursiveSecondMoment.fromParams(p)
-                .estimate(SecondMomentTestData.gaussian(4000, new double[] {1, 0.5, 0.2}, 8), RandomSource.secure(),
-                        CPU);
+        SecondMomentParams p = SecondMomentParams.builder().budget(Zcdp.of(0.5)).radius(RADIUS).m(2)
+                .lambdaBudget(0.5, 2e-7).delta(1e-6).lambdaGroupSize(40).build();
+        SecondMomentEstimate est = SecondMomentEstimate.run(RecursiveSecondMoment.fromParams(p),
+                SecondMomentTestData.gaussian(4000, new double[] {1, 0.5, 0.2}, 8), RandomSource.secure(), CPU);
         assertTrue(est.passed());
         PrivacyGuarantee g = est.guarantee();
         assertEquals(PrivacyGuarantee.TYPE_APPROX_DP, g.type());
-        ApproxDp expected = ApproxDp.of(0.5, 2e-7).plus(Zcdp.of(0.5).toApproxDpTight(8e-7));
-        assertEquals(expected, g.approxDp().orElseThrow());
-        assertEquals(1e-6, g.approxDp().orElseThrow().delta(), 1e-18);
+        PrivacyGuarantee composed = PrivacyAccountant.composeSteps(NeighbouringRelation.REPLACE_ONE, List.of(
+                Release.approxDp("a", NeighbouringRelation.REPLACE_ONE, ApproxDp.of(0.5, 2e-7)),
+                Release.zcdp("b", NeighbouringRelation.REPLACE_ONE, Zcdp.of(0.5))), 1e-6, true, null);
+        assertEquals(composed.approxDp().orElseThrow(), g.approxDp().orElseThrow());
+        assertEquals(composed.conversion(), g.conversion());
+        double handSummed = 0.5 + Zcdp.of(0.5).toApproxDpTight(8e-7).epsilon();
+        assertTrue(g.approxDp().orElseThrow().epsilon() <= handSummed + 1e-12, g.describe());
+        assertTrue(g.approxDp().orElseThrow().delta() <= 1e-6);
         assertEquals(NeighbouringRelation.REPLACE_ONE, g.relation());
-        assertEquals("algorithm4", est.parameters().get("lambda_source"));
+        assertEquals(0.5, (Double) est.parameters().get("lambdaEpsilon"), 0.0);
+        assertFalse(est.parameters().containsKey("levels"), "the schedule depends on the private lambda~: not stated");
+        assertTrue(est.release().failMeaning().contains("Algorithm 4"));
         // default lambda delta: half of delta
-        assertEquals(5e-7, SecondMomentParams.builder(0.5, 1).lambdaBudget(1.0, null).build().lambdaDelta());
+        assertEquals(5e-7, SecondMomentParams.builder().budget(Zcdp.of(0.5)).radius(1).lambdaBudget(1.0, null).build().lambdaDelta());
     }
 
     /** Spec §7.2 (a): rank-deficient data put Algorithm 4 in the {0} bucket, and the pipeline returns FAIL only. */
@@ -378,56 +393,55 @@ class RecursiveSecondMomentTest {
             row[0] = rnd.nextGaussian();
             row[1] = rnd.nextGaussian();
         }
-        SecondMomentEstimate est = RecursiveSecondMoment.fromParams(
-                SecondMomentParams.builder(1, 5).lambdaBudget(1.0, null).build())
-                .estimate(RowBlockMatrix.of(a), RandomSource.insecureSeeded(2), CPU);
+        SecondMomentEstimate est = SecondMomentEstimate.run(RecursiveSecondMoment.fromParams(
+                SecondMomentParams.builder().budget(Zcdp.of(1)).radius(5).lambdaBudget(1.0, null).build()),
+                RowBlockMatrix.of(a), RandomSource.insecureSeeded(2), CPU);
         assertFalse(est.passed());
         assertThrows(IllegalStateException.class, est::matrix);
-        assertThrows(IllegalStateException.class, est::guarantee);
-        assertThrows(IllegalStateException.class, est::parameters);
-        assertEquals("FAIL", est.toString());
+        assertTrue(est.release().values().isEmpty(), "a FAIL releases nothing");
+        assertTrue(est.release().toMap().containsKey("failMeaning"));
     }
 
     @Test
     void publicBoundModeRejectsLongRowsAndClipModeClipsThem() {
         RowBlockMatrix x = data();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> RecursiveSecondMoment.fromParams(params().clipToRadius(false).build())
-                        .estimate(x, RandomSource.insecureSeeded(1), CPU));
+                () -> SecondMomentEstimate.run(RecursiveSecondMoment.fromParams(params().clipToRadius(false).build()),
+                        x, RandomSource.insecureSeeded(1), CPU));
         assertTrue(e.getMessage().contains("covering radius R=2.0"), e.getMessage());
-        assertTrue(RecursiveSecondMoment.fromParams(params().build()).estimate(x, RandomSource.insecureSeeded(1), CPU)
-                .passed());
+        assertTrue(SecondMomentEstimate.run(RecursiveSecondMoment.fromParams(params().build()), x,
+                RandomSource.insecureSeeded(1), CPU).passed());
     }
 
     @Test
     void rejectsInvalidParametersAndInput() {
-        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder(0, 1).build());
-        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder(Double.POSITIVE_INFINITY, 1).build());
-        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder(1, -1).build());
-        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder(1, 1).alpha(0.6).build());
-        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder(1, 1).alpha(0).build());
-        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder(1, 1).m(0).build());
-        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder(1, 1).delta(1).build());
-        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder(1, 1).xi(0).build());
-        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder(1, 1).minEigenvalue(0.0).build());
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder().budget(Zcdp.of(0)).radius(1).build());
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder().budget(Zcdp.of(Double.POSITIVE_INFINITY)).radius(1).build());
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder().budget(Zcdp.of(1)).radius(-1).build());
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder().budget(Zcdp.of(1)).radius(1).alpha(0.6).build());
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder().budget(Zcdp.of(1)).radius(1).alpha(0).build());
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder().budget(Zcdp.of(1)).radius(1).m(0).build());
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder().budget(Zcdp.of(1)).radius(1).delta(1).build());
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder().budget(Zcdp.of(1)).radius(1).xi(0).build());
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentParams.builder().budget(Zcdp.of(1)).radius(1).minEigenvalue(0.0).build());
         assertThrows(IllegalArgumentException.class,
-                () -> SecondMomentParams.builder(1, 1).minEigenvalue(0.1).lambdaBudget(1.0, null).build());
+                () -> SecondMomentParams.builder().budget(Zcdp.of(1)).radius(1).minEigenvalue(0.1).lambdaBudget(1.0, null).build());
         assertThrows(IllegalArgumentException.class,
-                () -> SecondMomentParams.builder(1, 1).lambdaBudget(1.0, 1e-6).delta(1e-6).build());
+                () -> SecondMomentParams.builder().budget(Zcdp.of(1)).radius(1).lambdaBudget(1.0, 1e-6).delta(1e-6).build());
         assertThrows(IllegalArgumentException.class,
-                () -> SecondMomentParams.builder(1, 1).lambdaBudget(null, 1e-7).build());
+                () -> SecondMomentParams.builder().budget(Zcdp.of(1)).radius(1).lambdaBudget(null, 1e-7).build());
         IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
-                () -> RecursiveSecondMoment.fromParams(SecondMomentParams.builder(1, 1).build()));
+                () -> RecursiveSecondMoment.fromParams(SecondMomentParams.builder().budget(Zcdp.of(1)).radius(1).build()));
         assertTrue(missing.getMessage().contains("--min-eigenvalue"));
         RecursiveSecondMoment ok = RecursiveSecondMoment.fromParams(params().build());
         RowBlockMatrix nan = RowBlockMatrix.of(new double[][] {{1, 2, 3, 4}, {1, Double.NaN, 0, 0}});
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> ok.estimate(nan, RandomSource.insecureSeeded(1), CPU));
-        assertTrue(e.getMessage().contains("row 1"), e.getMessage());
+                () -> SecondMomentEstimate.run(ok, nan, RandomSource.insecureSeeded(1), CPU));
+        assertTrue(e.getMessage().contains("row 2"), e.getMessage());
         assertThrows(IllegalArgumentException.class,
-                () -> ok.estimate(RowBlockMatrix.zeros(0, 4), RandomSource.insecureSeeded(1), CPU));
+                () -> SecondMomentEstimate.run(ok, RowBlockMatrix.zeros(0, 4), RandomSource.insecureSeeded(1), CPU));
         assertThrows(IllegalArgumentException.class, () -> RecursiveSecondMoment.fromParams(
-                SecondMomentParams.builder(1, 1).minEigenvalue(2.0).build()));
+                SecondMomentParams.builder().budget(Zcdp.of(1)).radius(1).minEigenvalue(2.0).build()));
         assertThrows(IllegalArgumentException.class, () -> SecondMomentMethods.create("nope", params().build()));
     }
 

@@ -88,7 +88,7 @@ final class SecondMomentTestData {
 
     /** The rows clipped to norm R (exactly as the mechanism's step 2 would, up to its safety factor). */
     static RowBlockMatrix clipped(RowBlockMatrix x, double radius) {
-        return RowBounds.scaleAndClip(x, 1.0, radius, null);
+        return RowBounds.scaleAndClip(x, 1.0, radius);
     }
 
     /**

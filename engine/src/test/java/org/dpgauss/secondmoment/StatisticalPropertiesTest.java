@@ -8,6 +8,7 @@ import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.RandomSource;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
+import org.dpgauss.privacy.Zcdp;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,12 +41,12 @@ class StatisticalPropertiesTest {
         boolean[] tail = tail(x, sigma, M * (1 + ALPHA));
         // P3 (Lemma 3.8) as a checked precondition: lambda_min(GenEig(Sigma_eff, Sigma)) >= 1 - alpha
         assertTrue(SpectralMetrics.generalizedEigenvalues(effective(x, tail), sigma)[0] >= 1 - ALPHA);
-        SecondMomentParams p = SecondMomentParams.builder(10, radius).m(M).alpha(ALPHA).minEigenvalue(lambda).build();
+        SecondMomentParams p = SecondMomentParams.builder().budget(Zcdp.of(10)).radius(radius).m(M).alpha(ALPHA).minEigenvalue(lambda).build();
         int recursionClipped = 0;
         for (long seed = 1; seed <= 8; seed++) {
             Trace trace = new Trace();
             SymmetricNoise noise = SymmetricNoise.secure(RandomSource.insecureSeeded(seed));
-            RecursiveSecondMoment.withNoise(p, noise).run(raw, RandomSource.insecureSeeded(seed), CPU, trace);
+            SecondMomentEstimate.withNoise(p, noise).run(raw, RandomSource.insecureSeeded(seed), CPU, trace);
             int levels = trace.levels.size();
             assertTrue(levels >= 3, "several levels: " + levels);
             if (seed == 1) {

@@ -9,9 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.RandomSource;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
+import org.dpgauss.privacy.Zcdp;
 import org.junit.jupiter.api.Test;
 
 class SubsampleAndAggregateTest {
@@ -21,13 +23,13 @@ class SubsampleAndAggregateTest {
         // Spec §4.1: C_abs = 2, eps = 1, delta = 1e-6, xi = 0.1, alpha = 1/2: eta = 4.37e-4 (d=100), 1.55e-4
         // (d=1000); the privacy condition needs n/m >= 8.4e8 (d=100) and 7.5e9 (d=1000; the exact value is 7.447e9,
         // the spec rounds it up).
-        SubsampleAndAggregate s = SubsampleAndAggregate.of(1, 0.5, 0.1, 1, 1e-6);
+        SubsampleAndAggregate s = sa(1, 0.5, 0.1, 1, 1e-6).build();
         assertEquals(4.369e-4, s.maskScale(100), 1e-7);
         assertEquals(1.55e-4, s.maskScale(1000), 1e-6);
         assertEquals(8.4e8, s.minimumRowsForPrivacy(100), 0.05e8);
         assertEquals(7.447e9, s.minimumRowsForPrivacy(1000), 0.001e9);
         assertEquals(1000 * s.minimumRowsForPrivacy(100),
-                SubsampleAndAggregate.of(1000, 0.5, 0.1, 1, 1e-6).minimumRowsForPrivacy(100), 1e-3);
+                sa(1000, 0.5, 0.1, 1, 1e-6).build().minimumRowsForPrivacy(100), 1e-3);
         assertFalse(s.privacyConditionHolds(100_000, 100));
         assertEquals(2.0, s.finalGuarantee().epsilon(), 0.0);
         assertEquals(4 * Math.E * 1e-6, s.finalGuarantee().delta(), 1e-18);
@@ -36,15 +38,15 @@ class SubsampleAndAggregateTest {
     @Test
     void refusesWhenThePrivacyConditionFailsUnlessUncertifiedRunsAreAllowed() {
         RowBlockMatrix x = BaselineTestData.gaussian(2000, new double[] {1, 1}, 3);
-        SubsampleAndAggregate s = SubsampleAndAggregate.of(100, 0.5, 0.1, 1, 1e-6);
+        SubsampleAndAggregate s = sa(100, 0.5, 0.1, 1, 1e-6).build();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> s.estimate(x, RandomSource.insecureSeeded(1), CPU));
+                () -> SecondMomentEstimate.run(s, x, RandomSource.insecureSeeded(1), CPU));
         assertTrue(e.getMessage().contains("n=2000") && e.getMessage().contains("Thm A.6"), e.getMessage());
         // n = 20000, m = 100, d = 2, eps = 5: T = 200 groups that all agree (pair dists ~0.3 << 2), Q = 1 and the
         // truncated Laplace (support +-0.036) cannot reach the threshold 0.836: PASS with certainty, yet uncertified.
         RowBlockMatrix big = BaselineTestData.gaussian(20_000, new double[] {1, 1}, 3);
-        SecondMomentEstimate o = SubsampleAndAggregate.of(100, 0.5, 0.1, 5, 1e-6).allowUncertified(true)
-                .estimate(big, RandomSource.secure(), CPU);
+        SecondMomentEstimate o = SecondMomentEstimate.run(sa(100, 0.5, 0.1, 5, 1e-6).allowUncertified(true).build(),
+                big, RandomSource.secure(), CPU);
         assertTrue(o.passed());
         assertFalse(o.certified());
         assertFalse(o.guarantee().certified());
@@ -53,16 +55,19 @@ class SubsampleAndAggregateTest {
 
     @Test
     void rejectsInvalidParameters() {
-        assertThrows(IllegalArgumentException.class, () -> SubsampleAndAggregate.of(0, 0.5, 0.1, 1, 1e-6));
-        assertThrows(IllegalArgumentException.class, () -> SubsampleAndAggregate.of(10, 0.6, 0.1, 1, 1e-6));
-        assertThrows(IllegalArgumentException.class, () -> SubsampleAndAggregate.of(10, 0, 0.1, 1, 1e-6));
-        assertThrows(IllegalArgumentException.class, () -> SubsampleAndAggregate.of(10, 0.5, 1, 1, 1e-6));
-        assertThrows(IllegalArgumentException.class, () -> SubsampleAndAggregate.of(10, 0.5, 0.1, 0, 1e-6));
-        assertThrows(IllegalArgumentException.class, () -> SubsampleAndAggregate.of(10, 0.5, 0.1, 1, 0.2));
-        assertThrows(IllegalArgumentException.class, () -> SubsampleAndAggregate.of(10, 0.5, 0.1, 1, 1e-6).withCAbs(-1));
+        assertThrows(IllegalArgumentException.class, () -> sa(0, 0.5, 0.1, 1, 1e-6).build());
+        assertThrows(IllegalArgumentException.class, () -> sa(10, 0.6, 0.1, 1, 1e-6).build());
+        assertThrows(IllegalArgumentException.class, () -> sa(10, 0, 0.1, 1, 1e-6).build());
+        assertThrows(IllegalArgumentException.class, () -> sa(10, 0.5, 1, 1, 1e-6).build());
+        assertThrows(IllegalArgumentException.class, () -> sa(10, 0.5, 0.1, 0, 1e-6).build());
+        assertThrows(IllegalArgumentException.class, () -> sa(10, 0.5, 0.1, 1, 0.2).build());
+        assertThrows(IllegalArgumentException.class, () -> sa(10, 0.5, 0.1, 1, 1e-6).cAbs(-1).build());
         RowBlockMatrix small = BaselineTestData.gaussian(5, new double[] {1, 1}, 3);
-        assertThrows(IllegalArgumentException.class, () -> SubsampleAndAggregate.of(10, 0.5, 0.1, 1, 1e-6)
-                .allowUncertified(true).estimate(small, RandomSource.insecureSeeded(1), CPU));
+        assertThrows(IllegalArgumentException.class, () -> SecondMomentEstimate.run(sa(10, 0.5, 0.1, 1, 1e-6)
+                .allowUncertified(true).build(), small, RandomSource.insecureSeeded(1), CPU));
+        IllegalStateException noBudget = assertThrows(IllegalStateException.class,
+                () -> SubsampleAndAggregate.builder().groupSize(10).build());
+        assertTrue(noBudget.getMessage().contains("stepBudget"), noBudget.getMessage());
     }
 
     @Test
@@ -134,10 +139,10 @@ class SubsampleAndAggregateTest {
         // (probability below 1e-30). Thm A.6 promises only 2 alpha = 1.
         RowBlockMatrix x = BaselineTestData.gaussian(40_000, new double[] {4, 1, 0.01}, 21);
         DMatrixRMaj sigma = BaselineTestData.secondMoment(x);
-        SubsampleAndAggregate s = SubsampleAndAggregate.of(400, 0.5, 0.1, 5, 1e-6).allowUncertified(true);
+        SubsampleAndAggregate s = sa(400, 0.5, 0.1, 5, 1e-6).allowUncertified(true).build();
         RandomSource random = RandomSource.insecureSeeded(4);
         for (int rep = 0; rep < 3; rep++) {
-            SecondMomentEstimate o = s.estimate(x, random, CPU);
+            SecondMomentEstimate o = SecondMomentEstimate.run(s, x, random, CPU);
             assertTrue(o.passed());
             double dist = SpectralMetrics.dist(sigma, o.matrix());
             assertTrue(dist < 0.05 && dist > 0, "dist " + dist);
@@ -149,39 +154,47 @@ class SubsampleAndAggregateTest {
         // m = 2 < d = 3: every group second moment has rank <= 2, every Dist is +inf, so Q = 0 and
         // Q~ <= A < 0.8 + A: FAIL with certainty, releasing nothing.
         RowBlockMatrix x = BaselineTestData.gaussian(1000, new double[] {1, 1, 1}, 2);
-        SecondMomentEstimate o = SubsampleAndAggregate.of(2, 0.5, 0.1, 5, 1e-6).allowUncertified(true)
-                .estimate(x, RandomSource.insecureSeeded(3), CPU);
+        SecondMomentEstimate o = SecondMomentEstimate.run(sa(2, 0.5, 0.1, 5, 1e-6).allowUncertified(true).build(), x,
+                RandomSource.insecureSeeded(3), CPU);
         assertFalse(o.passed());
         assertThrows(IllegalStateException.class, o::matrix);
-        assertThrows(IllegalStateException.class, o::parameters);
+        assertTrue(o.release().values().isEmpty());
+        assertEquals(SubsampleAndAggregate.FAIL_MEANING, o.release().failMeaning());
     }
 
     @Test
     void fromParamsSpendsTheEpsilonDeltaThatRhoImplies() {
         // rho = 0.5 at delta = 1e-6: epsilon_total by the tight conversion; Algorithm 3 runs at epsilon_total/2 and
         // delta/(4 e^eps), so that its final (2 eps, 4 e^eps delta') is exactly (epsilon_total, 1e-6).
-        SecondMomentParams p = SecondMomentParams.builder(0.5, 1).extra(SubsampleAndAggregate.EXTRA_GROUP_SIZE, 400)
+        SecondMomentParams p = SecondMomentParams.builder().budget(Zcdp.of(0.5)).radius(1).extra(SubsampleAndAggregate.EXTRA_GROUP_SIZE, 400)
                 .extra(SubsampleAndAggregate.EXTRA_UNCERTIFIED, 1).build();
         SubsampleAndAggregate s = SubsampleAndAggregate.fromParams(p);
         assertEquals(p.equivalentEpsilon(), s.finalGuarantee().epsilon(), 1e-12);
         assertEquals(1e-6, s.finalGuarantee().delta(), 1e-18);
         assertEquals(400, s.m(3));
         assertTrue(s.allowsUncertified());
-        assertEquals(SecondMomentParams.builder(0.5, 1).build().m(7),
-                SubsampleAndAggregate.fromParams(SecondMomentParams.builder(0.5, 1).build()).m(7));
+        assertEquals(SecondMomentParams.builder().budget(Zcdp.of(0.5)).radius(1).build().m(7),
+                SubsampleAndAggregate.fromParams(SecondMomentParams.builder().budget(Zcdp.of(0.5)).radius(1).build()).m(7));
         assertThrows(IllegalArgumentException.class, () -> SubsampleAndAggregate.fromParams(SecondMomentParams
-                .builder(0.5, 1).extra(SubsampleAndAggregate.EXTRA_GROUP_SIZE, 2.5).build()));
+                .builder().budget(Zcdp.of(0.5)).radius(1).extra(SubsampleAndAggregate.EXTRA_GROUP_SIZE, 2.5).build()));
         assertThrows(IllegalArgumentException.class, () -> SubsampleAndAggregate.fromParams(SecondMomentParams
-                .builder(0.5, 1).extra(SubsampleAndAggregate.EXTRA_UNCERTIFIED, 3).build()));
+                .builder().budget(Zcdp.of(0.5)).radius(1).extra(SubsampleAndAggregate.EXTRA_UNCERTIFIED, 3).build()));
 
         RowBlockMatrix x = BaselineTestData.gaussian(40_000, new double[] {4, 1, 0.01}, 21);
-        SecondMomentEstimate e = s.estimate(x, RandomSource.insecureSeeded(5), CPU);
+        SecondMomentEstimate e = SecondMomentEstimate.run(s, x, RandomSource.insecureSeeded(5), CPU);
         Map<String, Object> g = e.guarantee().toMap();
         assertEquals("replace-one", g.get("relation"));
         assertEquals("approxDP", g.get("type"));
         assertEquals(p.equivalentEpsilon(), (Double) g.get("epsilon"), 1e-12);
         assertFalse(e.certified());
-        assertEquals(100, e.parameters().get("groups"));
+        assertEquals(100L, e.parameters().get("groups"));
+        assertFalse((Boolean) e.parameters().get("privacyConditionHolds"));
+        // Lemma A.5's two steps, composed by the accountant: (eps, delta) + (eps, (4 e^eps - 1) delta)
+        assertTrue(e.guarantee().conversion().contains("composition"), e.guarantee().conversion());
+    }
+
+    private static SubsampleAndAggregate.Builder sa(int m, double alpha, double xi, double eps, double delta) {
+        return SubsampleAndAggregate.builder().groupSize(m).alpha(alpha).xi(xi).stepBudget(ApproxDp.of(eps, delta));
     }
 
     private static DMatrixRMaj randomPd(SplittableRandom g, int d, double scale) {

@@ -8,6 +8,7 @@ import org.dpgauss.engine.CpuEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.RandomSource;
 import org.ejml.data.DMatrixRMaj;
+import org.dpgauss.privacy.Zcdp;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,13 +48,13 @@ class UnseenDataGuaranteeTest {
         DMatrixRMaj sigmaEff = StatisticalPropertiesTest.effective(x, tail);
         assertTrue(SpectralMetrics.generalizedEigenvalues(sigmaEff, sigma)[0] >= 1 - alpha, "P3 hypothesis");
 
-        SecondMomentParams p = SecondMomentParams.builder(rho, radius).m(m).alpha(alpha).minEigenvalue(lambda).build();
+        SecondMomentParams p = SecondMomentParams.builder().budget(Zcdp.of(rho)).radius(radius).m(m).alpha(alpha).minEigenvalue(lambda).build();
         SymmetricNoise noise = SymmetricNoise.secure(RandomSource.insecureSeeded(0xC0FFEEL));
-        SecondMomentEstimate est = RecursiveSecondMoment.withNoise(p, noise)
-                .estimate(raw, RandomSource.insecureSeeded(0xC0FFEEL), CPU);
+        SecondMomentEstimate est = SecondMomentEstimate.run(SecondMomentEstimate.withNoise(p, noise), raw,
+                RandomSource.insecureSeeded(0xC0FFEEL), CPU);
         double kappa0 = (Double) est.parameters().get("kappa0");
         LevelSchedule schedule = LevelSchedule.of(kappa0, m, n, d, rho, NoiseScaling.LEVELS, noise);
-        assertEquals(schedule.levels(), est.parameters().get("levels"));
+        assertEquals((long) schedule.levels(), est.parameters().get("levels"));
         assertTrue(schedule.levels() >= 4, "the recursion runs: L=" + schedule.levels());
         assertTrue(schedule.eventEConditionHolds(xi), "the §4.1 condition for E holds at n=" + n);
         double gamma = schedule.leafAccuracy(xi);

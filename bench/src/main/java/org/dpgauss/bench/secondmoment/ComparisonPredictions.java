@@ -38,7 +38,7 @@ final class ComparisonPredictions {
         }
         switch (method) {
             case AnalyzeGauss.NAME: {
-                double sigma = num(params, "sigma");
+                double sigma = num(params, "noiseSigma");
                 double typical = 2 * sigma * Math.sqrt(d) / lambdaMin;
                 double bound = sigma * (2 * Math.sqrt(d) + 2 * Math.sqrt(Math.log(2 / xi))) / lambdaMin;
                 p.put("value", typical);
@@ -57,9 +57,9 @@ final class ComparisonPredictions {
                 double f = Math.sqrt(d) + Math.sqrt(Math.log(2.0 * levels / xi));
                 // other noise scalings than the default 'levels': every formula scales with sigma_t, by the ratio
                 // of the actual sigma_0 to the paper's 4 kappa_0 sqrt(L)/(n sqrt(2 rho))
-                boolean levelsScaling = !params.containsKey("noise_scaling")
-                        || "levels".equals(params.get("noise_scaling"));
-                double c = levelsScaling ? 1 : ((double[]) params.get("sigma_normalised"))[0]
+                boolean levelsScaling = !params.containsKey("noiseScaling")
+                        || "levels".equals(params.get("noiseScaling"));
+                double c = levelsScaling ? 1 : ((double[]) params.get("noiseSigmaNormalised"))[0]
                         / (4 * kappa0 * Math.sqrt(levels) / (n * Math.sqrt(2 * rho)));
                 double gamma = c * 4 * Math.sqrt(2) * kappaLeaf * Math.sqrt(levels / rho) * f / n;
                 double nEventE = c * 320 * Math.sqrt(2) * m * Math.sqrt(levels / rho) * f;
@@ -68,7 +68,7 @@ final class ComparisonPredictions {
                 p.put("formula", "spec §4.1 leaf accuracy gamma = 4 sqrt(2) kappa_leaf sqrt(L/rho) f / n, f = sqrt(d)"
                         + " + sqrt(ln(2L/xi)), kappa_leaf = kappa_0 (3/7)^(L-1) in normalised units (lambda_min >= 1;"
                         + " Thm 3.3: (1-gamma) Sigma_eff <= Sigma~ <= (1+gamma) Sigma w.p. 1-2xi when event E holds)"
-                        + (levelsScaling ? "" : "; noise scaling '" + params.get("noise_scaling") + "': gamma,"
+                        + (levelsScaling ? "" : "; noise scaling '" + params.get("noiseScaling") + "': gamma,"
                                 + " nForEventE and nForLeafGammaHalfWorstCase times sigma_0 / (4 kappa_0 sqrt(L)/(n"
                                 + " sqrt(2 rho))) = " + String.format(java.util.Locale.ROOT, "%.4f", c)));
                 p.put("levels", levels);
@@ -78,7 +78,7 @@ final class ComparisonPredictions {
                 boolean proven = levels == 1 || n >= nEventE; // one level: no intermediate noise, E is vacuous
                 p.put("inProvenRegime", proven);
                 // typical ||N_t|| / (psi kappa_t) = 2 sigma_t sqrt(d) 10 m / kappa_t, the same at every level
-                double sigma0 = ((double[]) params.get("sigma_normalised"))[0];
+                double sigma0 = ((double[]) params.get("noiseSigmaNormalised"))[0];
                 double split = levels > 1 ? 2 * Math.sqrt(d) * 10 * m * sigma0 / kappa0 : 0;
                 p.put("noiseOverSplitThreshold", levels > 1 ? split : null);
                 p.put("nForNoiseBelowSplitThreshold", levels > 1 ? n * split : null);
@@ -96,7 +96,7 @@ final class ComparisonPredictions {
                 break;
             }
             case CoinPress.NAME: {
-                double[] sig = (double[]) params.get("sigma_whitened");
+                double[] sig = (double[]) params.get("noiseSigmaWhitened");
                 double last = sig[sig.length - 1];
                 p.put("value", 2 * last * Math.sqrt(d));
                 p.put("formula", "[derived heuristic, not in the spec] 2 sigma_t sqrt(d): the final step's whitened"
@@ -111,8 +111,8 @@ final class ComparisonPredictions {
                 p.put("value", 2 * alpha);
                 p.put("formula", "Thm A.6: dist(Sigma, Sigma~) <= 2 alpha w.p. 1 - xi for (m, alpha, beta)-subsamplable"
                         + " data with beta <= xi m/(2n), and FAIL w.p. <= xi; privacy needs n >= "
-                        + String.format(java.util.Locale.ROOT, "%.3g", num(params, "n_required_for_privacy")));
-                p.put("nRequiredForPrivacy", num(params, "n_required_for_privacy"));
+                        + String.format(java.util.Locale.ROOT, "%.3g", num(params, "rowsRequiredForPrivacy")));
+                p.put("nRequiredForPrivacy", num(params, "rowsRequiredForPrivacy"));
                 p.put("standing", "bound (utility); privacy NOT certified at this n");
                 break;
             }

@@ -113,15 +113,15 @@ public final class MergeVariants {
         }
         String where = c.get("method") + " at " + c.get("input") + " d=" + c.get("d") + " rho=" + c.get("rho");
         if (!Objects.equals(((Number) v.get("m")).intValue(), ((Number) p.get("m")).intValue())
-                || !Objects.equals(v.get("noiseScaling"), p.get("noise_scaling"))) {
+                || !Objects.equals(v.get("noiseScaling"), p.get("noiseScaling"))) {
             throw new IllegalStateException(where + ": asked for m=" + v.get("m") + ", scaling "
                     + v.get("noiseScaling") + ", but the estimate reports m=" + p.get("m") + ", scaling "
-                    + p.get("noise_scaling"));
+                    + p.get("noiseScaling"));
         }
         double rho = ((Number) c.get("rho")).doubleValue();
-        double accounted = ((Number) p.get("rho_accounted")).doubleValue();
+        double accounted = ((Number) p.get("accountedRho")).doubleValue();
         if (!(accounted <= rho * (1 + 1e-12))) {
-            throw new IllegalStateException(where + ": rho_accounted=" + accounted + " exceeds rho=" + rho);
+            throw new IllegalStateException(where + ": accountedRho=" + accounted + " exceeds rho=" + rho);
         }
     }
 
@@ -152,7 +152,7 @@ public final class MergeVariants {
         v.put("privacy", "every variant is rho-zCDP under replace-one neighbours, the same guarantee as the default:"
                 + " m and the noise scaling are public, data-independent inputs of the level schedule, and"
                 + " LevelSchedule verifies the exact accounting (tight sensitivity + floating-point + grid slack,"
-                + " composed over the L levels) <= rho for every scaling; see each row's publicParameters.rho_accounted"
+                + " composed over the L levels) <= rho for every scaling; see each row's publicParameters.accountedRho"
                 + " (about rho/8 for 'levels', about rho for 'tight')");
         v.put("accuracyBound", "m < d voids the paper's accuracy bound (Thm 3.3 needs m-subsamplable data; for"
                 + " Gaussian-like data that needs m >= d): the m<d rows' prediction is NOT a bound (standing says"

@@ -1,0 +1,117 @@
+package org.dpgauss.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 14, finding 3 (and 8): {@code second-moment --clip} must hold "for every input". A dataset D and its
+ * replace-one neighbour D' (row 1 replaced by a row of entries near {@code Double.MAX_VALUE}) must both release,
+ * with the same set of output fields; before the fix the neighbour exited 1 with "query entry (0,2)=NaN" (CoinPress:
+ * the whitened row overflowed to infinity, infinity times the clip factor 0 gave NaN; recursive: the row was scaled
+ * by 1/sqrt(lambda (1-alpha)) before it was clipped). Deterministic (seeded noise).
+ */
+class SecondMomentNeighboursCommandTest {
+
+    @TempDir
+    Path dir;
+
+    /** Gaussian rows with scales (1, 0.3, 0.1), n = 3000; row 1 replaced by {@code first} when not null. */
+    private Path csv(String name, double[] first) throws Exception {
+        SplittableRandom r = new SplittableRandom(1);
+        Path p = dir.resolve(name);
+        try (BufferedWriter w = Files.newBufferedWriter(p)) {
+            w.write("a,b,c\n");
+            for (int i = 0; i < 3000; i++) {
+                double[] row = {r.nextGaussian(), 0.3 * r.nextGaussian(), 0.1 * r.nextGaussian()};
+                if (i == 0 && first != null) {
+                    row = first;
+                }
+                w.write(String.format(Locale.ROOT, "%.17g,%.17g,%.17g%n", row[0], row[1], row[2]));
+            }
+        }
+        return p;
+    }
+
+    /** Every field path of a JSON value (object keys, recursively; array contents are values, not fields). */
+    private static TreeSet<String> fields(JsonNode n, String prefix, TreeSet<String> out) {
+        if (n.isObject()) {
+            Iterator<String> it = n.fieldNames();
+            while (it.hasNext()) {
+                String k = it.next();
+                out.add(prefix + k);
+                fields(n.get(k), prefix + k + ".", out);
+            }
+        }
+        return out;
+    }
+
+    private static List<String[]> methods() {
+        List<String[]> m = new ArrayList<>();
+        m.add(new String[] {"--method", "recursive", "--rho", "1", "--min-eigenvalue", "0.005"});
+        m.add(new String[] {"--method", "coinpress", "--rho", "1"});
+        m.add(new String[] {"--method", "analyze-gauss", "--rho", "1"});
+        // T = 50 groups of 60 rows agree, and at rho = 20 the truncated Laplace cannot reach the threshold: PASS on
+        // both datasets (the huge row's group second moment overflows and counts as singular: it gets weight 0)
+        m.add(new String[] {"--method", "subsample-aggregate", "--rho", "20", "--option", "group-size=60",
+            "--option", "uncertified=1"});
+        return m;
+    }
+
+    private static MainTest.Run run(Path in, String[] method) {
+        List<String> a = new ArrayList<>(List.of("--clip", "4", "--json", "--insecure-seed", "3"));
+        a.addAll(List.of(method));
+        return SecondMomentCommandTest.secondMoment(in, a.toArray(new String[0]));
+    }
+
+    @Test
+    void aHugeRowIsClippedNotAnErrorAndTheNeighboursReleaseTheSameFields() throws Exception {
+        Path d = csv("d.csv", null);
+        double big = 1.7e308;
+        Path[] neighbours = {csv("last.csv", new double[] {0, 0, big}), csv("all.csv", new double[] {big, big, big}),
+            csv("neg.csv", new double[] {-big, big, -1e169})};
+        for (String[] method : methods()) {
+            MainTest.Run base = run(d, method);
+            assertEquals(0, base.code, method[1] + ": " + base.err);
+            JsonNode bj = base.json();
+            assertEquals("PASS", bj.get("status").asText(), method[1]);
+            TreeSet<String> expected = fields(bj, "", new TreeSet<>());
+            for (Path n : neighbours) {
+                MainTest.Run r = run(n, method);
+                assertEquals(0, r.code, method[1] + " on " + n.getFileName() + ": " + r.err);
+                JsonNode j = r.json();
+                assertEquals("PASS", j.get("status").asText(), method[1] + " on " + n.getFileName());
+                assertEquals(expected, fields(j, "", new TreeSet<>()), method[1] + " on " + n.getFileName());
+                for (JsonNode row : j.get("secondMoment")) {
+                    for (JsonNode v : row) {
+                        assertTrue(v.isNumber() && Double.isFinite(v.asDouble()), method[1] + ": " + row);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Finding 8: the public-bound error names the row and the rule, not the row's norm (a private value). */
+    @Test
+    void publicBoundErrorNamesTheRowNotItsNorm() throws Exception {
+        Path in = csv("long.csv", new double[] {3, 4, 0});
+        MainTest.Run r = SecondMomentCommandTest.secondMoment(in, "--rho", "1", "--radius", "4.5",
+                "--min-eigenvalue", "0.005");
+        assertEquals(1, r.code, r.err);
+        assertTrue(r.err.contains("row 1") && r.err.contains("R=4.5"), r.err);
+        assertFalse(r.err.contains("5.0") || r.err.contains("norm 5"), "the row's norm leaked: " + r.err);
+    }
+}
