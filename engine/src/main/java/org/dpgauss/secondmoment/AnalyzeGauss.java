@@ -217,6 +217,14 @@ public final class AnalyzeGauss implements SecondMomentMethod {
                 .build();
     }
 
+    /** A row beyond the public radius (when rows are not clipped) is refused before any budget is charged. */
+    @Override
+    public void validate(Dataset data, Statement stated) {
+        if (!clipToRadius) {
+            RowBounds.checkBound(data.matrix(), radius);
+        }
+    }
+
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
         return SecondMomentRelease.outcome(matrix(data.matrix(), context.random(), context.engine()), psd);

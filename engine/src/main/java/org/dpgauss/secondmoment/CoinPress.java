@@ -308,6 +308,14 @@ public final class CoinPress implements SecondMomentMethod {
                 .build();
     }
 
+    /** A row beyond the public radius (when rows are not clipped) is refused before any budget is charged. */
+    @Override
+    public void validate(Dataset data, Statement stated) {
+        if (radius != null) {
+            RowBounds.checkBound(data.matrix(), radius);
+        }
+    }
+
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
         DMatrixRMaj m = matrix(data.matrix(), context.random(), context.engine());

@@ -248,6 +248,14 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
         }
     }
 
+    /** A row beyond the public radius (when rows are not clipped) is refused before any budget is charged. */
+    @Override
+    public void validate(Dataset data, Statement stated) {
+        if (!params.clipToRadius()) {
+            RowBounds.checkBound(data.matrix(), params.radius());
+        }
+    }
+
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
         DMatrixRMaj m = run(data.matrix(), context.random(), context.engine(), null);
