@@ -38,6 +38,29 @@ public final class PublicContext {
                 relation, delta);
     }
 
+    /**
+     * The public facts of a dataset that has not been read: for planning and for stating a mechanism before the
+     * data exist. Under add/remove, {@code rows} is not exposed (pass a public upper bound to the mechanism
+     * instead).
+     *
+     * @param rows n (used only under replace-one)
+     * @param dimension d
+     * @param relation the mechanism's relation
+     * @param delta the delta of stated conversions
+     * @return the context
+     */
+    public static PublicContext forPlanning(int rows, int dimension, NeighbouringRelation relation, double delta) {
+        Objects.requireNonNull(relation, "relation");
+        if (rows < 1 || dimension < 1) {
+            throw new IllegalArgumentException("n=" + rows + " and d=" + dimension + " must be >= 1");
+        }
+        if (!(delta > 0 && delta < 1)) {
+            throw new IllegalArgumentException("delta=" + delta + " is outside (0, 1)");
+        }
+        return new PublicContext(dimension, relation == NeighbouringRelation.REPLACE_ONE ? rows : -1, relation,
+                delta);
+    }
+
     /** @return the number of columns d */
     public int dimension() {
         return dimension;

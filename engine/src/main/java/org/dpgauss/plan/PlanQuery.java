@@ -1,0 +1,189 @@
+package org.dpgauss.plan;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import org.dpgauss.privacy.ApproxDp;
+
+/**
+ * The public facts a user has before touching the data: the family, n (or an upper bound for add/remove
+ * mechanisms), d, the total budget, and whatever public bounds they know (a clipping radius around a public
+ * centre, a row-norm bound, a covariance proxy, a projection rank). Immutable; built with {@link #builder}.
+ */
+public final class PlanQuery {
+
+    private final Family family;
+    private final int rows;
+    private final int dimension;
+    private final ApproxDp budget;
+    private final Double clipRadius;
+    private final double[] centre;
+    private final Double rowBound;
+    private final double[] variances;
+    private final Integer rank;
+
+    private PlanQuery(Builder b) {
+        this.family = b.family;
+        this.rows = b.rows;
+        this.dimension = b.dimension;
+        this.budget = b.budget;
+        this.clipRadius = b.clipRadius;
+        this.centre = b.centre;
+        this.rowBound = b.rowBound;
+        this.variances = b.variances;
+        this.rank = b.rank;
+    }
+
+    /**
+     * @param family what is released
+     * @param rows n (public under replace-one; under add/remove a public upper bound)
+     * @param dimension d
+     * @param budget the total (epsilon, delta)
+     * @return a builder
+     */
+    public static Builder builder(Family family, int rows, int dimension, ApproxDp budget) {
+        return new Builder(family, rows, dimension, budget);
+    }
+
+    /** @return the family */
+    public Family family() {
+        return family;
+    }
+
+    /** @return n */
+    public int rows() {
+        return rows;
+    }
+
+    /** @return d */
+    public int dimension() {
+        return dimension;
+    }
+
+    /** @return the total budget */
+    public ApproxDp budget() {
+        return budget;
+    }
+
+    /** @return a public L2 radius around {@link #centre()} that covers the rows, if known */
+    public OptionalDouble clipRadius() {
+        return clipRadius == null ? OptionalDouble.empty() : OptionalDouble.of(clipRadius);
+    }
+
+    /** @return the public centre of the clipping ball (default the origin) */
+    public double[] centre() {
+        return centre == null ? new double[dimension] : centre.clone();
+    }
+
+    /** @return a public bound on every row's L2 norm, if known */
+    public OptionalDouble rowBound() {
+        return rowBound == null ? OptionalDouble.empty() : OptionalDouble.of(rowBound);
+    }
+
+    /** @return a public diagonal covariance proxy, if known */
+    public Optional<double[]> variances() {
+        return Optional.ofNullable(variances).map(double[]::clone);
+    }
+
+    /** @return the projection rank r, if given */
+    public OptionalInt rank() {
+        return rank == null ? OptionalInt.empty() : OptionalInt.of(rank);
+    }
+
+    /** Builds a query; validates ranges. */
+    public static final class Builder {
+        private final Family family;
+        private final int rows;
+        private final int dimension;
+        private final ApproxDp budget;
+        private Double clipRadius;
+        private double[] centre;
+        private Double rowBound;
+        private double[] variances;
+        private Integer rank;
+
+        private Builder(Family family, int rows, int dimension, ApproxDp budget) {
+            this.family = Objects.requireNonNull(family, "family");
+            if (rows < 1 || dimension < 1) {
+                throw new IllegalArgumentException("n=" + rows + " and d=" + dimension + " must be >= 1");
+            }
+            this.rows = rows;
+            this.dimension = dimension;
+            this.budget = Objects.requireNonNull(budget, "budget");
+            if (!(budget.epsilon() > 0 && budget.delta() > 0)) {
+                throw new IllegalArgumentException("the budget needs epsilon > 0 and delta > 0");
+            }
+        }
+
+        /**
+         * @param c a public radius around the centre covering the rows
+         * @return this builder
+         */
+        public Builder clipRadius(double c) {
+            if (!(c > 0) || Double.isInfinite(c)) {
+                throw new IllegalArgumentException("clip radius " + c + " must be finite and > 0");
+            }
+            this.clipRadius = c;
+            return this;
+        }
+
+        /**
+         * @param c the public centre (length d)
+         * @return this builder
+         */
+        public Builder centre(double[] c) {
+            if (c.length != dimension) {
+                throw new IllegalArgumentException("the centre has " + c.length + " coordinates, d=" + dimension);
+            }
+            this.centre = c.clone();
+            return this;
+        }
+
+        /**
+         * @param l a public bound on every row's L2 norm
+         * @return this builder
+         */
+        public Builder rowBound(double l) {
+            if (!(l > 0) || Double.isInfinite(l)) {
+                throw new IllegalArgumentException("row bound " + l + " must be finite and > 0");
+            }
+            this.rowBound = l;
+            return this;
+        }
+
+        /**
+         * @param v a public diagonal covariance proxy (length d, positive)
+         * @return this builder
+         */
+        public Builder variances(double[] v) {
+            if (v.length != dimension) {
+                throw new IllegalArgumentException("the variances have " + v.length + " entries, d=" + dimension);
+            }
+            for (double x : v) {
+                if (!(x > 0) || Double.isInfinite(x)) {
+                    throw new IllegalArgumentException("every variance must be finite and > 0");
+                }
+            }
+            this.variances = v.clone();
+            return this;
+        }
+
+        /**
+         * @param r the projection rank
+         * @return this builder
+         */
+        public Builder rank(int r) {
+            if (r < 1) {
+                throw new IllegalArgumentException("rank " + r + " must be >= 1");
+            }
+            this.rank = r;
+            return this;
+        }
+
+        /** @return the query */
+        public PlanQuery build() {
+            return new PlanQuery(this);
+        }
+    }
+}

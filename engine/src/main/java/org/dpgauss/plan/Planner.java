@@ -1,0 +1,161 @@
+package org.dpgauss.plan;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.IntFunction;
+import org.dpgauss.privacy.NeighbouringRelation;
+import org.dpgauss.release.PrivateMechanism;
+import org.dpgauss.release.PublicContext;
+import org.dpgauss.release.Statement;
+
+/**
+ * Plans a release before any data are read: every applicable method's predicted error, its minimum n, what it
+ * needs, and a recommendation (the applicable method with the smallest predicted expected error, with the reason).
+ */
+public final class Planner {
+
+    private static final List<MethodProvider> PROVIDERS = List.of(new MeanMethods());
+
+    private Planner() {
+    }
+
+    /** A plan: the methods and the recommended one. */
+    public static final class Plan {
+        private final PlanQuery query;
+        private final List<PlannedMethod> methods;
+        private final PlannedMethod recommended;
+        private final String reason;
+
+        Plan(PlanQuery query, List<PlannedMethod> methods, PlannedMethod recommended, String reason) {
+            this.query = query;
+            this.methods = List.copyOf(methods);
+            this.recommended = recommended;
+            this.reason = reason;
+        }
+
+        /** @return the query */
+        public PlanQuery query() {
+            return query;
+        }
+
+        /** @return every method of the family */
+        public List<PlannedMethod> methods() {
+            return methods;
+        }
+
+        /** @return the recommended method, if any applies */
+        public Optional<PlannedMethod> recommended() {
+            return Optional.ofNullable(recommended);
+        }
+
+        /** @return why it is recommended, or why none is */
+        public String reason() {
+            return reason;
+        }
+
+        /** @return a fresh JSON-ready map */
+        public Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("family", query.family().id());
+            m.put("n", query.rows());
+            m.put("d", query.dimension());
+            m.put("epsilon", query.budget().epsilon());
+            m.put("delta", query.budget().delta());
+            List<Map<String, Object>> list = new ArrayList<>();
+            for (PlannedMethod p : methods) {
+                list.add(p.toMap());
+            }
+            m.put("methods", list);
+            m.put("recommended", recommended == null ? null : recommended.method());
+            m.put("reason", reason);
+            return m;
+        }
+    }
+
+    /**
+     * @param query the public facts
+     * @return the plan
+     */
+    public static Plan plan(PlanQuery query) {
+        Objects.requireNonNull(query, "query");
+        List<PlannedMethod> methods = new ArrayList<>();
+        for (MethodProvider p : PROVIDERS) {
+            if (p.family() == query.family()) {
+                methods.addAll(p.plan(query));
+            }
+        }
+        if (methods.isEmpty()) {
+            throw new IllegalArgumentException("the planner has no methods for " + query.family().id() + " yet");
+        }
+        Optional<PlannedMethod> best = methods.stream().filter(PlannedMethod::applicable)
+                .filter(m -> m.predicted().isPresent())
+                .min(Comparator.comparingDouble(m -> m.predicted().get().expected()));
+        String reason;
+        if (best.isPresent()) {
+            PlannedMethod b = best.get();
+            reason = "smallest predicted expected error (" + b.predicted().get().metric() + ") among the methods that"
+                    + " run on these facts";
+        } else {
+            reason = "no method runs on these facts with a predicted error: see each method's reason and needs";
+        }
+        return new Plan(query, methods, best.orElse(null), reason);
+    }
+
+    /**
+     * The statement a mechanism makes on public facts alone (n, d, relation, delta), as the planner needs it.
+     *
+     * @param mechanism the mechanism
+     * @param rows n
+     * @param dimension d
+     * @param delta the delta of stated conversions
+     * @return the statement
+     */
+    public static Statement state(PrivateMechanism mechanism, int rows, int dimension, double delta) {
+        return mechanism.state(PublicContext.forPlanning(rows, dimension, mechanism.relation(), delta));
+    }
+
+    /**
+     * The smallest n in {@code [1, limit]} at which {@code make.apply(n)} can be stated on the facts (it refuses
+     * smaller n with an {@link IllegalArgumentException}); assumes refusal is monotone in n. Returns -1 if even
+     * {@code limit} is refused.
+     *
+     * @param make builds and states the mechanism at n, throwing below its minimum
+     * @param limit the largest n tried
+     * @return the smallest n, or -1
+     */
+    public static long minimumRows(IntFunction<?> make, int limit) {
+        if (!runs(make, limit)) {
+            return -1;
+        }
+        int lo = 0; // refused (or 0)
+        int hi = limit; // runs
+        while (hi - lo > 1) {
+            int mid = lo + (hi - lo) / 2;
+            if (runs(make, mid)) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        return hi;
+    }
+
+    private static boolean runs(IntFunction<?> make, int n) {
+        try {
+            make.apply(n);
+            return true;
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            return false;
+        }
+    }
+
+    /** The relation each family's mechanisms use, for callers that state by hand. */
+    static NeighbouringRelation relationOf(PrivateMechanism m) {
+        return m.relation();
+    }
+}
