@@ -1,8 +1,6 @@
 package org.dpgauss.sampling;
 
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.LongPredicate;
 
@@ -501,23 +499,26 @@ public final class SamplerParameters {
         return Math.sqrt((1 - 1.0 / n1) * n2);
     }
 
-    /** @return a JSON-ready map of every parameter */
-    public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("n", n);
-        m.put("d", d);
-        m.put("epsilon", epsilon);
-        m.put("delta", delta);
-        m.put("alpha", alpha);
-        m.put("ptr", ptr.id());
-        m.put("lambda0", lambda0);
-        m.put("k", k);
-        m.put("k_paper", kPaper);
-        m.put("M", referenceSize);
-        m.put("n1", n1);
-        m.put("n2", n2);
-        m.put("rows_used", rowsUsed());
-        m.put("sizes", constants == null ? "certified recipe (spec §2.2)" : "--constants " + constants);
-        return m;
+    /**
+     * @return the public parameters of a release (camelCase names; all functions of the public n, d, epsilon,
+     *         delta, alpha, the PTR rule and the size choice)
+     */
+    public org.dpgauss.release.PublicParameters publicParameters() {
+        return org.dpgauss.release.PublicParameters.builder()
+                .put("n", n)
+                .put("d", d)
+                .put("epsilon", epsilon)
+                .put("delta", delta)
+                .put("alpha", alpha)
+                .put("ptr", ptr.id())
+                .put("lambda0", lambda0)
+                .put("k", k)
+                .put("kPaper", kPaper)
+                .put("referenceSize", referenceSize)
+                .put("n1", n1)
+                .put("n2", n2)
+                .put("rowsUsed", rowsUsed())
+                .put("sizes", constants == null ? "certified recipe (spec §2.2)" : "--constants " + constants)
+                .build();
     }
 }
