@@ -82,8 +82,9 @@ import org.dpgauss.release.Statement;
  * <p><b>Release contract</b> ({@link PrivateMechanism}): releases {@code mean}; a FAIL (step 5) releases nothing.
  * The work after step 5 (exact sums, noise draws) runs on both branches and is discarded on FAIL, so the running
  * time does not depend on the outcome through a skipped step; timing side channels in general are outside the
- * guarantee. Data are validated finite by {@link Dataset}; a whitened coordinate beyond {@code 2^900} is clamped
- * there (a fixed function of its row, so privacy is unaffected; only absurdly scaled data meet it).
+ * guarantee. Data are validated finite by {@link Dataset}; a whitened coordinate beyond {@code 2^500/sqrt(d)} is
+ * clamped to it (a fixed function of its row, so privacy is unaffected; only absurdly scaled data meet it), so that
+ * neither the exact sums nor the neighbour counts can overflow.
  *
  * <p>Immutable; thread safety is that of the random source and engine passed to {@link #compute}.
  */
@@ -445,6 +446,16 @@ public final class RescaledAveraging implements PrivateMechanism {
         return Math.max(classical, viaZcdp);
     }
 
+    /**
+     * The largest magnitude a whitened coordinate is given: {@code 2^500 / sqrt(d)} (at most the exact summation's
+     * {@code 2^900}), so that no squared distance, norm or Gram entry of the neighbour counts can overflow (a centred
+     * row then has squared norm at most {@code 4 d (2^500)^2 / d = 2^1002}); an overflow would make every pair's
+     * predicate false and one absurd row would decide the count for all the others.
+     */
+    static double maxWhitened(int d) {
+        return Math.min(ExactSum.MAX_ABS, Math.scalb(1.0, 500) / Math.ceil(Math.sqrt(d)));
+    }
+
     private RowBlockMatrix whiten(RowBlockMatrix x) {
         if (x == null || x.rows() == 0) {
             throw new IllegalArgumentException("data have no rows: the estimator needs n >= 1");
@@ -455,6 +466,7 @@ public final class RescaledAveraging implements PrivateMechanism {
         }
         int n = x.rows();
         RowBlockMatrix y = RowBlockMatrix.zeros(n, d, x.blockRows());
+        double bound = maxWhitened(d);
         double[] row = new double[d];
         double[] out = new double[d];
         for (int i = 0; i < n; i++) {
@@ -467,8 +479,8 @@ public final class RescaledAveraging implements PrivateMechanism {
             }
             shape.applyPower(-0.25, row, out);
             for (int j = 0; j < d; j++) {
-                // clamp to the exact summation's range: a fixed function of the row (only absurd scales meet it)
-                out[j] = Double.isNaN(out[j]) ? 0.0 : Math.max(-ExactSum.MAX_ABS, Math.min(ExactSum.MAX_ABS, out[j]));
+                // clamp: a fixed function of the row (only absurd scales meet it), see maxWhitened
+                out[j] = Double.isNaN(out[j]) ? 0.0 : Math.max(-bound, Math.min(bound, out[j]));
             }
             y.setRow(i, out);
         }

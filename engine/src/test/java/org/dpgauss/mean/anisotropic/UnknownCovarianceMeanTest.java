@@ -43,9 +43,12 @@ class UnknownCovarianceMeanTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> UnknownCovarianceMean.of(100000, 1000, 1, 1e-6, 0.01));
         assertTrue(e.getMessage().startsWith("insufficient samples"), e.getMessage());
-        PrivacyGuarantee g = small.guarantee(RandomSource.secure());
+        PrivacyGuarantee g = small.guarantee();
         assertEquals(NeighbouringRelation.REPLACE_ONE, g.relation());
-        assertEquals(ApproxDp.of(EPS, DELTA), g.approxDp().orElseThrow());
+        // composed by the accountant: at most the target (basic composition of each chain meets it exactly)
+        assertTrue(g.approxDp().orElseThrow().epsilon() <= EPS && g.approxDp().orElseThrow().delta() <= DELTA,
+                g.describe());
+        assertEquals(EPS, g.approxDp().orElseThrow().epsilon(), 1e-12 * EPS);
         assertTrue(g.certified());
     }
 
@@ -76,7 +79,7 @@ class UnknownCovarianceMeanTest {
             assertFalse(r.isFail(), rule.toString());
             double err = AnisotropicTestData.distance(r.estimate(), mu);
             assertTrue(err <= bound, rule + ": error " + err + " > bound " + bound);
-            assertFalse(r.guarantee().certified());
+            assertTrue(r.guarantee().certified(), "the recipe's (Releases withdraws it for a seeded source)");
         }
     }
 
