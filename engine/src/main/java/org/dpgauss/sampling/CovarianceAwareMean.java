@@ -262,10 +262,11 @@ public final class CovarianceAwareMean implements PrivateMechanism {
      * @return PASS with the private mean, or FAIL (nothing else); package-private: releases go through
      *         {@link #compute}
      */
-    SamplingRelease estimate(RowBlockMatrix x, ComputeEngine engine, RandomSource random) {
+    SamplingRelease estimate(RowBlockMatrix data, ComputeEngine engine, RandomSource random) {
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(random, "random");
-        UnboundedGaussianSampler.checkData(x, n, d);
+        UnboundedGaussianSampler.checkData(data, n, d);
+        RowBlockMatrix x = UnboundedGaussianSampler.bounded(data); // clamped to a huge public bound (no overflow)
         int[] reference = UnboundedGaussianSampler.uniformSubset(n, referenceSize, random);
         StableCovResult cov = StableCov.of(lambda0, k).apply(x, engine);
         double epsPtr = epsilon / 3;

@@ -164,10 +164,11 @@ public final class KnownCovarianceSampler implements PrivateMechanism {
      * @param random the randomness
      * @return PASS with one sample, or FAIL; package-private: releases go through {@link #compute}
      */
-    SamplingRelease sample(RowBlockMatrix x, ComputeEngine engine, RandomSource random) {
+    SamplingRelease sample(RowBlockMatrix data, ComputeEngine engine, RandomSource random) {
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(random, "random");
-        UnboundedGaussianSampler.checkData(x, n, d);
+        UnboundedGaussianSampler.checkData(data, n, d);
+        RowBlockMatrix x = UnboundedGaussianSampler.bounded(data); // clamped to a huge public bound (no overflow)
         int[] reference = UnboundedGaussianSampler.uniformSubset(n, referenceSize, random);
         StableMeanResult mean = StableMean.of(lambda0, k).apply(x, sigma, reference, engine);
         boolean passed = ptr.test(mean.score(), epsilon / 3, delta / 6, random);

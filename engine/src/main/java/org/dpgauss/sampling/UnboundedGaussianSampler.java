@@ -173,11 +173,12 @@ public final class UnboundedGaussianSampler implements PrivateMechanism {
         SamplingRelease release;
     }
 
-    Trace run(RowBlockMatrix x, ComputeEngine engine, RandomSource random) {
+    Trace run(RowBlockMatrix data, ComputeEngine engine, RandomSource random) {
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(random, "random");
         SamplerParameters p = parameters;
-        checkData(x, p.n(), p.d());
+        checkData(data, p.n(), p.d());
+        RowBlockMatrix x = bounded(data);
         int n1 = p.n1();
         int n2 = p.n2();
         Trace t = new Trace();
@@ -280,6 +281,46 @@ public final class UnboundedGaussianSampler implements PrivateMechanism {
             idx[i] = from + i;
         }
         return idx;
+    }
+
+    /**
+     * The largest magnitude an entry is given before the stable estimates: {@code 2^480 / sqrt(d)}. Entries beyond it
+     * are clamped to it, a fixed function of their row (so privacy is unaffected; only absurdly scaled data meet it),
+     * so that no Gram entry, squared distance or Mahalanobis norm can overflow to infinity: an entry of 1e300 used to
+     * end the run with an error after the data were read, which its neighbour without that row did not.
+     *
+     * @param d the dimension
+     * @return the bound
+     */
+    static double maxEntry(int d) {
+        return Math.scalb(1.0, 480) / Math.ceil(Math.sqrt(d));
+    }
+
+    /** x with its entries clamped to {@link #maxEntry}; x itself when no entry exceeds it. */
+    static RowBlockMatrix bounded(RowBlockMatrix x) {
+        int d = x.cols();
+        double b = maxEntry(d);
+        boolean over = false;
+        for (int k = 0; k < x.blockCount() && !over; k++) {
+            double[] blk = x.block(k);
+            int len = x.blockRowCount(k) * d;
+            for (int i = 0; i < len && !over; i++) {
+                over = !(Math.abs(blk[i]) <= b);
+            }
+        }
+        if (!over) {
+            return x;
+        }
+        RowBlockMatrix y = RowBlockMatrix.zeros(x.rows(), d, x.blockRows());
+        double[] row = new double[d];
+        for (int r = 0; r < x.rows(); r++) {
+            x.copyRow(r, row, 0);
+            for (int j = 0; j < d; j++) {
+                row[j] = Math.max(-b, Math.min(b, row[j]));
+            }
+            y.setRow(r, row);
+        }
+        return y;
     }
 
     /** Shape and finiteness: bad input is an error, never silently repaired. */
