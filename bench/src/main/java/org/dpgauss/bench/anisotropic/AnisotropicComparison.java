@@ -23,7 +23,6 @@ import org.dpgauss.engine.EngineChoice;
 import org.dpgauss.io.SyntheticData;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.mean.ClippedGaussianMean;
-import org.dpgauss.mean.anisotropic.AnisotropicMeanResult;
 import org.dpgauss.mean.anisotropic.AnisotropicMethod;
 import org.dpgauss.mean.anisotropic.CoordinateWiseMean;
 import org.dpgauss.mean.anisotropic.RescaledAveraging;
@@ -370,19 +369,12 @@ public final class AnisotropicComparison {
         return m;
     }
 
+    /** One release through the contract ({@code Releases.run}); null on FAIL. */
     static double[] release(Object est, RowBlockMatrix x, CachingCountsEngine engine, RandomSource rnd) {
-        AnisotropicMeanResult r;
-        if (est instanceof RescaledAveraging) {
-            r = ((RescaledAveraging) est).release(x, engine, rnd);
-        } else if (est instanceof UnknownCovarianceMean) {
-            r = ((UnknownCovarianceMean) est).release(x, engine, rnd);
-        } else if (est instanceof CoordinateWiseMean) {
-            r = ((CoordinateWiseMean) est).release(x, rnd);
-        } else {
-            return org.dpgauss.release.Releases.run((ClippedGaussianMean) est, org.dpgauss.release.Dataset.of(x), DELTA,
-                    org.dpgauss.release.ReleaseContext.of(engine, rnd)).vector("mean");
-        }
-        return r.isFail() ? null : r.estimate();
+        org.dpgauss.release.PrivateRelease r = org.dpgauss.release.Releases.run(
+                (org.dpgauss.release.PrivateMechanism) est, org.dpgauss.release.Dataset.of(x), DELTA,
+                org.dpgauss.release.ReleaseContext.of(engine, rnd));
+        return r.isPass() ? r.vector("mean") : null;
     }
 
     /**

@@ -17,7 +17,6 @@ import org.dpgauss.bench.MachineInfo;
 import org.dpgauss.engine.CpuEngine;
 import org.dpgauss.io.SyntheticData;
 import org.dpgauss.linalg.RowBlockMatrix;
-import org.dpgauss.mean.anisotropic.AnisotropicMeanResult;
 import org.dpgauss.mean.anisotropic.RescaledAveraging;
 import org.dpgauss.mean.anisotropic.ShapeMatrix;
 import org.dpgauss.mean.anisotropic.TopVar;
@@ -105,9 +104,8 @@ public final class TopVarThresholdComparison {
                             RandomSource rnd = RandomSource.insecureSeeded(0x70B + 17L * r + (long) (eps * 1000)
                                     + (m == 2 ? 1 : 0)); // HIGH and PAPER share the noise stream
                             try {
-                                AnisotropicMeanResult res = m == 2 ? known.release(x, engine, rnd)
-                                        : ((UnknownCovarianceMean) ests[m]).release(x, engine, rnd);
-                                err[m][r] = res.isFail() ? null : AnisotropicComparison.dist(res.estimate(), mu);
+                                double[] res = AnisotropicComparison.release(ests[m], x, engine, rnd);
+                                err[m][r] = res == null ? null : AnisotropicComparison.dist(res, mu);
                             } catch (IllegalStateException e) {
                                 cell.put("skipped", e.getMessage());
                             }
