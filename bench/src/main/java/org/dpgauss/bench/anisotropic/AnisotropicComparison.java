@@ -30,7 +30,6 @@ import org.dpgauss.mean.anisotropic.ShapeMatrix;
 import org.dpgauss.mean.anisotropic.TopVar;
 import org.dpgauss.mean.anisotropic.UnknownCovarianceMean;
 import org.dpgauss.privacy.RandomSource;
-import org.dpgauss.privacy.Zcdp;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
@@ -228,7 +227,7 @@ public final class AnisotropicComparison {
                 }
                 paperRate[3 + t][e] = theorem14Rate(tr, sumSd, d, n, eps);
             }
-            ClippedGaussianMean clip = ClippedGaussianMean.of(clipC, mu, Zcdp.forApproxDp(eps, DELTA));
+            ClippedGaussianMean clip = ClippedGaussianMean.of(clipC, mu, org.dpgauss.privacy.ConversionPolicy.rhoFor(eps, DELTA));
             est[5][e] = clip;
             double cs = clip.sigma(n);
             predicted[5][e] = Math.sqrt(tr / n + d * cs * cs);
@@ -455,7 +454,7 @@ public final class AnisotropicComparison {
         m.put("alg2-high", "Algorithm 2 (unknown diagonal covariance), TopVar threshold HIGH = 64 R^ (default)");
         m.put("alg2-paper", "Algorithm 2, TopVar threshold PAPER = R^/8 (spec §9 A9)");
         m.put("clipped", "ClippedGaussianMean with ORACLE centre mu and C = sqrt(tr Sigma) + sqrt(2||Sigma|| ln(n/beta)),"
-                + " rho = Zcdp.forApproxDp(eps, delta)");
+                + " rho = ConversionPolicy.rhoFor(eps, delta) (CKS20 Cor. 13)");
         m.put("coordinate", "CoordinateWiseMean (B3): per-coordinate stable histograms, box clip, Gaussian");
         return m;
     }
