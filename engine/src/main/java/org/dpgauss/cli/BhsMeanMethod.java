@@ -1,5 +1,6 @@
 package org.dpgauss.cli;
 
+import org.dpgauss.privacy.ApproxDp;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -52,7 +53,7 @@ final class BhsMeanMethod {
         PtrMechanism rule = PtrMechanism.fromId(ptr);
         SamplerParameters.checkPrivacyParameters(epsilon, delta, alpha);
         Dataset data = Dataset.of(DataReader.read(input));
-        CovarianceAwareMean mech = CovarianceAwareMean.of(data.size(), data.dimension(), epsilon, delta, alpha,
+        CovarianceAwareMean mech = CovarianceAwareMean.of(data.size(), data.dimension(), ApproxDp.of(epsilon, delta), alpha,
                 lambda0 == null ? Double.NaN : lambda0, rule, uncertified);
         PrivateRelease r = Releases.run(mech, data, delta, main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();

@@ -1,5 +1,6 @@
 package org.dpgauss.cli;
 
+import org.dpgauss.privacy.ApproxDp;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,7 +66,7 @@ public final class DemoAnisotropic {
                 continue;
             }
             long t0 = System.nanoTime();
-            RescaledAveraging est = method.estimator(sigma, n, BETA, epsilon, delta);
+            RescaledAveraging est = method.estimator(sigma, n, BETA, ApproxDp.of(epsilon, delta));
             PrivateRelease r = Releases.run(est, data, delta, ReleaseContext.of(engine, random));
             double seconds = (System.nanoTime() - t0) * 1e-9;
             PrivacyGuarantee g = r.guarantee();

@@ -1,5 +1,6 @@
 package org.dpgauss.cli;
 
+import org.dpgauss.privacy.ApproxDp;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,7 +73,7 @@ final class DemoSampling {
             return rep;
         }
         long t0 = System.nanoTime();
-        SamplerParameters p = SamplerParameters.withConstants(n, d, EPSILON, DELTA, ALPHA, PtrMechanism.SOUND,
+        SamplerParameters p = SamplerParameters.withConstants(n, d, ApproxDp.of(EPSILON, DELTA), ALPHA, PtrMechanism.SOUND,
                 SizeConstants.partSizes(n1, n2));
         UnboundedGaussianSampler s = UnboundedGaussianSampler.of(p);
         PrivateRelease r = Releases.run(s, Dataset.of(x), DELTA, ReleaseContext.of(engine, random));
@@ -116,7 +117,7 @@ final class DemoSampling {
             return rep;
         }
         long t0 = System.nanoTime();
-        CovarianceAwareMean mech = CovarianceAwareMean.of(n, d, EPSILON, DELTA, ALPHA, Double.NaN,
+        CovarianceAwareMean mech = CovarianceAwareMean.of(n, d, ApproxDp.of(EPSILON, DELTA), ALPHA, Double.NaN,
                 PtrMechanism.SOUND, true);
         PrivateRelease r = Releases.run(mech, Dataset.of(x), DELTA, ReleaseContext.of(engine, random));
         double seconds = (System.nanoTime() - t0) * 1e-9;

@@ -1,5 +1,6 @@
 package org.dpgauss.cli;
 
+import org.dpgauss.privacy.ApproxDp;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -186,13 +187,13 @@ final class MeanCommand implements Callable<Integer> {
             throw new IllegalArgumentException("the covariance proxy is " + sigma.dimension() + "-dimensional but "
                     + input.getFileName() + " has " + data.dimension() + " columns");
         }
-        return release(which.estimator(sigma, data.size(), beta, budget.epsilon, delta), data);
+        return release(which.estimator(sigma, data.size(), beta, ApproxDp.of(budget.epsilon, delta)), data);
     }
 
     /** Algorithm 2 (spec anisotropic-mean-estimation §4): unknown diagonal covariance. */
     private Integer unknownCovariance() throws IOException {
         Dataset data = Dataset.of(DataReader.read(input));
-        return release(UnknownCovarianceMean.of(data.size(), data.dimension(), budget.epsilon, delta, beta), data);
+        return release(UnknownCovarianceMean.of(data.size(), data.dimension(), ApproxDp.of(budget.epsilon, delta), beta), data);
     }
 
     /** Baseline B3 (spec anisotropic-mean-estimation §10): coordinate-wise range finding, box clip, Gaussian. */
@@ -222,7 +223,7 @@ final class MeanCommand implements Callable<Integer> {
             throw new IllegalArgumentException("the covariance proxy is " + v.length + "-dimensional but "
                     + input.getFileName() + " has " + data.dimension() + " columns");
         }
-        return release(CoordinateWiseMean.of(v, data.size(), beta, budget.epsilon, delta), data);
+        return release(CoordinateWiseMean.of(v, data.size(), beta, ApproxDp.of(budget.epsilon, delta)), data);
     }
 
     /** The one path of every method: {@link Releases#run} and the one renderer. */

@@ -1,5 +1,6 @@
 package org.dpgauss.cli;
 
+import org.dpgauss.privacy.ApproxDp;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -92,10 +93,10 @@ final class SampleCommand implements Callable<Integer> {
         int d = data.dimension();
         PrivateMechanism mechanism;
         if (sigma != null) {
-            mechanism = KnownCovarianceSampler.of(n, d, epsilon, delta, alpha, rule, sigma);
+            mechanism = KnownCovarianceSampler.of(n, d, ApproxDp.of(epsilon, delta), alpha, rule, sigma);
         } else {
-            SamplerParameters p = sizes == null ? SamplerParameters.certified(n, d, epsilon, delta, alpha, rule)
-                    : SamplerParameters.withConstants(n, d, epsilon, delta, alpha, rule, sizes);
+            SamplerParameters p = sizes == null ? SamplerParameters.certified(n, d, ApproxDp.of(epsilon, delta), alpha, rule)
+                    : SamplerParameters.withConstants(n, d, ApproxDp.of(epsilon, delta), alpha, rule, sizes);
             mechanism = UnboundedGaussianSampler.of(p);
         }
         PrivateRelease r = Releases.run(mechanism, data, delta, main.releaseContext());

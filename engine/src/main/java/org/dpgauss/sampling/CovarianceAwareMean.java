@@ -1,5 +1,6 @@
 package org.dpgauss.sampling;
 
+import org.dpgauss.privacy.ApproxDp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -93,8 +94,8 @@ public final class CovarianceAwareMean implements PrivateMechanism {
     /**
      * @param n rows (public)
      * @param d dimension
-     * @param epsilon in {@code (0, 1]}
-     * @param delta in {@code (0, epsilon/10]}
+     * @param target the (epsilon, delta) target, a typed pair (epsilon: in {@code (0, 1]})
+     *        (delta: in {@code (0, epsilon/10]})
      * @param alpha sets {@code lambda0 = 4d + 8 sqrt(d ln(3n/alpha)) + 8 ln(3n/alpha)} (the outlier threshold of
      *        spec §2.1; a utility choice, privacy holds for any {@code lambda0 >= 1})
      * @param lambda0OrNaN an explicit outlier threshold {@code >= 1}, or NaN for the alpha rule
@@ -103,8 +104,10 @@ public final class CovarianceAwareMean implements PrivateMechanism {
      * @return the estimator
      * @throws InsufficientSampleSizeException if n is below the certified n and {@code allowUncertified} is false
      */
-    public static CovarianceAwareMean of(int n, int d, double epsilon, double delta, double alpha,
+    public static CovarianceAwareMean of(int n, int d, ApproxDp target, double alpha,
             double lambda0OrNaN, PtrMechanism ptr, boolean allowUncertified) {
+        double epsilon = Objects.requireNonNull(target, "target (epsilon, delta)").epsilon();
+        double delta = target.delta();
         SamplerParameters.validate(n, d, epsilon, delta, alpha, ptr);
         if (!Double.isNaN(lambda0OrNaN) && !(lambda0OrNaN >= 1 && Double.isFinite(lambda0OrNaN))) {
             throw new IllegalArgumentException("lambda0=" + lambda0OrNaN + " is outside [1, inf): the outlier "

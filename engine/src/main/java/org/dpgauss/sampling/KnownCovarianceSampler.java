@@ -1,5 +1,6 @@
 package org.dpgauss.sampling;
 
+import org.dpgauss.privacy.ApproxDp;
 import java.util.Locale;
 import java.util.Objects;
 import org.dpgauss.calibration.GaussianMechanismCurve;
@@ -75,16 +76,18 @@ public final class KnownCovarianceSampler implements PrivateMechanism {
     /**
      * @param n rows
      * @param d dimension
-     * @param epsilon in {@code (0, 1]}
-     * @param delta in {@code (0, epsilon/10]}
+     * @param target the (epsilon, delta) target, a typed pair (epsilon: in {@code (0, 1]})
+     *        (delta: in {@code (0, epsilon/10]})
      * @param alpha sets lambda0 as in spec §2.1
      * @param ptr the PTR rule
      * @param sigma the known covariance, {@code d x d}, symmetric positive definite, copied
      * @return the sampler
      * @throws InsufficientSampleSizeException below the size the sketch's calibration needs
      */
-    public static KnownCovarianceSampler of(int n, int d, double epsilon, double delta, double alpha,
+    public static KnownCovarianceSampler of(int n, int d, ApproxDp target, double alpha,
             PtrMechanism ptr, DMatrixRMaj sigma) {
+        double epsilon = Objects.requireNonNull(target, "target (epsilon, delta)").epsilon();
+        double delta = target.delta();
         SamplerParameters.validate(n, d, epsilon, delta, alpha, ptr);
         Objects.requireNonNull(sigma, "sigma");
         if (sigma.numRows != d || sigma.numCols != d) {

@@ -1,5 +1,6 @@
 package org.dpgauss.sampling;
 
+import org.dpgauss.privacy.ApproxDp;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.LongPredicate;
@@ -73,15 +74,17 @@ public final class SamplerParameters {
      *
      * @param n rows, {@code >= 1} (public)
      * @param d dimension, {@code >= 1}
-     * @param epsilon in {@code (0, 1]}
-     * @param delta in {@code (0, epsilon/10]}
+     * @param target the (epsilon, delta) target, a typed pair (epsilon: in {@code (0, 1]})
+     *        (delta: in {@code (0, epsilon/10]})
      * @param alpha target total-variation distance, in {@code (0, 1]}
      * @param ptr the PTR rule ({@link PtrMechanism#SOUND} unless reproducing the paper)
      * @return the parameters
      * @throws InsufficientSampleSizeException if {@code n < n1_min + 2 n2_min}; the message gives the n needed
      */
-    public static SamplerParameters certified(int n, int d, double epsilon, double delta, double alpha,
+    public static SamplerParameters certified(int n, int d, ApproxDp target, double alpha,
             PtrMechanism ptr) {
+        double epsilon = Objects.requireNonNull(target, "target (epsilon, delta)").epsilon();
+        double delta = target.delta();
         validate(n, d, epsilon, delta, alpha, ptr);
         long n1Min = n1Min(n, d, epsilon, delta, alpha, ptr);
         long n2Min = n2Min(n, d, epsilon, delta, alpha, ptr);
@@ -102,8 +105,8 @@ public final class SamplerParameters {
      *
      * @param n rows
      * @param d dimension
-     * @param epsilon in {@code (0, 1]}
-     * @param delta in {@code (0, epsilon/10]}
+     * @param target the (epsilon, delta) target, a typed pair (epsilon: in {@code (0, 1]})
+     *        (delta: in {@code (0, epsilon/10]})
      * @param alpha in {@code (0, 1]}
      * @param ptr the PTR rule
      * @param constants C1, C2 or n1, n2, not null
@@ -112,8 +115,10 @@ public final class SamplerParameters {
      *         {@code R} is drawn from the first n1 rows) or {@code n2 <= d} (then the covariance estimate is
      *         singular and the sampler FAILs with certainty)
      */
-    public static SamplerParameters withConstants(int n, int d, double epsilon, double delta, double alpha,
+    public static SamplerParameters withConstants(int n, int d, ApproxDp target, double alpha,
             PtrMechanism ptr, SizeConstants constants) {
+        double epsilon = Objects.requireNonNull(target, "target (epsilon, delta)").epsilon();
+        double delta = target.delta();
         validate(n, d, epsilon, delta, alpha, ptr);
         Objects.requireNonNull(constants, "constants");
         double lambda0 = lambda0(n, d, alpha);

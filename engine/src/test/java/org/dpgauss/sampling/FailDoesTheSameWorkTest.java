@@ -1,5 +1,6 @@
 package org.dpgauss.sampling;
 
+import org.dpgauss.privacy.ApproxDp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -80,7 +81,7 @@ class FailDoesTheSameWorkTest {
 
     @Test
     void covarianceAwareMeanRunsStableMeanOnACertainFail() {
-        CovarianceAwareMean m = CovarianceAwareMean.of(4000, 3, 1, 0.1, 0.05, Double.NaN, PtrMechanism.SOUND, true);
+        CovarianceAwareMean m = CovarianceAwareMean.of(4000, 3, ApproxDp.of(1, 0.1), 0.05, Double.NaN, PtrMechanism.SOUND, true);
         Counting fail = new Counting();
         assertTrue(m.estimate(constant(4000), fail.engine, RandomSource.insecureSeeded(1)).isFail());
         Counting pass = new Counting();

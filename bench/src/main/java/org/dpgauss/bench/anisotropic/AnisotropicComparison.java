@@ -1,5 +1,6 @@
 package org.dpgauss.bench.anisotropic;
 
+import org.dpgauss.privacy.ApproxDp;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.awt.BasicStroke;
@@ -207,8 +208,8 @@ public final class AnisotropicComparison {
             double sampling = Math.sqrt(tr / n);
             predicted[0][e] = sampling;
             paperRate[0][e] = sampling;
-            RescaledAveraging known = RescaledAveraging.knownCovariance(sigma, n, BETA, eps, DELTA);
-            RescaledAveraging folk = AnisotropicMethod.FOLKLORE.estimator(sigma, n, BETA, eps, DELTA);
+            RescaledAveraging known = RescaledAveraging.knownCovariance(sigma, n, BETA, ApproxDp.of(eps, DELTA));
+            RescaledAveraging folk = AnisotropicMethod.FOLKLORE.estimator(sigma, n, BETA, ApproxDp.of(eps, DELTA));
             est[1][e] = known;
             est[2][e] = folk;
             predicted[1][e] = algorithm1Prediction(known, trHalf, tr, n);
@@ -219,7 +220,7 @@ public final class AnisotropicComparison {
             for (int t = 0; t < 2; t++) {
                 TopVar.Threshold th = t == 0 ? TopVar.Threshold.HIGH : TopVar.Threshold.PAPER;
                 try {
-                    UnknownCovarianceMean a = UnknownCovarianceMean.of(n, d, eps, DELTA, BETA, th);
+                    UnknownCovarianceMean a = UnknownCovarianceMean.of(n, d, ApproxDp.of(eps, DELTA), BETA, th);
                     est[3 + t][e] = a;
                     k2.put("eps=" + eps, Map.of("k", a.k(), "ell", a.ell(), "groups", a.groups()));
                 } catch (IllegalArgumentException ex) {
@@ -232,7 +233,7 @@ public final class AnisotropicComparison {
             double cs = clip.sigma(n);
             predicted[5][e] = Math.sqrt(tr / n + d * cs * cs);
             paperRate[5][e] = paperRate[2][e];
-            CoordinateWiseMean coord = CoordinateWiseMean.of(v, n, BETA, eps, DELTA);
+            CoordinateWiseMean coord = CoordinateWiseMean.of(v, n, BETA, ApproxDp.of(eps, DELTA));
             est[6][e] = coord;
             double ws = coord.noiseSigma(new double[d]);
             // the mode bin holds >= 0.34 n in expectation (mu at a bin edge: two bins of Phi(1) - Phi(0) each)

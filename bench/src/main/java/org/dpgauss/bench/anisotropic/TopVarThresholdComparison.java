@@ -1,5 +1,6 @@
 package org.dpgauss.bench.anisotropic;
 
+import org.dpgauss.privacy.ApproxDp;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
@@ -85,16 +86,15 @@ public final class TopVarThresholdComparison {
                     UnknownCovarianceMean high;
                     UnknownCovarianceMean paper;
                     try {
-                        high = UnknownCovarianceMean.of(n, d, eps, DELTA, BETA, TopVar.Threshold.HIGH);
-                        paper = UnknownCovarianceMean.of(n, d, eps, DELTA, BETA, TopVar.Threshold.PAPER);
+                        high = UnknownCovarianceMean.of(n, d, ApproxDp.of(eps, DELTA), BETA, TopVar.Threshold.HIGH);
+                        paper = UnknownCovarianceMean.of(n, d, ApproxDp.of(eps, DELTA), BETA, TopVar.Threshold.PAPER);
                     } catch (IllegalArgumentException e) {
                         cell.put("refused", e.getMessage());
                         cells.add(cell);
                         continue;
                     }
                     cell.put("k", high.k());
-                    RescaledAveraging known = RescaledAveraging.knownCovariance(ShapeMatrix.diagonal(v), n, BETA, eps,
-                            DELTA);
+                    RescaledAveraging known = RescaledAveraging.knownCovariance(ShapeMatrix.diagonal(v), n, BETA, ApproxDp.of(eps, DELTA));
                     Double[][] err = new Double[3][runs];
                     for (int r = 0; r < runs; r++) {
                         RowBlockMatrix x = SyntheticData.gaussian(n, d, mu, v, 0x70B0000L + 1000L * n + r);

@@ -98,13 +98,15 @@ public final class CoordinateWiseMean implements PrivateMechanism {
      *        finite and {@code > 0}
      * @param n the public number of rows, {@code >= 1}
      * @param beta the accuracy failure probability of the clipping radius, in {@code (0, 1)}
-     * @param epsilon the target epsilon*, finite and {@code > 0} (the histograms need
+     * @param target the target (epsilon*, delta*): epsilon*, finite and {@code > 0} (the histograms need
      *        {@code epsilon_c >= 2^-26})
-     * @param delta the target delta*, in {@code (0, 1)}
+     *        (delta: the target delta*, in {@code (0, 1)})
      * @return the estimator
      * @throws IllegalArgumentException naming the parameter, its value, the allowed range and why
      */
-    public static CoordinateWiseMean of(double[] variances, int n, double beta, double epsilon, double delta) {
+    public static CoordinateWiseMean of(double[] variances, int n, double beta, ApproxDp target) {
+        double epsilon = Objects.requireNonNull(target, "target (epsilon, delta)").epsilon();
+        double delta = target.delta();
         Objects.requireNonNull(variances, "variances");
         int d = variances.length;
         if (d == 0) {

@@ -133,27 +133,29 @@ public final class RescaledAveraging implements PrivateMechanism {
      *
      * @param shape M
      * @param lambda the predicate radius (public), see {@link LambdaRule}
-     * @param epsilon the target epsilon*, in {@code (0, 21)}
-     * @param delta the target delta*, in {@code (0, 1)}
+     * @param target the target (epsilon*, delta*): epsilon*, in {@code (0, 21)}
+     *        (delta: the target delta*, in {@code (0, 1)})
      * @return the estimator
      */
-    public static RescaledAveraging provable(ShapeMatrix shape, double lambda, double epsilon, double delta) {
-        return of(shape, lambda, epsilon, delta, NeighbouringRelation.REPLACE_ONE, Calibration.PROVABLE);
+    public static RescaledAveraging provable(ShapeMatrix shape, double lambda, ApproxDp target) {
+        return of(shape, lambda, target, NeighbouringRelation.REPLACE_ONE, Calibration.PROVABLE);
     }
 
     /**
      * @param shape M, positive definite
      * @param lambda the predicate radius, finite and {@code > 0} (public; any value is private, §3.3)
-     * @param epsilon the target epsilon*: PROVABLE needs internal {@code epsilon* / 42} (replace-one) or
+     * @param target the target (epsilon*, delta*): epsilon*: PROVABLE needs internal {@code epsilon* / 42} (replace-one) or
      *        {@code epsilon* / 21} (add/remove) in {@code (2^-21, 1/2)}; NOMINAL needs {@code (2^-21, 1024]}
-     * @param delta the target delta*, in {@code (0, 1)}
+     *        (delta: the target delta*, in {@code (0, 1)})
      * @param relation the neighbouring relation the target is stated under
      * @param calibration PROVABLE (default) or NOMINAL_UNCERTIFIED
      * @return the estimator
      * @throws IllegalArgumentException naming the parameter, value, allowed range and reason
      */
-    public static RescaledAveraging of(ShapeMatrix shape, double lambda, double epsilon, double delta,
+    public static RescaledAveraging of(ShapeMatrix shape, double lambda, ApproxDp target,
             NeighbouringRelation relation, Calibration calibration) {
+        double epsilon = Objects.requireNonNull(target, "target (epsilon, delta)").epsilon();
+        double delta = target.delta();
         Objects.requireNonNull(shape, "M");
         Objects.requireNonNull(relation, "neighbouring relation");
         Objects.requireNonNull(calibration, "calibration");
@@ -205,17 +207,16 @@ public final class RescaledAveraging implements PrivateMechanism {
      * Known covariance, main estimator {@code M = Sigma}, lambda by {@link LambdaRule#knownCovariance}; provable,
      * replace-one.
      */
-    public static RescaledAveraging knownCovariance(ShapeMatrix sigma, int n, double beta, double epsilon,
-            double delta) {
-        return provable(sigma, LambdaRule.knownCovariance(sigma, n, beta), epsilon, delta).named("mean.anisotropic");
+    public static RescaledAveraging knownCovariance(ShapeMatrix sigma, int n, double beta, ApproxDp target) {
+        return provable(sigma, LambdaRule.knownCovariance(sigma, n, beta), target).named("mean.anisotropic");
     }
 
     /**
      * Folklore estimator {@code M = I}, lambda by {@link LambdaRule#folklore}; provable, replace-one.
      */
     public static RescaledAveraging folklore(int d, double traceSigma, double normSigma, int n, double beta,
-            double epsilon, double delta) {
-        return provable(ShapeMatrix.identity(d), LambdaRule.folklore(traceSigma, normSigma, n, beta), epsilon, delta)
+            ApproxDp target) {
+        return provable(ShapeMatrix.identity(d), LambdaRule.folklore(traceSigma, normSigma, n, beta), target)
                 .named("mean.folklore");
     }
 

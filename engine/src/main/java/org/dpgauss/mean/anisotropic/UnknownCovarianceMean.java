@@ -136,7 +136,7 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
             return "the §4.6 stable-histogram condition at epsilon*/4=" + epsilon / 4 + ", beta/6=" + b6
                     + " needs m >= " + mNeed + " groups; these N give m=" + m;
         }
-        double avgMin = RescaledAveraging.provable(ShapeMatrix.identity(1), 1.0, epsilon / 2, delta / 2)
+        double avgMin = RescaledAveraging.provable(ShapeMatrix.identity(1), 1.0, ApproxDp.of(epsilon / 2, delta / 2))
                 .minimumRowsForAccuracy(b6);
         if (!(half >= avgMin)) {
             return "X^mean needs n >= 2 ln(1/(delta beta'))/epsilon = " + (long) Math.ceil(avgMin) + " rows at"
@@ -199,15 +199,17 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
     /**
      * @param rows the public number of rows {@code N >= 2}
      * @param d the dimension, {@code >= 1}
-     * @param epsilon target epsilon*, in {@code (0, 42)} (Algorithm 1 runs at {@code epsilon* / 84 < 1/2})
-     * @param delta target delta*, in {@code (0, 1)}
+     * @param target the (epsilon, delta) target, a typed pair (epsilon: target epsilon*, in {@code (0, 42)} (Algorithm 1 runs at {@code epsilon* / 84 < 1/2}))
+     *        (delta: target delta*, in {@code (0, 1)})
      * @param beta total failure probability, in {@code (0, 1)}
      * @param threshold the TopVar threshold rule ({@link TopVar.Threshold#HIGH} is the sound default)
      * @return the estimator
      * @throws IllegalArgumentException for invalid parameters or insufficient samples (public check)
      */
-    public static UnknownCovarianceMean of(int rows, int d, double epsilon, double delta, double beta,
+    public static UnknownCovarianceMean of(int rows, int d, ApproxDp target, double beta,
             TopVar.Threshold threshold) {
+        double epsilon = Objects.requireNonNull(target, "target (epsilon, delta)").epsilon();
+        double delta = target.delta();
         Objects.requireNonNull(threshold, "threshold");
         if (rows < 2) {
             throw new IllegalArgumentException("N=" + rows + " must be >= 2: the data are split into two halves");
@@ -225,8 +227,8 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
     }
 
     /** The sound default: {@link TopVar.Threshold#HIGH}. */
-    public static UnknownCovarianceMean of(int rows, int d, double epsilon, double delta, double beta) {
-        return of(rows, d, epsilon, delta, beta, TopVar.Threshold.HIGH);
+    public static UnknownCovarianceMean of(int rows, int d, ApproxDp target, double beta) {
+        return of(rows, d, target, beta, TopVar.Threshold.HIGH);
     }
 
     /** @return {@code l}, half the group size */
@@ -346,7 +348,7 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
             }
             int[] cols = top.stream().mapToInt(Integer::intValue).toArray();
             RescaledAveraging avg = RescaledAveraging.provable(ShapeMatrix.diagonal(diag),
-                    Math.sqrt(32 * sTop) * logTerm, epsilon / 2, delta / 2);
+                    Math.sqrt(32 * sTop) * logTerm, ApproxDp.of(epsilon / 2, delta / 2));
             AnisotropicMeanResult r = avg.release(columns(xMean, cols), engine, random);
             if (r.isFail()) {
                 failed = true;
@@ -359,7 +361,7 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
             boolean usable = !sBot.isFail() && sBot.value() > 0 && sBot.value() < Double.POSITIVE_INFINITY;
             // a stand-in S^_bot = 1 when VarianceSum_bot failed: the call runs and is discarded (FAIL below)
             RescaledAveraging avg = RescaledAveraging.provable(ShapeMatrix.identity(bot.length),
-                    Math.sqrt(32 * (usable ? sBot.value() : 1.0)) * logTerm, epsilon / 2, delta / 2);
+                    Math.sqrt(32 * (usable ? sBot.value() : 1.0)) * logTerm, ApproxDp.of(epsilon / 2, delta / 2));
             AnisotropicMeanResult r = avg.release(columns(xMean, bot), engine, random);
             if (!usable || r.isFail()) {
                 failed = true;

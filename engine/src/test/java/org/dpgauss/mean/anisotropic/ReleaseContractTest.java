@@ -50,9 +50,9 @@ class ReleaseContractTest {
         RowBlockMatrix dPrime = withRow(d, 17, new double[] {1e300, -1e300, 1e300});
         List<PrivateMechanism> mechanisms = new ArrayList<>();
         for (AnisotropicMethod m : AnisotropicMethod.values()) {
-            mechanisms.add(m.estimator(ShapeMatrix.diagonal(VARIANCES), 3000, 0.01, 2, 1e-6));
+            mechanisms.add(m.estimator(ShapeMatrix.diagonal(VARIANCES), 3000, 0.01, ApproxDp.of(2, 1e-6)));
         }
-        mechanisms.add(CoordinateWiseMean.of(VARIANCES, 3000, 0.01, 2, 1e-6));
+        mechanisms.add(CoordinateWiseMean.of(VARIANCES, 3000, 0.01, ApproxDp.of(2, 1e-6)));
         for (PrivateMechanism m : mechanisms) {
             PrivateRelease a = run(m, d, RandomSource.insecureSeeded(3));
             PrivateRelease b = run(m, dPrime, RandomSource.insecureSeeded(3));
@@ -65,9 +65,8 @@ class ReleaseContractTest {
     @Test
     void certificationIsTheRecipesAndReleasesWithdrawsItForASeededSource() {
         RowBlockMatrix x = AnisotropicTestData.gaussian(3000, new double[] {5, 5, 5}, VARIANCES, 12);
-        RescaledAveraging a = AnisotropicMethod.ANISOTROPIC.estimator(ShapeMatrix.diagonal(VARIANCES), 3000, 0.01, 2,
-                1e-6);
-        CoordinateWiseMean c = CoordinateWiseMean.of(VARIANCES, 3000, 0.01, 2, 1e-6);
+        RescaledAveraging a = AnisotropicMethod.ANISOTROPIC.estimator(ShapeMatrix.diagonal(VARIANCES), 3000, 0.01, ApproxDp.of(2, 1e-6));
+        CoordinateWiseMean c = CoordinateWiseMean.of(VARIANCES, 3000, 0.01, ApproxDp.of(2, 1e-6));
         for (PrivateMechanism m : List.of(a, c)) {
             PrivateRelease insecure = run(m, x, RandomSource.insecureSeeded(1));
             assertFalse(insecure.guarantee().certified(), insecure.mechanism());
@@ -108,9 +107,9 @@ class ReleaseContractTest {
     void insufficientSamplesNamesTheRowsNeeded() {
         long need = UnknownCovarianceMean.requiredRows(5, 4, 1e-3, 0.5);
         assertNull(UnknownCovarianceMean.shortfall(need, 5, 4, 1e-3, 0.5));
-        UnknownCovarianceMean.of((int) need, 5, 4, 1e-3, 0.5);
+        UnknownCovarianceMean.of((int) need, 5, ApproxDp.of(4, 1e-3), 0.5);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> UnknownCovarianceMean.of((int) need - 1, 5, 4, 1e-3, 0.5));
+                () -> UnknownCovarianceMean.of((int) need - 1, 5, ApproxDp.of(4, 1e-3), 0.5));
         assertTrue(e.getMessage().startsWith("insufficient samples")
                 && e.getMessage().contains("N >= " + need + " rows are needed"), e.getMessage());
         // the §4.6 stable-histogram condition (binding at a small epsilon) gives its number too
@@ -122,11 +121,11 @@ class ReleaseContractTest {
     /** The composed guarantee of Algorithm 2 is at most the target, and names how it was composed. */
     @Test
     void unknownCovarianceComposesItsStepsWithinTheTarget() {
-        UnknownCovarianceMean u = UnknownCovarianceMean.of(22000, 5, 4, 1e-3, 0.5);
+        UnknownCovarianceMean u = UnknownCovarianceMean.of(22000, 5, ApproxDp.of(4, 1e-3), 0.5);
         ApproxDp g = u.guarantee().approxDp().orElseThrow();
         assertTrue(g.epsilon() <= 4 && g.delta() <= 1e-3, g.toString());
         assertTrue(u.guarantee().conversion().contains("parallel composition"), u.guarantee().conversion());
-        CoordinateWiseMean c = CoordinateWiseMean.of(VARIANCES, 3000, 0.01, 2, 1e-6);
+        CoordinateWiseMean c = CoordinateWiseMean.of(VARIANCES, 3000, 0.01, ApproxDp.of(2, 1e-6));
         ApproxDp gc = c.guarantee().approxDp().orElseThrow();
         assertTrue(gc.epsilon() <= 2 && gc.delta() <= 1e-6, gc.toString());
     }
