@@ -312,7 +312,8 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
         if (k > 0) {
             VarianceEstimate rHat = findKth.estimate(v, k, random);
             if (!rHat.isFail() && rHat.value() > 0 && rHat.value() < Double.POSITIVE_INFINITY) {
-                double r = Math.min(threshold.r(rHat.value()), Double.MAX_VALUE);
+                // post-processing of FindKth's release, kept in (0, MAX] so that TopVar cannot refuse it
+                double r = Math.max(Double.MIN_VALUE, Math.min(threshold.r(rHat.value()), Double.MAX_VALUE));
                 for (int i : topVar.select(v, r, random)) {
                     VarianceEstimate s = singleton.estimate(v, new int[] {i}, random);
                     if (!s.isFail() && s.value() > 0 && s.value() < Double.POSITIVE_INFINITY) {
@@ -348,7 +349,7 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
             }
             int[] cols = top.stream().mapToInt(Integer::intValue).toArray();
             RescaledAveraging avg = RescaledAveraging.provable(ShapeMatrix.diagonal(diag),
-                    Math.sqrt(32 * sTop) * logTerm, ApproxDp.of(epsilon / 2, delta / 2));
+                    radius(sTop, logTerm), ApproxDp.of(epsilon / 2, delta / 2));
             AnisotropicMeanResult r = avg.release(columns(xMean, cols), engine, random);
             if (r.isFail()) {
                 failed = true;
@@ -361,7 +362,7 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
             boolean usable = !sBot.isFail() && sBot.value() > 0 && sBot.value() < Double.POSITIVE_INFINITY;
             // a stand-in S^_bot = 1 when VarianceSum_bot failed: the call runs and is discarded (FAIL below)
             RescaledAveraging avg = RescaledAveraging.provable(ShapeMatrix.identity(bot.length),
-                    Math.sqrt(32 * (usable ? sBot.value() : 1.0)) * logTerm, ApproxDp.of(epsilon / 2, delta / 2));
+                    radius(usable ? sBot.value() : 1.0, logTerm), ApproxDp.of(epsilon / 2, delta / 2));
             AnisotropicMeanResult r = avg.release(columns(xMean, bot), engine, random);
             if (!usable || r.isFail()) {
                 failed = true;
@@ -370,6 +371,18 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
             }
         }
         return failed ? AnisotropicMeanResult.FAIL : AnisotropicMeanResult.success(estimate, guarantee());
+    }
+
+    /**
+     * {@code lambda = sqrt(32 S)(1 + 2 sqrt(ln(n/beta')))}, computed so that it stays finite for any released
+     * {@code S <= Double.MAX_VALUE} (post-processing of the variance releases; a huge S must not end the run).
+     */
+    static double radius(double s, double logTerm) {
+        double root = Math.sqrt(32 * s);
+        if (!Double.isFinite(root)) {
+            root = Math.sqrt(32.0) * Math.sqrt(s);
+        }
+        return Math.min(root * logTerm, Double.MAX_VALUE);
     }
 
     private static RowBlockMatrix columns(RowBlockMatrix x, int[] cols) {
