@@ -129,4 +129,21 @@ class ReleaseContractTest {
         ApproxDp gc = c.guarantee().approxDp().orElseThrow();
         assertTrue(gc.epsilon() <= 2 && gc.delta() <= 1e-6, gc.toString());
     }
+
+    /** A session composes the statements of the family's mechanisms and refuses, atomically, what exceeds it. */
+    @Test
+    void aSessionChargesTheStatedGuaranteesAndRefusesBeyondTheBudget() {
+        RowBlockMatrix x = AnisotropicTestData.gaussian(3000, new double[] {5, 5, 5}, VARIANCES, 13);
+        org.dpgauss.release.PrivacySession s = org.dpgauss.release.PrivacySession.builder(Dataset.of(x))
+                .relation(org.dpgauss.privacy.NeighbouringRelation.REPLACE_ONE).budget(ApproxDp.of(4, 1e-5))
+                .context(ReleaseContext.of(CpuEngine.instance(), RandomSource.insecureSeeded(4))).open();
+        PrivateRelease a = s.release(AnisotropicMethod.ANISOTROPIC.estimator(ShapeMatrix.diagonal(VARIANCES), 3000,
+                0.01, ApproxDp.of(2, 1e-6)));
+        PrivateRelease c = s.release(CoordinateWiseMean.of(VARIANCES, 3000, 0.01, ApproxDp.of(2, 1e-6)));
+        assertTrue(a.isPass() && c.isPass(), a + " / " + c);
+        assertTrue(s.spent().epsilon() <= 4 + 1e-12 && s.spent().delta() <= 1e-5, s.spent().toString());
+        assertThrows(org.dpgauss.privacy.accounting.BudgetExceededException.class,
+                () -> s.release(CoordinateWiseMean.of(VARIANCES, 3000, 0.01, ApproxDp.of(1, 1e-6))));
+        assertEquals(2, s.report().releases().size());
+    }
 }
