@@ -1,20 +1,17 @@
 package org.dpgauss.cli;
 
+import org.dpgauss.privacy.ApproxDp;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import org.dpgauss.io.DataReader;
-import org.dpgauss.linalg.RowBlockMatrix;
-import org.dpgauss.privacy.PrivacyGuarantee;
-import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.PrivateRelease;
+import org.dpgauss.release.Releases;
 import org.dpgauss.sampling.CovarianceAwareMean;
 import org.dpgauss.sampling.PtrMechanism;
 import org.dpgauss.sampling.SamplerParameters;
-import org.dpgauss.sampling.SamplingRelease;
 import picocli.CommandLine.Option;
 
 /**
@@ -29,8 +26,8 @@ final class BhsMeanMethod {
             + "N(mu^, c^2 Sigma^); affine-invariant, no bounds on mean or covariance needed. Guarantee: (epsilon, "
             + "delta)-DP under replace-one neighbours (public n), epsilon <= 1, delta <= epsilon/10, certified from "
             + "the n the stability lemmas need (millions of rows; below it the command names the n needed, "
-            + "--uncertified runs anyway and says \"certified\": false). Prints only {\"status\":\"FAIL\"} when the "
-            + "test fails.";
+            + "--uncertified runs anyway and says \"certified\": false). A failed test ends in FAIL (exit code 3), "
+            + "which releases nothing; the same computations run on both branches of the test.";
 
     @Option(names = "--alpha", defaultValue = "0.05",
             description = "bhs: failure probability in (0, 1] of the outlier threshold lambda0 = 4d + 8 sqrt(d L) + "
@@ -55,38 +52,12 @@ final class BhsMeanMethod {
         }
         PtrMechanism rule = PtrMechanism.fromId(ptr);
         SamplerParameters.checkPrivacyParameters(epsilon, delta, alpha);
-        RowBlockMatrix x = DataReader.read(input);
-        CovarianceAwareMean mech = CovarianceAwareMean.of(x.rows(), x.cols(), epsilon, delta, alpha,
+        Dataset data = Dataset.of(DataReader.read(input));
+        CovarianceAwareMean mech = CovarianceAwareMean.of(data.size(), data.dimension(), ApproxDp.of(epsilon, delta), alpha,
                 lambda0 == null ? Double.NaN : lambda0, rule, uncertified);
-        RandomSource random = main.randomSource();
-        SamplingRelease r = mech.estimate(x, main.selectEngine().engine(), random);
-        PrintWriter out = main.spec.commandLine().getOut();
-        if (r.isFail()) {
-            main.printFail(out);
-            return 0;
-        }
-        PrivacyGuarantee g = r.guarantee();
-        if (main.json) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("status", "PASS");
-            m.put("method", "bhs");
-            m.put("mean", r.vector());
-            m.put("certified", g.certified());
-            m.put("guarantee", g.toMap());
-            m.put("parameters", mech.parametersMap());
-            Main.putRandomness(m, random);
-            out.println(Json.write(m));
-        } else {
-            out.printf(Locale.ROOT, "private mean of %s (n=%d, d=%d), covariance-aware (BHS23)%n", input, x.rows(),
-                    x.cols());
-            out.println("  mean:      " + Arrays.toString(r.vector()));
-            out.println("  guarantee: " + g.describe());
-            out.println("  random:    " + random.describe());
-            if (!g.certified()) {
-                out.println("WARNING: this output is NOT certified (see the guarantee line).");
-            }
-            Main.warnIfInsecure(out, random, "noise");
-        }
-        return 0;
+        PrivateRelease r = Releases.run(mech, data, delta, main.releaseContext());
+        Map<String, Object> ctx = new LinkedHashMap<>();
+        ctx.put("input", input.toString());
+        return ReleasePrinter.print(main, r, ctx);
     }
 }

@@ -1,18 +1,23 @@
 package org.dpgauss.cli;
 
+import org.dpgauss.privacy.ApproxDp;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
-import org.dpgauss.mean.anisotropic.AnisotropicMeanResult;
 import org.dpgauss.mean.anisotropic.AnisotropicMethod;
 import org.dpgauss.mean.anisotropic.RescaledAveraging;
 import org.dpgauss.mean.anisotropic.ShapeMatrix;
+import org.dpgauss.privacy.ConversionPolicy;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.Zcdp;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.PrivateRelease;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Releases;
 
 /**
  * The anisotropic-mean part of {@code dpgauss demo} (called from DemoCommand): Algorithm 1 of spec
@@ -32,14 +37,16 @@ public final class DemoAnisotropic {
      * @param random the randomness (secure unless the demo runs with --insecure-seed)
      * @param x the demo data
      * @param variances the public diagonal covariance of the data
-     * @param rho the demo's zCDP budget; the (epsilon, delta) target is its Bun–Steinke conversion at delta
+     * @param rho the demo's zCDP budget; the (epsilon, delta) target is its conversion at delta by the project's
+     *        {@link ConversionPolicy}
      * @param delta the demo's delta
      * @return two JSON-ready reports (known covariance, folklore): name, status, guarantee, guarantee_text,
      *         error_metric, error and expected_error (FAIL: no error), seconds
      */
     public static List<Map<String, Object>> report(ComputeEngine engine, RandomSource random, RowBlockMatrix x,
             double[] variances, double rho, double delta) {
-        double epsilon = Zcdp.of(rho).toApproxDp(delta).epsilon();
+        double epsilon = ConversionPolicy.toApproxDp(Zcdp.of(rho), delta).epsilon();
+        Dataset data = Dataset.of(x);
         ShapeMatrix sigma = ShapeMatrix.diagonal(variances);
         int n = x.rows();
         double[] exact = x.columnMeans();
@@ -59,15 +66,15 @@ public final class DemoAnisotropic {
                 continue;
             }
             long t0 = System.nanoTime();
-            RescaledAveraging est = method.estimator(sigma, n, BETA, epsilon, delta);
-            AnisotropicMeanResult r = est.release(x, engine, random);
+            RescaledAveraging est = method.estimator(sigma, n, BETA, ApproxDp.of(epsilon, delta));
+            PrivateRelease r = Releases.run(est, data, delta, ReleaseContext.of(engine, random));
             double seconds = (System.nanoTime() - t0) * 1e-9;
-            PrivacyGuarantee g = est.guarantee(random);
-            m.put("status", r.isFail() ? "FAIL" : "PASS");
+            PrivacyGuarantee g = r.guarantee();
+            m.put("status", r.status().name());
             m.put("guarantee", g.toMap());
             m.put("guarantee_text", g.describe());
-            if (!r.isFail()) {
-                double[] e = r.estimate();
+            if (r.isPass()) {
+                double[] e = r.vector("mean");
                 double err = 0;
                 for (int j = 0; j < e.length; j++) {
                     err += (e[j] - exact[j]) * (e[j] - exact[j]);

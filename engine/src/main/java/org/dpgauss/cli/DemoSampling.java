@@ -1,5 +1,6 @@
 package org.dpgauss.cli;
 
+import org.dpgauss.privacy.ApproxDp;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,10 +9,13 @@ import java.util.Map;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.PrivateRelease;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Releases;
 import org.dpgauss.sampling.CovarianceAwareMean;
 import org.dpgauss.sampling.PtrMechanism;
 import org.dpgauss.sampling.SamplerParameters;
-import org.dpgauss.sampling.SamplingRelease;
 import org.dpgauss.sampling.SizeConstants;
 import org.dpgauss.sampling.UnboundedGaussianSampler;
 
@@ -69,17 +73,17 @@ final class DemoSampling {
             return rep;
         }
         long t0 = System.nanoTime();
-        SamplerParameters p = SamplerParameters.withConstants(n, d, EPSILON, DELTA, ALPHA, PtrMechanism.SOUND,
+        SamplerParameters p = SamplerParameters.withConstants(n, d, ApproxDp.of(EPSILON, DELTA), ALPHA, PtrMechanism.SOUND,
                 SizeConstants.partSizes(n1, n2));
         UnboundedGaussianSampler s = UnboundedGaussianSampler.of(p);
-        SamplingRelease r = s.sample(x, engine, random);
+        PrivateRelease r = Releases.run(s, Dataset.of(x), DELTA, ReleaseContext.of(engine, random));
         double seconds = (System.nanoTime() - t0) * 1e-9;
-        rep.put("status", r.isFail() ? "FAIL" : "PASS");
-        rep.put("certified", false);
-        rep.put("guarantee", s.guarantee(random).toMap());
-        rep.put("guarantee_text", s.guarantee(random).describe());
-        if (!r.isFail()) {
-            double[] z = r.vector();
+        rep.put("status", r.status().name());
+        rep.put("certified", r.guarantee().certified());
+        rep.put("guarantee", r.guarantee().toMap());
+        rep.put("guarantee_text", r.guarantee().describe());
+        if (r.isPass()) {
+            double[] z = r.vector("sample");
             double q = 0;
             for (int j = 0; j < d; j++) {
                 q += (z[j] - mu[j]) * (z[j] - mu[j]) / variances[j];
@@ -113,16 +117,16 @@ final class DemoSampling {
             return rep;
         }
         long t0 = System.nanoTime();
-        CovarianceAwareMean mech = CovarianceAwareMean.of(n, d, EPSILON, DELTA, ALPHA, Double.NaN,
+        CovarianceAwareMean mech = CovarianceAwareMean.of(n, d, ApproxDp.of(EPSILON, DELTA), ALPHA, Double.NaN,
                 PtrMechanism.SOUND, true);
-        SamplingRelease r = mech.estimate(x, engine, random);
+        PrivateRelease r = Releases.run(mech, Dataset.of(x), DELTA, ReleaseContext.of(engine, random));
         double seconds = (System.nanoTime() - t0) * 1e-9;
-        rep.put("status", r.isFail() ? "FAIL" : "PASS");
-        rep.put("certified", mech.guarantee(random).certified());
-        rep.put("guarantee", mech.guarantee(random).toMap());
-        rep.put("guarantee_text", mech.guarantee(random).describe());
-        if (!r.isFail()) {
-            double[] est = r.vector();
+        rep.put("status", r.status().name());
+        rep.put("certified", r.guarantee().certified());
+        rep.put("guarantee", r.guarantee().toMap());
+        rep.put("guarantee_text", r.guarantee().describe());
+        if (r.isPass()) {
+            double[] est = r.vector("mean");
             double[] exact = x.columnMeans();
             double err = 0;
             double trace = 0;

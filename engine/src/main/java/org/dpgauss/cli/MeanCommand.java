@@ -1,9 +1,8 @@
 package org.dpgauss.cli;
 
+import org.dpgauss.privacy.ApproxDp;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -11,15 +10,13 @@ import java.util.concurrent.Callable;
 import org.dpgauss.io.DataReader;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.mean.ClippedGaussianMean;
-import org.dpgauss.mean.anisotropic.AnisotropicMeanResult;
 import org.dpgauss.mean.anisotropic.AnisotropicMethod;
 import org.dpgauss.mean.anisotropic.CoordinateWiseMean;
 import org.dpgauss.mean.anisotropic.ShapeMatrix;
 import org.dpgauss.mean.anisotropic.UnknownCovarianceMean;
 import org.ejml.data.DMatrixRMaj;
-import org.dpgauss.privacy.PrivacyGuarantee;
-import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.release.Dataset;
+import org.dpgauss.release.PrivateMechanism;
 import org.dpgauss.release.PrivateRelease;
 import org.dpgauss.release.Releases;
 import picocli.CommandLine.ArgGroup;
@@ -35,12 +32,12 @@ import picocli.CommandLine.ParentCommand;
                     + "--covariance FILE or --variances; anisotropic rescales by Sigma (dimension-free error), "
                     + "folklore by the identity; anisotropic without a proxy estimates an unknown diagonal covariance "
                     + "privately first (Algorithm 2). Guarantee: (epsilon, delta)-DP under replace-one neighbours with n "
-                    + "public. It may print only {\"status\":\"FAIL\"} (too few rows survive the filter).",
+                    + "public. It may end in FAIL (exit code 3): too few rows survive the private filter.",
             "--method coordinate: the coordinate-wise baseline (spec §10 B3): per-coordinate stable-histogram range "
                     + "finding with bins of width sqrt(Sigma_ii) (--variances or the diagonal of --covariance), "
                     + "clipping to a box, spherical Gaussian noise. Guarantee: (epsilon, delta)-DP under replace-one "
-                    + "neighbours with n public; it may print only {\"status\":\"FAIL\"} (a histogram found no "
-                    + "bin: about sqrt(d)/epsilon rows are needed).",
+                    + "neighbours with n public; it may end in FAIL (exit code 3: a histogram found no bin; about "
+                    + "sqrt(d)/epsilon rows are needed). Timing side channels are outside every guarantee.",
             "--method clipped: the clipped Gaussian-mechanism mean; rows are projected onto the L2 ball of public "
                     + "radius --clip around the public --centre, averaged, and N(0, sigma^2 I) noise is added with "
                     + "sigma = 2C/(n sqrt(2 rho)).",
@@ -185,24 +182,18 @@ final class MeanCommand implements Callable<Integer> {
             }
             sigma = ShapeMatrix.of(a);
         }
-        RowBlockMatrix x = DataReader.read(input);
-        if (x.cols() != sigma.dimension()) {
+        Dataset data = Dataset.of(DataReader.read(input));
+        if (data.dimension() != sigma.dimension()) {
             throw new IllegalArgumentException("the covariance proxy is " + sigma.dimension() + "-dimensional but "
-                    + input.getFileName() + " has " + x.cols() + " columns");
+                    + input.getFileName() + " has " + data.dimension() + " columns");
         }
-        RandomSource random = main.randomSource();
-        AnisotropicMeanResult r = which.estimator(sigma, x.rows(), beta, budget.epsilon, delta)
-                .release(x, main.selectEngine().engine(), random);
-        return print(r, which.id(), x, random);
+        return release(which.estimator(sigma, data.size(), beta, ApproxDp.of(budget.epsilon, delta)), data);
     }
 
     /** Algorithm 2 (spec anisotropic-mean-estimation §4): unknown diagonal covariance. */
     private Integer unknownCovariance() throws IOException {
-        RowBlockMatrix x = DataReader.read(input);
-        RandomSource random = main.randomSource();
-        AnisotropicMeanResult r = UnknownCovarianceMean.of(x.rows(), x.cols(), budget.epsilon, delta, beta)
-                .release(x, main.selectEngine().engine(), random);
-        return print(r, "anisotropic (unknown diagonal covariance)", x, random);
+        Dataset data = Dataset.of(DataReader.read(input));
+        return release(UnknownCovarianceMean.of(data.size(), data.dimension(), ApproxDp.of(budget.epsilon, delta), beta), data);
     }
 
     /** Baseline B3 (spec anisotropic-mean-estimation §10): coordinate-wise range finding, box clip, Gaussian. */
@@ -227,41 +218,19 @@ final class MeanCommand implements Callable<Integer> {
                 v[i] = c.get(i, i);
             }
         }
-        RowBlockMatrix x = DataReader.read(input);
-        if (x.cols() != v.length) {
+        Dataset data = Dataset.of(DataReader.read(input));
+        if (data.dimension() != v.length) {
             throw new IllegalArgumentException("the covariance proxy is " + v.length + "-dimensional but "
-                    + input.getFileName() + " has " + x.cols() + " columns");
+                    + input.getFileName() + " has " + data.dimension() + " columns");
         }
-        RandomSource random = main.randomSource();
-        AnisotropicMeanResult r = CoordinateWiseMean.of(v, x.rows(), beta, budget.epsilon, delta).release(x, random);
-        return print(r, "coordinate", x, random);
+        return release(CoordinateWiseMean.of(v, data.size(), beta, ApproxDp.of(budget.epsilon, delta)), data);
     }
 
-    private Integer print(AnisotropicMeanResult r, String methodName, RowBlockMatrix x, RandomSource random) {
-        PrintWriter out = main.spec.commandLine().getOut();
-        if (r.isFail()) {
-            main.printFail(out);
-            return 0;
-        }
-        PrivacyGuarantee g = r.guarantee();
-        if (main.json) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("status", "PASS");
-            m.put("method", methodName);
-            m.put("mean", r.estimate());
-            m.put("guarantee", g.toMap());
-            m.put("n", x.rows());
-            m.put("d", x.cols());
-            Main.putRandomness(m, random);
-            out.println(Json.write(m));
-        } else {
-            out.printf(Locale.ROOT, "private mean of %s (n=%d, d=%d), method %s%n", input, x.rows(),
-                    x.cols(), methodName);
-            out.println("  mean:      " + Arrays.toString(r.estimate()));
-            out.println("  guarantee: " + g.describe());
-            out.println("  random:    " + random.describe());
-            Main.warnIfInsecure(out, random, "noise");
-        }
-        return 0;
+    /** The one path of every method: {@link Releases#run} and the one renderer. */
+    private Integer release(PrivateMechanism mechanism, Dataset data) {
+        PrivateRelease r = Releases.run(mechanism, data, delta, main.releaseContext());
+        Map<String, Object> ctx = new LinkedHashMap<>();
+        ctx.put("input", input.toString());
+        return ReleasePrinter.print(main, r, ctx);
     }
 }

@@ -1,22 +1,20 @@
 package org.dpgauss.cli;
 
+import org.dpgauss.privacy.ApproxDp;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.io.DataReader;
 import org.dpgauss.linalg.RowBlockMatrix;
-import org.dpgauss.privacy.PrivacyGuarantee;
-import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.PrivateMechanism;
+import org.dpgauss.release.PrivateRelease;
+import org.dpgauss.release.Releases;
 import org.dpgauss.sampling.KnownCovarianceSampler;
 import org.dpgauss.sampling.PtrMechanism;
 import org.dpgauss.sampling.SamplerParameters;
-import org.dpgauss.sampling.SamplingRelease;
 import org.dpgauss.sampling.SizeConstants;
 import org.dpgauss.sampling.UnboundedGaussianSampler;
 import org.ejml.data.DMatrixRMaj;
@@ -40,8 +38,10 @@ import picocli.CommandLine.ParentCommand;
                     + "reference code, which is NOT differentially private (spec §3.6), for paper reproduction only.",
             "--known-covariance FILE: the known-covariance variant (arXiv Remark 4.24, spec §3.9), a SKETCH without "
                     + "a proof: always uncertified; Z = mu^ + N(0, (1 - 1/n) Sigma).",
-            "Prints {\"status\":\"PASS\",\"sample\":[..],\"certified\":..,...} or only {\"status\":\"FAIL\"}. "
-                    + "Randomness: SecureRandom (ChaCha20 keystream keyed from it for the bulk draws) unless "
+            "Prints the release: {\"status\":\"PASS\",\"mechanism\":..,\"sample\":[..],\"parameters\":{..},"
+                    + "\"guarantee\":{..,\"certified\":..},..}, or status FAIL with exit code 3 and nothing released "
+                    + "(the same computations run on both branches of the PTR test; timing side channels are outside "
+                    + "the guarantee). Randomness: SecureRandom (ChaCha20 keystream keyed from it for the bulk draws) unless "
                     + "--insecure-seed is given."})
 final class SampleCommand implements Callable<Integer> {
 
@@ -88,55 +88,21 @@ final class SampleCommand implements Callable<Integer> {
         DMatrixRMaj sigma = knownCovariance == null ? null : readSquare(knownCovariance);
         // The file is parsed (and validated) first because a CSV's n is known only then; every decision below up to
         // the mechanism call depends only on the public n and d.
-        RowBlockMatrix x = DataReader.read(input);
-        int n = x.rows();
-        int d = x.cols();
-        KnownCovarianceSampler known = null;
-        UnboundedGaussianSampler sampler = null;
-        Map<String, Object> parameters;
-        String variant;
+        Dataset data = Dataset.of(DataReader.read(input));
+        int n = data.size();
+        int d = data.dimension();
+        PrivateMechanism mechanism;
         if (sigma != null) {
-            known = KnownCovarianceSampler.of(n, d, epsilon, delta, alpha, rule, sigma);
-            parameters = known.parametersMap();
-            variant = "known covariance (SKETCH, spec §3.9)";
+            mechanism = KnownCovarianceSampler.of(n, d, ApproxDp.of(epsilon, delta), alpha, rule, sigma);
         } else {
-            SamplerParameters p = sizes == null ? SamplerParameters.certified(n, d, epsilon, delta, alpha, rule)
-                    : SamplerParameters.withConstants(n, d, epsilon, delta, alpha, rule, sizes);
-            sampler = UnboundedGaussianSampler.of(p);
-            parameters = p.toMap();
-            variant = "unbounded Gaussian sampler (spec §3.1)";
+            SamplerParameters p = sizes == null ? SamplerParameters.certified(n, d, ApproxDp.of(epsilon, delta), alpha, rule)
+                    : SamplerParameters.withConstants(n, d, ApproxDp.of(epsilon, delta), alpha, rule, sizes);
+            mechanism = UnboundedGaussianSampler.of(p);
         }
-        RandomSource random = main.randomSource();
-        ComputeEngine engine = main.selectEngine().engine();
-        SamplingRelease release = known != null ? known.sample(x, engine, random) : sampler.sample(x, engine, random);
-        PrintWriter out = main.spec.commandLine().getOut();
-        if (release.isFail()) {
-            main.printFail(out);
-            return 0;
-        }
-        PrivacyGuarantee g = release.guarantee();
-        if (main.json) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("status", "PASS");
-            m.put("sample", release.vector());
-            m.put("certified", g.certified());
-            m.put("guarantee", g.toMap());
-            m.put("variant", variant);
-            m.put("parameters", parameters);
-            Main.putRandomness(m, random);
-            out.println(Json.write(m));
-        } else {
-            out.printf(Locale.ROOT, "private sample from %s (n=%d, d=%d), %s%n", input, n, d, variant);
-            out.println("  sample:    " + Arrays.toString(release.vector()));
-            out.println("  guarantee: " + g.describe());
-            out.println("  sizes:     " + parameters);
-            out.println("  random:    " + random.describe());
-            if (!g.certified()) {
-                out.println("WARNING: this output is NOT certified (see the guarantee line).");
-            }
-            Main.warnIfInsecure(out, random, "output");
-        }
-        return 0;
+        PrivateRelease r = Releases.run(mechanism, data, delta, main.releaseContext());
+        Map<String, Object> ctx = new LinkedHashMap<>();
+        ctx.put("input", input.toString());
+        return ReleasePrinter.print(main, r, ctx);
     }
 
     static DMatrixRMaj readSquare(Path file) throws IOException {

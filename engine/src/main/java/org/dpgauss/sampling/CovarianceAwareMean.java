@@ -1,19 +1,24 @@
 package org.dpgauss.sampling;
 
+import org.dpgauss.privacy.ApproxDp;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import org.dpgauss.calibration.GaussianMechanismCurve;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
-import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.noise.SecureGaussianSampler;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.Outcome;
+import org.dpgauss.release.PrivateMechanism;
+import org.dpgauss.release.PublicContext;
+import org.dpgauss.release.PublicParameters;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Statement;
 import org.dpgauss.sampling.stable.StableCov;
 import org.dpgauss.sampling.stable.StableCovResult;
 import org.dpgauss.sampling.stable.StableMean;
@@ -51,9 +56,17 @@ import org.dpgauss.sampling.stable.StableMeanResult;
  *
  * <p>Randomness: R and the PTR coin as in {@link UnboundedGaussianSampler}; {@code g} from
  * {@link SecureGaussianSampler} at {@code sigma = 1} over a ChaCha20 keystream keyed from the source (exact
- * discrete Gaussians on the grid {@code 2^-20}). Immutable.
+ * discrete Gaussians on the grid {@code 2^-20}).
+ *
+ * <p><b>Release contract</b> ({@link PrivateMechanism}): releases {@code mean}; the budget split composes through the
+ * accountant. StableCov, StableMean, the PTR test and the noisy mean run on every input and the mean is discarded on
+ * FAIL, so the work done does not depend on the test's outcome; timing side channels in general are outside the
+ * guarantee. Immutable.
  */
-public final class CovarianceAwareMean {
+public final class CovarianceAwareMean implements PrivateMechanism {
+
+    /** The mechanism's identifier in releases. */
+    public static final String ID = "mean.bhs";
 
     private final int n;
     private final int d;
@@ -81,8 +94,8 @@ public final class CovarianceAwareMean {
     /**
      * @param n rows (public)
      * @param d dimension
-     * @param epsilon in {@code (0, 1]}
-     * @param delta in {@code (0, epsilon/10]}
+     * @param target the (epsilon, delta) target, a typed pair (epsilon: in {@code (0, 1]})
+     *        (delta: in {@code (0, epsilon/10]})
      * @param alpha sets {@code lambda0 = 4d + 8 sqrt(d ln(3n/alpha)) + 8 ln(3n/alpha)} (the outlier threshold of
      *        spec §2.1; a utility choice, privacy holds for any {@code lambda0 >= 1})
      * @param lambda0OrNaN an explicit outlier threshold {@code >= 1}, or NaN for the alpha rule
@@ -91,8 +104,10 @@ public final class CovarianceAwareMean {
      * @return the estimator
      * @throws InsufficientSampleSizeException if n is below the certified n and {@code allowUncertified} is false
      */
-    public static CovarianceAwareMean of(int n, int d, double epsilon, double delta, double alpha,
+    public static CovarianceAwareMean of(int n, int d, ApproxDp target, double alpha,
             double lambda0OrNaN, PtrMechanism ptr, boolean allowUncertified) {
+        double epsilon = Objects.requireNonNull(target, "target (epsilon, delta)").epsilon();
+        double delta = target.delta();
         SamplerParameters.validate(n, d, epsilon, delta, alpha, ptr);
         if (!Double.isNaN(lambda0OrNaN) && !(lambda0OrNaN >= 1 && Double.isFinite(lambda0OrNaN))) {
             throw new IllegalArgumentException("lambda0=" + lambda0OrNaN + " is outside [1, inf): the outlier "
@@ -204,76 +219,91 @@ public final class CovarianceAwareMean {
     }
 
     /**
-     * @param random the randomness used
-     * @return the guarantee of a PASS: certified only at a certified n, with the sound PTR and secure randomness
+     * @return the guarantee of a release: the recipe's certification (certified only at a certified n with the sound
+     *         PTR; the random source is judged by {@link org.dpgauss.release.Releases}), composed by the accountant
      */
-    public PrivacyGuarantee guarantee(RandomSource random) {
+    public PrivacyGuarantee guarantee() {
         List<String> why = new ArrayList<>();
         if (!ptr.isDifferentiallyPrivate()) {
             why.add("PTR rule bhs23-as-published is NOT differentially private (spec §3.6)");
         } else if (!recipeHolds) {
             why.add("n below the certified size (run with --uncertified)");
         }
-        if (random.isInsecure()) {
-            why.add("insecure seeded randomness");
-        }
         String notes = why.isEmpty() ? "BHS23 covariance-aware mean, stability facts S1-S3 with k raised per spec "
                 + "§2.3 (floating-point arithmetic is not covered)" : "UNCERTIFIED: " + String.join("; ", why);
-        return PrivacyGuarantee.approxDp(NeighbouringRelation.REPLACE_ONE, ApproxDp.of(epsilon, delta),
-                why.isEmpty(), notes);
+        return PtrSteps.guarantee(epsilon, delta, why.isEmpty(), notes);
+    }
+
+    @Override
+    public NeighbouringRelation relation() {
+        return NeighbouringRelation.REPLACE_ONE;
+    }
+
+    @Override
+    public Statement state(PublicContext context) {
+        UnboundedGaussianSampler.checkShape(context, n, d);
+        return Statement.builder(context, ID, guarantee())
+                .description("private mean, covariance-aware (BHS23)")
+                .parameters(publicParameters())
+                .failMeaning(UnboundedGaussianSampler.FAIL_MEANING.replace("dpgauss sample", "mean --method bhs"))
+                .build();
+    }
+
+    @Override
+    public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
+        SamplingRelease r = estimate(data.matrix(), context.engine(), context.random());
+        return r.isFail() ? Outcome.fail() : Outcome.pass().vector("mean", r.vector()).build();
     }
 
     /**
-     * Runs the estimator.
+     * Runs the estimator. StableMean and the noisy mean are computed on both branches of the PTR test (the mean is
+     * discarded on FAIL).
      *
      * @param x the data, {@code n x d}, finite entries
      * @param engine the compute engine
      * @param random the randomness
-     * @return PASS with the private mean, or FAIL (nothing else)
+     * @return PASS with the private mean, or FAIL (nothing else); package-private: releases go through
+     *         {@link #compute}
      */
-    public SamplingRelease estimate(RowBlockMatrix x, ComputeEngine engine, RandomSource random) {
+    SamplingRelease estimate(RowBlockMatrix data, ComputeEngine engine, RandomSource random) {
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(random, "random");
-        UnboundedGaussianSampler.checkData(x, n, d);
+        UnboundedGaussianSampler.checkData(data, n, d);
+        RowBlockMatrix x = UnboundedGaussianSampler.bounded(data); // clamped to a huge public bound (no overflow)
         int[] reference = UnboundedGaussianSampler.uniformSubset(n, referenceSize, random);
         StableCovResult cov = StableCov.of(lambda0, k).apply(x, engine);
         double epsPtr = epsilon / 3;
         double deltaPtr = delta / 6;
-        if (ptr.failProbability(cov.score(), epsPtr, deltaPtr) >= 1) {
-            return SamplingRelease.fail();
-        }
+        // no early return when Score1 alone decides a FAIL: StableMean runs on both branches (finding 7)
         StableMeanResult mean = StableMean.of(lambda0, k).apply(x, cov.sigmaHat(), reference, engine);
-        if (!ptr.test(Math.max(cov.score(), mean.score()), epsPtr, deltaPtr, random)) {
-            return SamplingRelease.fail();
-        }
+        boolean passed = ptr.test(Math.max(cov.score(), mean.score()), epsPtr, deltaPtr, random);
         double[] g = new double[cov.m()];
         SecureGaussianSampler.using(KeystreamSource.keyedFrom(random)).sample(g, 1.0);
         double[] wg = cov.combine(g); // W g ~ N(0, Sigma^)
         double[] muHat = mean.weightedMean(x);
         double c = noiseScale();
         double[] out = new double[d];
+        boolean finite = true;
         for (int j = 0; j < d; j++) {
             out[j] = muHat[j] + c * wg[j];
-            if (!Double.isFinite(out[j])) {
-                return SamplingRelease.fail(); // impossible in exact arithmetic (spec §9)
-            }
+            finite &= Double.isFinite(out[j]); // non-finite is impossible in exact arithmetic (spec §9)
         }
-        return SamplingRelease.pass(out, guarantee(random));
+        return passed && finite ? SamplingRelease.pass(out, guarantee()) : SamplingRelease.fail();
     }
 
-    /** @return a JSON-ready map of the parameters */
-    public Map<String, Object> parametersMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("n", n);
-        m.put("d", d);
-        m.put("epsilon", epsilon);
-        m.put("delta", delta);
-        m.put("ptr", ptr.id());
-        m.put("lambda0", lambda0);
-        m.put("k", k);
-        m.put("M", referenceSize);
-        m.put("noise_scale_c", noiseScale());
-        m.put("certified_size", recipeHolds);
-        return m;
+    /** @return the public parameters of a release (camelCase) */
+    public PublicParameters publicParameters() {
+        return PublicParameters.builder()
+                .put("n", n)
+                .put("d", d)
+                .put("epsilon", epsilon)
+                .put("delta", delta)
+                .put("ptr", ptr.id())
+                .put("lambda0", lambda0)
+                .put("k", k)
+                .put("referenceSize", referenceSize)
+                .put("noiseScale", noiseScale())
+                .put("certifiedSize", recipeHolds)
+                .build();
     }
 }

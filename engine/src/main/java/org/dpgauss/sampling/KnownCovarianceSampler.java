@@ -1,17 +1,22 @@
 package org.dpgauss.sampling;
 
-import java.util.LinkedHashMap;
+import org.dpgauss.privacy.ApproxDp;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import org.dpgauss.calibration.GaussianMechanismCurve;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
-import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.noise.MultivariateGaussianNoise;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.Outcome;
+import org.dpgauss.release.PrivateMechanism;
+import org.dpgauss.release.PublicContext;
+import org.dpgauss.release.PublicParameters;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Statement;
 import org.dpgauss.sampling.stable.StableMean;
 import org.dpgauss.sampling.stable.StableMeanResult;
 import org.ejml.data.DMatrixRMaj;
@@ -34,9 +39,16 @@ import org.ejml.interfaces.decomposition.CholeskyDecomposition_F64;
  * Gaussian mechanism whose Mahalanobis sensitivity is S2's {@code sqrt(38 e^2 lambda0)/n} (gamma = 0, the
  * covariance is fixed), divided by {@code sqrt(1 - 1/n)}; the size check asks the exact Gaussian-mechanism curve
  * for {@code delta_GM(2 eps/3; Delta) <= 2 delta/3}, plus {@code n >= 32 e^2 k} and {@code n >= M}. Below that n
- * the constructor throws with the n needed. Immutable.
+ * the constructor throws with the n needed.
+ *
+ * <p><b>Release contract</b> ({@link PrivateMechanism}): releases {@code sample}; the intended split composes through
+ * the accountant and is always stated uncertified. The noise and the output are formed on both branches of the PTR
+ * test and discarded on FAIL; timing side channels in general are outside the (intended) guarantee. Immutable.
  */
-public final class KnownCovarianceSampler {
+public final class KnownCovarianceSampler implements PrivateMechanism {
+
+    /** The mechanism's identifier in releases. */
+    public static final String ID = "sample.known-covariance";
 
     private final int n;
     private final int d;
@@ -64,16 +76,18 @@ public final class KnownCovarianceSampler {
     /**
      * @param n rows
      * @param d dimension
-     * @param epsilon in {@code (0, 1]}
-     * @param delta in {@code (0, epsilon/10]}
+     * @param target the (epsilon, delta) target, a typed pair (epsilon: in {@code (0, 1]})
+     *        (delta: in {@code (0, epsilon/10]})
      * @param alpha sets lambda0 as in spec §2.1
      * @param ptr the PTR rule
      * @param sigma the known covariance, {@code d x d}, symmetric positive definite, copied
      * @return the sampler
      * @throws InsufficientSampleSizeException below the size the sketch's calibration needs
      */
-    public static KnownCovarianceSampler of(int n, int d, double epsilon, double delta, double alpha,
+    public static KnownCovarianceSampler of(int n, int d, ApproxDp target, double alpha,
             PtrMechanism ptr, DMatrixRMaj sigma) {
+        double epsilon = Objects.requireNonNull(target, "target (epsilon, delta)").epsilon();
+        double delta = target.delta();
         SamplerParameters.validate(n, d, epsilon, delta, alpha, ptr);
         Objects.requireNonNull(sigma, "sigma");
         if (sigma.numRows != d || sigma.numCols != d) {
@@ -115,60 +129,78 @@ public final class KnownCovarianceSampler {
     }
 
     /**
-     * @param random the randomness used
-     * @return the (always uncertified) guarantee of a PASS
+     * @return the (always uncertified) intended guarantee of a release, composed by the accountant
      */
-    public PrivacyGuarantee guarantee(RandomSource random) {
+    public PrivacyGuarantee guarantee() {
         String notes = "UNCERTIFIED: known-covariance variant is a sketch (spec §3.9, arXiv Remark 4.24) without a "
-                + "proof; intended (epsilon, delta) shown" + (random.isInsecure() ? "; insecure seeded randomness" : "")
+                + "proof; intended (epsilon, delta) shown"
                 + (ptr.isDifferentiallyPrivate() ? "" : "; PTR rule bhs23-as-published is NOT differentially private");
-        return PrivacyGuarantee.approxDp(NeighbouringRelation.REPLACE_ONE, ApproxDp.of(epsilon, delta), false, notes);
+        return PtrSteps.guarantee(epsilon, delta, false, notes);
+    }
+
+    @Override
+    public NeighbouringRelation relation() {
+        return NeighbouringRelation.REPLACE_ONE;
+    }
+
+    @Override
+    public Statement state(PublicContext context) {
+        UnboundedGaussianSampler.checkShape(context, n, d);
+        return Statement.builder(context, ID, guarantee())
+                .description("one private sample, known-covariance variant (SKETCH, spec §3.9)")
+                .parameters(publicParameters())
+                .failMeaning(UnboundedGaussianSampler.FAIL_MEANING)
+                .build();
+    }
+
+    @Override
+    public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
+        SamplingRelease r = sample(data.matrix(), context.engine(), context.random());
+        return r.isFail() ? Outcome.fail() : Outcome.pass().vector("sample", r.vector()).build();
     }
 
     /**
-     * Runs the sketch.
+     * Runs the sketch; the noise and the output are formed on both branches of the test (discarded on FAIL).
      *
      * @param x the data, {@code n x d}
      * @param engine the engine
      * @param random the randomness
-     * @return PASS with one sample, or FAIL
+     * @return PASS with one sample, or FAIL; package-private: releases go through {@link #compute}
      */
-    public SamplingRelease sample(RowBlockMatrix x, ComputeEngine engine, RandomSource random) {
+    SamplingRelease sample(RowBlockMatrix data, ComputeEngine engine, RandomSource random) {
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(random, "random");
-        UnboundedGaussianSampler.checkData(x, n, d);
+        UnboundedGaussianSampler.checkData(data, n, d);
+        RowBlockMatrix x = UnboundedGaussianSampler.bounded(data); // clamped to a huge public bound (no overflow)
         int[] reference = UnboundedGaussianSampler.uniformSubset(n, referenceSize, random);
         StableMeanResult mean = StableMean.of(lambda0, k).apply(x, sigma, reference, engine);
-        if (!ptr.test(mean.score(), epsilon / 3, delta / 6, random)) {
-            return SamplingRelease.fail();
-        }
+        boolean passed = ptr.test(mean.score(), epsilon / 3, delta / 6, random);
         DMatrixRMaj scaled = sigma.copy();
         org.ejml.dense.row.CommonOps_DDRM.scale(1 - 1.0 / n, scaled);
         double[] noise = MultivariateGaussianNoise.ofCovariance(scaled, random).sample();
         double[] muHat = mean.weightedMean(x);
         double[] out = new double[d];
+        boolean finite = true;
         for (int j = 0; j < d; j++) {
             out[j] = muHat[j] + noise[j];
-            if (!Double.isFinite(out[j])) {
-                return SamplingRelease.fail();
-            }
+            finite &= Double.isFinite(out[j]);
         }
-        return SamplingRelease.pass(out, guarantee(random));
+        return passed && finite ? SamplingRelease.pass(out, guarantee()) : SamplingRelease.fail();
     }
 
-    /** @return a JSON-ready map of the parameters */
-    public Map<String, Object> parametersMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("n", n);
-        m.put("d", d);
-        m.put("epsilon", epsilon);
-        m.put("delta", delta);
-        m.put("ptr", ptr.id());
-        m.put("lambda0", lambda0);
-        m.put("k", k);
-        m.put("M", referenceSize);
-        m.put("variant", "known covariance (SKETCH, spec §3.9)");
-        return m;
+    /** @return the public parameters of a release (camelCase) */
+    public PublicParameters publicParameters() {
+        return PublicParameters.builder()
+                .put("n", n)
+                .put("d", d)
+                .put("epsilon", epsilon)
+                .put("delta", delta)
+                .put("ptr", ptr.id())
+                .put("lambda0", lambda0)
+                .put("k", k)
+                .put("referenceSize", referenceSize)
+                .put("variant", "known covariance (SKETCH, spec §3.9)")
+                .build();
     }
 
     private static void checkPositiveDefinite(DMatrixRMaj s) {
@@ -176,7 +208,7 @@ public final class KnownCovarianceSampler {
         double max = 0;
         for (int i = 0; i < d * d; i++) {
             if (!Double.isFinite(s.data[i])) {
-                throw new IllegalArgumentException("the known covariance has a non-finite entry " + s.data[i]);
+                throw new IllegalArgumentException("the known covariance has a non-finite entry (element " + i + ")");
             }
             max = Math.max(max, Math.abs(s.data[i]));
         }

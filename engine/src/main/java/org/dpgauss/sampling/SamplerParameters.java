@@ -1,8 +1,7 @@
 package org.dpgauss.sampling;
 
-import java.util.LinkedHashMap;
+import org.dpgauss.privacy.ApproxDp;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.LongPredicate;
 
@@ -75,15 +74,17 @@ public final class SamplerParameters {
      *
      * @param n rows, {@code >= 1} (public)
      * @param d dimension, {@code >= 1}
-     * @param epsilon in {@code (0, 1]}
-     * @param delta in {@code (0, epsilon/10]}
+     * @param target the (epsilon, delta) target, a typed pair (epsilon: in {@code (0, 1]})
+     *        (delta: in {@code (0, epsilon/10]})
      * @param alpha target total-variation distance, in {@code (0, 1]}
      * @param ptr the PTR rule ({@link PtrMechanism#SOUND} unless reproducing the paper)
      * @return the parameters
      * @throws InsufficientSampleSizeException if {@code n < n1_min + 2 n2_min}; the message gives the n needed
      */
-    public static SamplerParameters certified(int n, int d, double epsilon, double delta, double alpha,
+    public static SamplerParameters certified(int n, int d, ApproxDp target, double alpha,
             PtrMechanism ptr) {
+        double epsilon = Objects.requireNonNull(target, "target (epsilon, delta)").epsilon();
+        double delta = target.delta();
         validate(n, d, epsilon, delta, alpha, ptr);
         long n1Min = n1Min(n, d, epsilon, delta, alpha, ptr);
         long n2Min = n2Min(n, d, epsilon, delta, alpha, ptr);
@@ -104,8 +105,8 @@ public final class SamplerParameters {
      *
      * @param n rows
      * @param d dimension
-     * @param epsilon in {@code (0, 1]}
-     * @param delta in {@code (0, epsilon/10]}
+     * @param target the (epsilon, delta) target, a typed pair (epsilon: in {@code (0, 1]})
+     *        (delta: in {@code (0, epsilon/10]})
      * @param alpha in {@code (0, 1]}
      * @param ptr the PTR rule
      * @param constants C1, C2 or n1, n2, not null
@@ -114,8 +115,10 @@ public final class SamplerParameters {
      *         {@code R} is drawn from the first n1 rows) or {@code n2 <= d} (then the covariance estimate is
      *         singular and the sampler FAILs with certainty)
      */
-    public static SamplerParameters withConstants(int n, int d, double epsilon, double delta, double alpha,
+    public static SamplerParameters withConstants(int n, int d, ApproxDp target, double alpha,
             PtrMechanism ptr, SizeConstants constants) {
+        double epsilon = Objects.requireNonNull(target, "target (epsilon, delta)").epsilon();
+        double delta = target.delta();
         validate(n, d, epsilon, delta, alpha, ptr);
         Objects.requireNonNull(constants, "constants");
         double lambda0 = lambda0(n, d, alpha);
@@ -501,23 +504,26 @@ public final class SamplerParameters {
         return Math.sqrt((1 - 1.0 / n1) * n2);
     }
 
-    /** @return a JSON-ready map of every parameter */
-    public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("n", n);
-        m.put("d", d);
-        m.put("epsilon", epsilon);
-        m.put("delta", delta);
-        m.put("alpha", alpha);
-        m.put("ptr", ptr.id());
-        m.put("lambda0", lambda0);
-        m.put("k", k);
-        m.put("k_paper", kPaper);
-        m.put("M", referenceSize);
-        m.put("n1", n1);
-        m.put("n2", n2);
-        m.put("rows_used", rowsUsed());
-        m.put("sizes", constants == null ? "certified recipe (spec §2.2)" : "--constants " + constants);
-        return m;
+    /**
+     * @return the public parameters of a release (camelCase names; all functions of the public n, d, epsilon,
+     *         delta, alpha, the PTR rule and the size choice)
+     */
+    public org.dpgauss.release.PublicParameters publicParameters() {
+        return org.dpgauss.release.PublicParameters.builder()
+                .put("n", n)
+                .put("d", d)
+                .put("epsilon", epsilon)
+                .put("delta", delta)
+                .put("alpha", alpha)
+                .put("ptr", ptr.id())
+                .put("lambda0", lambda0)
+                .put("k", k)
+                .put("kPaper", kPaper)
+                .put("referenceSize", referenceSize)
+                .put("n1", n1)
+                .put("n2", n2)
+                .put("rowsUsed", rowsUsed())
+                .put("sizes", constants == null ? "certified recipe (spec §2.2)" : "--constants " + constants)
+                .build();
     }
 }

@@ -8,7 +8,7 @@ import org.dpgauss.privacy.PrivacyGuarantee;
  * an estimate for the mean estimator) and the guarantee it was released under, or FAIL, which carries nothing at
  * all (design.md privacy conventions: no scores, no partial estimates). Immutable.
  */
-public final class SamplingRelease {
+final class SamplingRelease {
 
     private static final SamplingRelease FAIL = new SamplingRelease(null, null);
 
@@ -21,7 +21,7 @@ public final class SamplingRelease {
     }
 
     /** @return the FAIL outcome (a singleton: it holds nothing) */
-    public static SamplingRelease fail() {
+    static SamplingRelease fail() {
         return FAIL;
     }
 

@@ -5,11 +5,16 @@ import java.util.List;
 import java.util.Objects;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
-import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.noise.SecureGaussianSampler;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.Outcome;
+import org.dpgauss.release.PrivateMechanism;
+import org.dpgauss.release.PublicContext;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Statement;
 import org.dpgauss.sampling.stable.StableCov;
 import org.dpgauss.sampling.stable.StableCovResult;
 import org.dpgauss.sampling.stable.StableMean;
@@ -45,9 +50,23 @@ import org.ejml.data.DMatrixRMaj;
  * per coordinate, and its direction is uniform on the sphere up to that. The final combination is floating point,
  * which no proof covers (spec §9).
  *
+ * <p><b>Release contract</b> ({@link PrivateMechanism}): releases {@code sample}; the guarantee composes the budget
+ * split above through the accountant. StableCov, StableMean, the PTR test and the output combination run on every
+ * input, and the output is discarded on FAIL, so the work done does not depend on the test's outcome (an earlier
+ * version returned before StableMean when Score1 alone decided the FAIL, which its latency revealed); timing side
+ * channels in general are outside the guarantee.
+ *
  * <p>Immutable; thread-safe if the {@link RandomSource} and engine are.
  */
-public final class UnboundedGaussianSampler {
+public final class UnboundedGaussianSampler implements PrivateMechanism {
+
+    /** The mechanism's identifier in releases. */
+    public static final String ID = "sample.unbounded-gaussian";
+
+    /** What a FAIL of a PTR-guarded mechanism can mean, in public words. */
+    static final String FAIL_MEANING = "the private stability test (PTR) failed: the data may be too few for the"
+            + " sizes used, or not Gaussian-like enough for the stable estimates (outliers, heavy tails, a nearly"
+            + " singular covariance); more rows make a PASS likelier (see the README, dpgauss sample)";
 
     private final SamplerParameters parameters;
 
@@ -69,17 +88,16 @@ public final class UnboundedGaussianSampler {
     }
 
     /**
-     * The guarantee a PASS is released under with this randomness.
+     * The guarantee of a release: the recipe's certification (the random source is judged by
+     * {@link org.dpgauss.release.Releases}).
      *
-     * @param random the randomness used
-     * @return {@code (epsilon, delta)}-DP, replace-one; certified only with recipe sizes, the sound PTR and secure
-     *         randomness
+     * @return {@code (epsilon, delta)}-DP, replace-one; certified only with recipe sizes and the sound PTR
      */
-    public PrivacyGuarantee guarantee(RandomSource random) {
-        return guarantee(parameters, random);
+    public PrivacyGuarantee guarantee() {
+        return guarantee(parameters);
     }
 
-    static PrivacyGuarantee guarantee(SamplerParameters p, RandomSource random) {
+    static PrivacyGuarantee guarantee(SamplerParameters p) {
         List<String> why = new ArrayList<>();
         if (p.constants() == null && p.ptr().isDifferentiallyPrivate() && !p.releaseTermsBounded()) {
             why.add("the release-term loss bounds exceed eps/3 at these sizes"); // never seen at recipe sizes
@@ -90,17 +108,43 @@ public final class UnboundedGaussianSampler {
         if (!p.ptr().isDifferentiallyPrivate()) {
             why.add("PTR rule bhs23-as-published is NOT differentially private (spec §3.6)");
         }
-        if (random.isInsecure()) {
-            why.add("insecure seeded randomness");
-        }
         boolean certified = why.isEmpty();
         String notes = certified
                 ? "certified recipe of spec §2.2 with the sound PTR of §3.6; release terms checked with explicit "
                         + "tail bounds (stability lemmas of BHS23 with k raised per §2.3; floating-point arithmetic "
                         + "is not covered)"
                 : "UNCERTIFIED: " + String.join("; ", why);
-        return PrivacyGuarantee.approxDp(NeighbouringRelation.REPLACE_ONE,
-                ApproxDp.of(p.epsilon(), p.delta()), certified, notes);
+        return PtrSteps.guarantee(p.epsilon(), p.delta(), certified, notes);
+    }
+
+    @Override
+    public NeighbouringRelation relation() {
+        return NeighbouringRelation.REPLACE_ONE;
+    }
+
+    @Override
+    public Statement state(PublicContext context) {
+        checkShape(context, parameters.n(), parameters.d());
+        return Statement.builder(context, ID, guarantee())
+                .description("one private sample from (approximately) the data's Gaussian, unbounded Gaussian"
+                        + " sampler")
+                .parameters(parameters.publicParameters())
+                .failMeaning(FAIL_MEANING)
+                .build();
+    }
+
+    @Override
+    public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
+        SamplingRelease r = sample(data.matrix(), context.engine(), context.random());
+        return r.isFail() ? Outcome.fail() : Outcome.pass().vector("sample", r.vector()).build();
+    }
+
+    /** The public shape check of a statement: n and d must be those the parameters were computed for. */
+    static void checkShape(PublicContext context, int n, int d) {
+        if (context.rows() != n || context.dimension() != d) {
+            throw new IllegalArgumentException("the data are " + context.rows() + " x " + context.dimension()
+                    + " but the parameters were computed for n=" + n + ", d=" + d);
+        }
     }
 
     /**
@@ -109,9 +153,9 @@ public final class UnboundedGaussianSampler {
      * @param x the data, {@code n x d} as in the parameters, finite entries
      * @param engine the compute engine
      * @param random the randomness ({@link RandomSource#secure()} for a private release)
-     * @return PASS with one sample, or FAIL (nothing else)
+     * @return PASS with one sample, or FAIL (nothing else); package-private: releases go through {@link #compute}
      */
-    public SamplingRelease sample(RowBlockMatrix x, ComputeEngine engine, RandomSource random) {
+    SamplingRelease sample(RowBlockMatrix x, ComputeEngine engine, RandomSource random) {
         return run(x, engine, random).release;
     }
 
@@ -129,11 +173,12 @@ public final class UnboundedGaussianSampler {
         SamplingRelease release;
     }
 
-    Trace run(RowBlockMatrix x, ComputeEngine engine, RandomSource random) {
+    Trace run(RowBlockMatrix data, ComputeEngine engine, RandomSource random) {
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(random, "random");
         SamplerParameters p = parameters;
-        checkData(x, p.n(), p.d());
+        checkData(data, p.n(), p.d());
+        RowBlockMatrix x = bounded(data);
         int n1 = p.n1();
         int n2 = p.n2();
         Trace t = new Trace();
@@ -148,28 +193,23 @@ public final class UnboundedGaussianSampler {
         t.w = cov.weights();
         double epsPtr = p.epsilon() / 3;
         double deltaPtr = p.delta() / 6;
-        if (p.ptr().failProbability(t.score1, epsPtr, deltaPtr) >= 1) {
-            // max(Score1, Score2) >= Score1 already FAILs with certainty: StableMean cannot change the outcome
-            t.release = SamplingRelease.fail();
-            return t;
-        }
+        // StableMean runs even when Score1 alone already decides a FAIL (failure probability 1): the same work on
+        // both branches, so the latency does not reveal the outcome of the test (issue 14, finding 7).
         t.sigmaHat = cov.sigmaHat();
         StableMeanResult mean = StableMean.of(p.lambda0(), p.k()).apply(meanPart, t.sigmaHat, t.reference, engine);
         t.score2 = mean.score();
         t.v = mean.weights();
         t.muHat = mean.weightedMean(meanPart);
         t.passed = p.ptr().test(Math.max(t.score1, t.score2), epsPtr, deltaPtr, random);
-        if (!t.passed) {
-            t.release = SamplingRelease.fail();
-            return t;
-        }
+        // the output is formed on both branches and discarded on FAIL
         double c = p.releaseScale();
         double[] wz = cov.combine(t.z);
         double[] out = new double[p.d()];
         for (int j = 0; j < out.length; j++) {
             out[j] = t.muHat[j] + c * wz[j];
         }
-        t.release = finiteOrFail(out, random, p);
+        SamplingRelease formed = finiteOrFail(out, p);
+        t.release = t.passed ? formed : SamplingRelease.fail();
         return t;
     }
 
@@ -180,13 +220,13 @@ public final class UnboundedGaussianSampler {
      * a FAIL carries nothing else). It happens in floating point when the data are near the double range (rows of
      * 1.8e308 overflow the weighted mean).
      */
-    static SamplingRelease finiteOrFail(double[] out, RandomSource random, SamplerParameters p) {
+    static SamplingRelease finiteOrFail(double[] out, SamplerParameters p) {
         for (double v : out) {
             if (!Double.isFinite(v)) {
                 return SamplingRelease.fail();
             }
         }
-        return SamplingRelease.pass(out, guarantee(p, random));
+        return SamplingRelease.pass(out, guarantee(p));
     }
 
     // ------------------------------------------------------------------ random primitives (spec §3.7)
@@ -243,6 +283,46 @@ public final class UnboundedGaussianSampler {
         return idx;
     }
 
+    /**
+     * The largest magnitude an entry is given before the stable estimates: {@code 2^480 / sqrt(d)}. Entries beyond it
+     * are clamped to it, a fixed function of their row (so privacy is unaffected; only absurdly scaled data meet it),
+     * so that no Gram entry, squared distance or Mahalanobis norm can overflow to infinity: an entry of 1e300 used to
+     * end the run with an error after the data were read, which its neighbour without that row did not.
+     *
+     * @param d the dimension
+     * @return the bound
+     */
+    static double maxEntry(int d) {
+        return Math.scalb(1.0, 480) / Math.ceil(Math.sqrt(d));
+    }
+
+    /** x with its entries clamped to {@link #maxEntry}; x itself when no entry exceeds it. */
+    static RowBlockMatrix bounded(RowBlockMatrix x) {
+        int d = x.cols();
+        double b = maxEntry(d);
+        boolean over = false;
+        for (int k = 0; k < x.blockCount() && !over; k++) {
+            double[] blk = x.block(k);
+            int len = x.blockRowCount(k) * d;
+            for (int i = 0; i < len && !over; i++) {
+                over = !(Math.abs(blk[i]) <= b);
+            }
+        }
+        if (!over) {
+            return x;
+        }
+        RowBlockMatrix y = RowBlockMatrix.zeros(x.rows(), d, x.blockRows());
+        double[] row = new double[d];
+        for (int r = 0; r < x.rows(); r++) {
+            x.copyRow(r, row, 0);
+            for (int j = 0; j < d; j++) {
+                row[j] = Math.max(-b, Math.min(b, row[j]));
+            }
+            y.setRow(r, row);
+        }
+        return y;
+    }
+
     /** Shape and finiteness: bad input is an error, never silently repaired. */
     static void checkData(RowBlockMatrix x, int n, int d) {
         Objects.requireNonNull(x, "x");
@@ -256,8 +336,8 @@ public final class UnboundedGaussianSampler {
             for (int k = 0; k < len; k++) {
                 if (!Double.isFinite(blk[k])) {
                     int row = x.blockStart(b) + k / d;
-                    throw new IllegalArgumentException("data row " + row + ", column " + (k % d) + " is " + blk[k]
-                            + ": every entry must be finite");
+                    throw new IllegalArgumentException("data row " + row + ", column " + (k % d) + " is not"
+                            + " finite: every entry must be finite");
                 }
             }
         }

@@ -1,6 +1,7 @@
 package org.dpgauss.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -35,6 +36,12 @@ class AnisotropicMeanCommandTest {
         return sb.toString();
     }
 
+    static java.util.Set<String> keys(JsonNode j) {
+        java.util.Set<String> k = new java.util.TreeSet<>();
+        j.fieldNames().forEachRemaining(k::add);
+        return k;
+    }
+
     @Test
     void anisotropicReleasesWithItsGuarantee(@TempDir Path dir) throws Exception {
         Path x = data(dir, 3000, 5, 1);
@@ -43,10 +50,14 @@ class AnisotropicMeanCommandTest {
         assertEquals(0, r.code, r.err);
         JsonNode j = r.json();
         assertEquals("PASS", j.get("status").asText());
-        assertEquals("anisotropic", j.get("method").asText());
+        assertEquals("mean.anisotropic", j.get("mechanism").asText());
+        assertFalse(j.has("method"), "the contract's keys only");
         assertEquals(5, j.get("mean").size());
         assertEquals("replace-one", j.get("guarantee").get("relation").asText(), r.out);
         assertTrue(j.get("insecure").asBoolean());
+        assertFalse(j.get("guarantee").get("certified").asBoolean(), "--insecure-seed is never certified");
+        assertEquals(2, j.get("parameters").get("epsilon").asDouble());
+        assertTrue(j.get("parameters").has("lambda"));
     }
 
     @Test
@@ -55,8 +66,14 @@ class AnisotropicMeanCommandTest {
         Path x = data(dir, 20, 3, 2);
         MainTest.Run r = MainTest.run("--insecure-seed", "7", "mean", "--input", x.toString(), "--method", "folklore",
                 "--variances", variances(3), "--epsilon", "1", "--delta", "1e-6", "--json");
-        assertEquals(0, r.code, r.err);
-        assertEquals("{\"status\":\"FAIL\"}", r.out.strip());
+        assertEquals(Main.EXIT_FAIL, r.code, r.err);
+        JsonNode j = r.json();
+        assertEquals("FAIL", j.get("status").asText());
+        assertEquals("mean.folklore", j.get("mechanism").asText());
+        assertFalse(j.has("mean"), r.out);
+        assertTrue(j.get("failMeaning").asText().contains("more rows"), r.out);
+        assertEquals(java.util.Set.of("status", "mechanism", "parameters", "guarantee", "failMeaning", "insecure",
+                "randomness", "input"), keys(j), r.out);
     }
 
     @Test
@@ -70,6 +87,8 @@ class AnisotropicMeanCommandTest {
                 "1", "--json");
         assertEquals(1, unknown.code);
         assertTrue(unknown.err.contains("insufficient samples"), unknown.err);
+        // finding 8: the message names the N that would suffice (a function of public parameters only)
+        assertTrue(unknown.err.matches("(?s).*N >= \\d+ rows are needed.*"), unknown.err);
         assertEquals("", unknown.out.strip());
         MainTest.Run wrongD = MainTest.run("mean", "--input", x.toString(), "--method", "anisotropic", "--variances",
                 "1,1", "--epsilon", "1");

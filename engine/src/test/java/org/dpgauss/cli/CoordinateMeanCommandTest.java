@@ -1,6 +1,7 @@
 package org.dpgauss.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -35,7 +36,8 @@ class CoordinateMeanCommandTest {
         assertEquals(0, r.code, r.err);
         JsonNode j = r.json();
         assertEquals("PASS", j.get("status").asText());
-        assertEquals("coordinate", j.get("method").asText());
+        assertEquals("mean.coordinate", j.get("mechanism").asText());
+        assertFalse(j.get("guarantee").get("certified").asBoolean(), "--insecure-seed is never certified");
         assertEquals("replace-one", j.get("guarantee").get("relation").asText());
         assertTrue(j.get("insecure").asBoolean());
         for (int k = 0; k < 3; k++) {
@@ -56,8 +58,10 @@ class CoordinateMeanCommandTest {
         Path small = data(dir, 30, 3);
         MainTest.Run f = MainTest.run("--insecure-seed", "1", "mean", "--input", small.toString(), "--method",
                 "coordinate", "--variances", "1,1,1", "--epsilon", "1", "--json");
-        assertEquals(0, f.code, f.err);
-        assertEquals("{\"status\":\"FAIL\"}", f.out.strip());
+        assertEquals(Main.EXIT_FAIL, f.code, f.err);
+        assertEquals("FAIL", f.json().get("status").asText());
+        assertFalse(f.json().has("mean"), f.out);
+        assertTrue(f.json().get("failMeaning").asText().contains("sqrt(d)/epsilon"), f.out);
         MainTest.Run none = MainTest.run("mean", "--input", small.toString(), "--method", "coordinate", "--epsilon",
                 "1");
         assertEquals(1, none.code);

@@ -1,6 +1,7 @@
 package org.dpgauss.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,7 +23,8 @@ class DemoAnisotropicTest {
             found++;
             assertEquals("PASS", m.get("status").asText(), r.out);
             assertEquals("replace-one", m.get("guarantee").get("relation").asText());
-            assertTrue(m.get("guarantee_text").asText().contains("INSECURE"), m.get("guarantee_text").asText());
+            assertTrue(m.get("guarantee_text").asText().contains("insecure"), m.get("guarantee_text").asText());
+            assertFalse(m.get("guarantee").get("certified").asBoolean(), "--insecure-seed is never certified");
             // the noise norm is s chi_4-like around expected_error: 4x the typical value has probability < 1e-9
             double err = m.get("error").asDouble();
             double expected = m.get("expected_error").asDouble();

@@ -38,7 +38,7 @@ class SampleCommandTest {
         JsonNode j = r.json();
         assertEquals("PASS", j.get("status").asText());
         assertEquals(3, j.get("sample").size());
-        assertFalse(j.get("certified").asBoolean());
+        assertEquals("sample.unbounded-gaussian", j.get("mechanism").asText());
         assertFalse(j.get("guarantee").get("certified").asBoolean());
         assertEquals("replace-one", j.get("guarantee").get("relation").asText());
         assertEquals("approxDP", j.get("guarantee").get("type").asText());
@@ -78,12 +78,16 @@ class SampleCommandTest {
         Files.writeString(x, sb.toString());
         MainTest.Run r = MainTest.run("sample", "--input", x.toString(), "--epsilon", "1", "--delta", "0.1",
                 "--constants", "n1=500,n2=600", "--json", "--engine", "cpu");
-        assertEquals(0, r.code, r.err);
-        assertEquals("{\"status\":\"FAIL\"}", r.out.strip());
+        assertEquals(Main.EXIT_FAIL, r.code, r.err);
+        assertEquals("FAIL", r.json().get("status").asText());
+        assertFalse(r.json().has("sample"), r.out);
+        assertTrue(r.json().get("failMeaning").asText().contains("stability test"), r.out);
         MainTest.Run m = MainTest.run("mean", "--method", "bhs", "--input", x.toString(), "--epsilon", "1",
                 "--delta", "0.1", "--uncertified", "--json", "--engine", "cpu");
-        assertEquals(0, m.code, m.err);
-        assertEquals("{\"status\":\"FAIL\"}", m.out.strip());
+        assertEquals(Main.EXIT_FAIL, m.code, m.err);
+        assertEquals("FAIL", m.json().get("status").asText());
+        assertEquals("mean.bhs", m.json().get("mechanism").asText());
+        assertFalse(m.json().has("mean"), m.out);
     }
 
     @Test
@@ -103,9 +107,10 @@ class SampleCommandTest {
         assertEquals(0, k.code, k.err);
         JsonNode j = k.json();
         assertEquals("PASS", j.get("status").asText());
-        assertFalse(j.get("certified").asBoolean());
+        assertEquals("sample.known-covariance", j.get("mechanism").asText());
+        assertFalse(j.get("guarantee").get("certified").asBoolean());
         assertTrue(j.get("guarantee").get("notes").asText().contains("sketch"));
-        assertTrue(j.get("variant").asText().contains("SKETCH"));
+        assertTrue(j.get("parameters").get("variant").asText().contains("SKETCH"));
         MainTest.Run both = MainTest.run("sample", "--input", big.toString(), "--epsilon", "1", "--delta", "0.1",
                 "--known-covariance", cov.toString(), "--constants", "n1=500,n2=600");
         assertEquals(Main.EXIT_ERROR, both.code);
@@ -140,12 +145,12 @@ class SampleCommandTest {
         assertEquals(0, r.code, r.err);
         JsonNode j = r.json();
         assertEquals("PASS", j.get("status").asText());
-        assertEquals("bhs", j.get("method").asText());
+        assertEquals("mean.bhs", j.get("mechanism").asText());
         assertEquals(3, j.get("mean").size());
-        assertFalse(j.get("certified").asBoolean());
+        assertFalse(j.get("guarantee").get("certified").asBoolean());
         assertEquals("replace-one", j.get("guarantee").get("relation").asText());
         // noise N(0, c^2 Sigma^), c about 0.65 here: coordinate 1 (sd 1/2) is within 12 c sd of its mean 1000
-        double c = j.get("parameters").get("noise_scale_c").asDouble();
+        double c = j.get("parameters").get("noiseScale").asDouble();
         assertEquals(1000, j.get("mean").get(1).asDouble(), 12 * c * 0.5 + 0.1);
     }
 

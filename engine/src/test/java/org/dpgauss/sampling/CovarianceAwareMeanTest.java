@@ -1,5 +1,6 @@
 package org.dpgauss.sampling;
 
+import org.dpgauss.privacy.ApproxDp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -44,15 +45,15 @@ class CovarianceAwareMeanTest {
     @Test
     void failsBeforeDataBelowTheCertifiedSizeUnlessAskedToRunUncertified() {
         InsufficientSampleSizeException e = assertThrows(InsufficientSampleSizeException.class,
-                () -> CovarianceAwareMean.of(4000, 3, 1, 0.1, 0.05, Double.NaN, PtrMechanism.SOUND, false));
+                () -> CovarianceAwareMean.of(4000, 3, ApproxDp.of(1, 0.1), 0.05, Double.NaN, PtrMechanism.SOUND, false));
         assertTrue(e.getMessage().contains("n=4000") && e.getMessage().contains("--uncertified"), e.getMessage());
         assertEquals(CovarianceAwareMean.requiredRows(3, 1, 0.1, 0.05, Double.NaN, PtrMechanism.SOUND),
                 e.requiredRows());
         // n below M cannot run at all
         assertThrows(IllegalArgumentException.class,
-                () -> CovarianceAwareMean.of(300, 3, 1, 0.1, 0.05, Double.NaN, PtrMechanism.SOUND, true));
+                () -> CovarianceAwareMean.of(300, 3, ApproxDp.of(1, 0.1), 0.05, Double.NaN, PtrMechanism.SOUND, true));
         assertThrows(IllegalArgumentException.class,
-                () -> CovarianceAwareMean.of(4000, 3, 1, 0.1, 0.05, 0.5, PtrMechanism.SOUND, true));
+                () -> CovarianceAwareMean.of(4000, 3, ApproxDp.of(1, 0.1), 0.05, 0.5, PtrMechanism.SOUND, true));
     }
 
     /**
@@ -62,7 +63,7 @@ class CovarianceAwareMeanTest {
      */
     @Test
     void uncertifiedRunOnGaussianDataIsAccurateAndLabelled() {
-        CovarianceAwareMean m = CovarianceAwareMean.of(4000, 3, 1, 0.1, 0.05, Double.NaN, PtrMechanism.SOUND, true);
+        CovarianceAwareMean m = CovarianceAwareMean.of(4000, 3, ApproxDp.of(1, 0.1), 0.05, Double.NaN, PtrMechanism.SOUND, true);
         RowBlockMatrix x = SamplingTestData.gaussian(4000, MU, L, new SplittableRandom(21));
         SamplingRelease r = m.estimate(x, UnboundedGaussianSamplerTest.CPU, RandomSource.insecureSeeded(22));
         assertFalse(r.isFail());
@@ -80,9 +81,10 @@ class CovarianceAwareMeanTest {
         RowBlockMatrix constant = RowBlockMatrix.zeros(4000, 3);
         assertTrue(m.estimate(constant, UnboundedGaussianSamplerTest.CPU, RandomSource.insecureSeeded(1)).isFail());
         // the BHS23 PTR is never certified
-        CovarianceAwareMean b = CovarianceAwareMean.of(4000, 3, 1, 0.1, 0.05, Double.NaN,
+        CovarianceAwareMean b = CovarianceAwareMean.of(4000, 3, ApproxDp.of(1, 0.1), 0.05, Double.NaN,
                 PtrMechanism.BHS23_AS_PUBLISHED, true);
-        assertTrue(b.guarantee(RandomSource.secure()).notes().contains("NOT differentially private"));
+        assertTrue(b.guarantee().notes().contains("NOT differentially private"));
+        assertFalse(b.guarantee().certified());
     }
 
     /** The known-covariance sketch: always uncertified, fails before data below its size, accurate otherwise. */
@@ -102,9 +104,9 @@ class CovarianceAwareMeanTest {
         // bounded by 32 e^2 k (k = 31) and M, far below the sampler's certified n
         assertTrue(need >= 32 * SamplerParameters.E2 * 31 && need < 8000, "need " + need);
         InsufficientSampleSizeException e = assertThrows(InsufficientSampleSizeException.class,
-                () -> KnownCovarianceSampler.of((int) need - 1, 3, 1, 0.1, 0.05, PtrMechanism.SOUND, sigma));
+                () -> KnownCovarianceSampler.of((int) need - 1, 3, ApproxDp.of(1, 0.1), 0.05, PtrMechanism.SOUND, sigma));
         assertEquals(need, e.requiredRows());
-        KnownCovarianceSampler s = KnownCovarianceSampler.of((int) need, 3, 1, 0.1, 0.05, PtrMechanism.SOUND, sigma);
+        KnownCovarianceSampler s = KnownCovarianceSampler.of((int) need, 3, ApproxDp.of(1, 0.1), 0.05, PtrMechanism.SOUND, sigma);
         RowBlockMatrix x = SamplingTestData.gaussian((int) need, MU, L, new SplittableRandom(31));
         SamplingRelease r = s.sample(x, UnboundedGaussianSamplerTest.CPU, RandomSource.secure());
         assertFalse(r.isFail());
@@ -116,8 +118,8 @@ class CovarianceAwareMeanTest {
         DMatrixRMaj singular = new DMatrixRMaj(3, 3);
         singular.set(0, 0, 1);
         assertThrows(IllegalArgumentException.class,
-                () -> KnownCovarianceSampler.of((int) need, 3, 1, 0.1, 0.05, PtrMechanism.SOUND, singular));
-        assertThrows(IllegalArgumentException.class, () -> KnownCovarianceSampler.of((int) need, 2, 1, 0.1, 0.05,
+                () -> KnownCovarianceSampler.of((int) need, 3, ApproxDp.of(1, 0.1), 0.05, PtrMechanism.SOUND, singular));
+        assertThrows(IllegalArgumentException.class, () -> KnownCovarianceSampler.of((int) need, 2, ApproxDp.of(1, 0.1), 0.05,
                 PtrMechanism.SOUND, sigma));
     }
 }

@@ -1,5 +1,6 @@
 package org.dpgauss.sampling;
 
+import org.dpgauss.privacy.ApproxDp;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
@@ -38,7 +39,7 @@ class ReleasePrivacyTest {
         double eps = 1;
         double delta = 0.1;
         long n = SamplerParameters.requiredRows(2, eps, delta, 0.05, PtrMechanism.SOUND);
-        SamplerParameters p = SamplerParameters.certified((int) n, 2, eps, delta, 0.05, PtrMechanism.SOUND);
+        SamplerParameters p = SamplerParameters.certified((int) n, 2, ApproxDp.of(eps, delta), 0.05, PtrMechanism.SOUND);
         double gamma = 8 * SamplerParameters.E2 * p.lambda0() / p.n2();
         double shift = Math.sqrt((1 + 2 * gamma) * 38 * SamplerParameters.E2 * p.lambda0()) / p.n1();
         SplittableRandom r = new SplittableRandom(10);

@@ -1,5 +1,6 @@
 package org.dpgauss.sampling;
 
+import org.dpgauss.privacy.ApproxDp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -50,8 +51,10 @@ class ReviewFindingsTest {
 
     /**
      * A FAIL carries nothing else (design.md): the FAIL that replaces a non-finite output after a PASSED test must not
-     * be logged (a stderr line would tell that the PTR step passed). The mean part at Double.MAX_VALUE makes the
-     * weighted mean overflow; Score1 = Score2 = 0, so the PTR passes (pFail(0) = 0) and the overflow path runs.
+     * be logged (a stderr line would tell that the PTR step passed). Since issue 14 the entries are clamped to a
+     * public bound first ({@link UnboundedGaussianSampler#maxEntry}), so a mean part at Double.MAX_VALUE no longer
+     * overflows the weighted mean: the run PASSes with a finite output, silently. The non-finite guard itself still
+     * turns a non-finite output into the FAIL singleton.
      */
     @Test
     void nonFiniteOutputFailsSilently() {
@@ -64,14 +67,17 @@ class ReviewFindingsTest {
             // Sigma^ > 1, so whitening the mean part cannot overflow
             x[i][0] = i < n1 ? Double.MAX_VALUE : 4 * SamplingTestData.gauss(r);
         }
-        SamplerParameters p = SamplerParameters.withConstants(n, 1, 1, 0.1, 0.05, PtrMechanism.SOUND,
+        SamplerParameters p = SamplerParameters.withConstants(n, 1, ApproxDp.of(1, 0.1), 0.05, PtrMechanism.SOUND,
                 SizeConstants.partSizes(n1, n2));
         try (Capture c = new Capture()) {
             UnboundedGaussianSampler.Trace t = UnboundedGaussianSampler.of(p)
                     .run(RowBlockMatrix.of(x), CpuEngine.instance(), RandomSource.insecureSeeded(3));
-            assertTrue(t.passed, "scores " + t.score1 + "," + t.score2 + ": the PTR step must pass here so that the "
-                    + "overflow path is exercised");
-            assertSame(SamplingRelease.fail(), t.release);
+            assertTrue(t.passed, "scores " + t.score1 + "," + t.score2);
+            assertTrue(Double.isFinite(t.release.vector()[0]), t.release.toString());
+            assertEquals(UnboundedGaussianSampler.maxEntry(1), t.release.vector()[0],
+                    1e-6 * UnboundedGaussianSampler.maxEntry(1), "the clamped mean part dominates");
+            assertSame(SamplingRelease.fail(), UnboundedGaussianSampler.finiteOrFail(
+                    new double[] {Double.POSITIVE_INFINITY}, p));
             assertEquals(List.of(), c.records.stream().map(LogRecord::getMessage).toList());
         }
     }
@@ -85,7 +91,7 @@ class ReviewFindingsTest {
         long need = CovarianceAwareMean.requiredRows(3, 1, 1e-6, 0.05, Double.NaN, PtrMechanism.SOUND);
         for (boolean uncertified : new boolean[] {false, true}) {
             InsufficientSampleSizeException e = assertThrows(InsufficientSampleSizeException.class,
-                    () -> CovarianceAwareMean.of(500, 3, 1, 1e-6, 0.05, Double.NaN, PtrMechanism.SOUND, uncertified));
+                    () -> CovarianceAwareMean.of(500, 3, ApproxDp.of(1, 1e-6), 0.05, Double.NaN, PtrMechanism.SOUND, uncertified));
             assertEquals(need, e.requiredRows());
             assertTrue(e.getMessage().contains(SamplerParameters.sci(need)), e.getMessage());
         }
@@ -103,7 +109,7 @@ class ReviewFindingsTest {
         for (double[] g : grid) {
             int d = (int) g[0];
             long n = SamplerParameters.requiredRows(d, g[1], g[2], 0.05, PtrMechanism.SOUND);
-            SamplerParameters p = SamplerParameters.certified((int) n, d, g[1], g[2], 0.05, PtrMechanism.SOUND);
+            SamplerParameters p = SamplerParameters.certified((int) n, d, ApproxDp.of(g[1], g[2]), 0.05, PtrMechanism.SOUND);
             assertTrue(p.certified());
             double cov = SamplerParameters.covarianceTermLossBound(p.n2(), d, g[2], p.lambda0());
             double mean = SamplerParameters.meanTermLossBound(p.n1(), p.n2(), d, g[2], p.lambda0());

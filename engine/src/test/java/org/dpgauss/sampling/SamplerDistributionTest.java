@@ -1,5 +1,6 @@
 package org.dpgauss.sampling;
 
+import org.dpgauss.privacy.ApproxDp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -42,7 +43,7 @@ class SamplerDistributionTest {
     @Test
     void freshDatasetSamplesAreGaussian() {
         int trials = 300;
-        SamplerParameters p = SamplerParameters.withConstants(1050, 3, 1, 0.1, 0.05, PtrMechanism.SOUND,
+        SamplerParameters p = SamplerParameters.withConstants(1050, 3, ApproxDp.of(1, 0.1), 0.05, PtrMechanism.SOUND,
                 SizeConstants.partSizes(450, 300));
         UnboundedGaussianSampler s = UnboundedGaussianSampler.of(p);
         SplittableRandom data = new SplittableRandom(2026);
@@ -104,7 +105,7 @@ class SamplerDistributionTest {
      */
     @Test
     void oneDatasetGivesThePearsonTypeTwoLawNotTheGaussian() {
-        SamplerParameters p = SamplerParameters.withConstants(458, 3, 1, 0.1, 0.05, PtrMechanism.SOUND,
+        SamplerParameters p = SamplerParameters.withConstants(458, 3, ApproxDp.of(1, 0.1), 0.05, PtrMechanism.SOUND,
                 SizeConstants.partSizes(450, 4));
         UnboundedGaussianSampler s = UnboundedGaussianSampler.of(p);
         RowBlockMatrix x = SamplingTestData.gaussian(458, MU, L, new SplittableRandom(77));

@@ -1,5 +1,6 @@
 package org.dpgauss.sampling;
 
+import org.dpgauss.privacy.ApproxDp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -57,7 +58,7 @@ class SamplerParametersTest {
     @Test
     void certifiedRecipeIsMinimalAndFailsBeforeDataWithTheNeededN() {
         long need = SamplerParameters.requiredRows(2, 1, 0.1, 0.05, PtrMechanism.SOUND);
-        SamplerParameters p = SamplerParameters.certified((int) need, 2, 1, 0.1, 0.05, PtrMechanism.SOUND);
+        SamplerParameters p = SamplerParameters.certified((int) need, 2, ApproxDp.of(1, 0.1), 0.05, PtrMechanism.SOUND);
         assertTrue(p.certified());
         assertEquals(SamplerParameters.n1Min(need, 2, 1, 0.1, 0.05, PtrMechanism.SOUND), p.n1());
         assertTrue(p.n2() >= SamplerParameters.n2Min(need, 2, 1, 0.1, 0.05, PtrMechanism.SOUND));
@@ -65,30 +66,30 @@ class SamplerParametersTest {
         assertTrue(p.n1() >= p.referenceSize());
         assertTrue(p.k() >= PtrMechanism.SOUND.failThreshold(1.0 / 3, 0.1 / 6), "k >= T_PTR (spec §2.3)");
         InsufficientSampleSizeException e = assertThrows(InsufficientSampleSizeException.class,
-                () -> SamplerParameters.certified((int) need - 1, 2, 1, 0.1, 0.05, PtrMechanism.SOUND));
+                () -> SamplerParameters.certified((int) need - 1, 2, ApproxDp.of(1, 0.1), 0.05, PtrMechanism.SOUND));
         assertEquals(need, e.requiredRows());
         assertTrue(e.getMessage().contains("n=" + (need - 1)), e.getMessage());
         assertTrue(e.getMessage().contains(SamplerParameters.sci(need)), e.getMessage());
         assertTrue(e.getMessage().contains("--constants"), e.getMessage());
         // the design.md example: n = 1e5 at d = 100, eps = 1, delta = 1e-6 is far below what is certified
         InsufficientSampleSizeException big = assertThrows(InsufficientSampleSizeException.class,
-                () -> SamplerParameters.certified(100_000, 100, 1, 1e-6, 0.05, PtrMechanism.SOUND));
+                () -> SamplerParameters.certified(100_000, 100, ApproxDp.of(1, 1e-6), 0.05, PtrMechanism.SOUND));
         assertTrue(big.requiredRows() > 3.4e7, big.getMessage());
         // the BHS23 PTR can never be certified
-        SamplerParameters b = SamplerParameters.certified((int) need * 2, 2, 1, 0.1, 0.05,
+        SamplerParameters b = SamplerParameters.certified((int) need * 2, 2, ApproxDp.of(1, 0.1), 0.05,
                 PtrMechanism.BHS23_AS_PUBLISHED);
         assertFalse(b.certified());
     }
 
     @Test
     void constantsGiveUncertifiedSizes() {
-        SamplerParameters c = SamplerParameters.withConstants(10_000, 3, 1, 0.1, 0.05, PtrMechanism.SOUND,
+        SamplerParameters c = SamplerParameters.withConstants(10_000, 3, ApproxDp.of(1, 0.1), 0.05, PtrMechanism.SOUND,
                 SizeConstants.parse("C1=20, C2=1"));
         double lambda0 = SamplerParameters.lambda0(10_000, 3, 0.05);
         assertEquals((long) Math.ceil(20 * Math.sqrt(lambda0) * Math.log(10)), c.n1());
         assertEquals((10_000 - c.n1()) / 2, c.n2());
         assertFalse(c.certified());
-        SamplerParameters s = SamplerParameters.withConstants(10_001, 3, 1, 0.1, 0.05, PtrMechanism.SOUND,
+        SamplerParameters s = SamplerParameters.withConstants(10_001, 3, ApproxDp.of(1, 0.1), 0.05, PtrMechanism.SOUND,
                 SizeConstants.parse("n1=2000,n2=3000"));
         assertEquals(2000, s.n1());
         assertEquals(3000, s.n2());
@@ -97,14 +98,14 @@ class SamplerParametersTest {
         assertEquals(Math.sqrt((1 - 1 / 2000.0) * 3000), s.releaseScale(), 1e-12);
         // n1 below M: R cannot be drawn
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> SamplerParameters.withConstants(10_000, 3, 1, 0.1, 0.05, PtrMechanism.SOUND,
+                () -> SamplerParameters.withConstants(10_000, 3, ApproxDp.of(1, 0.1), 0.05, PtrMechanism.SOUND,
                         SizeConstants.partSizes(100, 3000)));
         assertTrue(e.getMessage().contains("M="), e.getMessage());
         // n2 <= d: certain FAIL, rejected
-        assertThrows(IllegalArgumentException.class, () -> SamplerParameters.withConstants(10_000, 50, 1, 0.1, 0.05,
+        assertThrows(IllegalArgumentException.class, () -> SamplerParameters.withConstants(10_000, 50, ApproxDp.of(1, 0.1), 0.05,
                 PtrMechanism.SOUND, SizeConstants.partSizes(2000, 50)));
         // sizes that do not fit
-        assertThrows(IllegalArgumentException.class, () -> SamplerParameters.withConstants(5000, 3, 1, 0.1, 0.05,
+        assertThrows(IllegalArgumentException.class, () -> SamplerParameters.withConstants(5000, 3, ApproxDp.of(1, 0.1), 0.05,
                 PtrMechanism.SOUND, SizeConstants.partSizes(2000, 2000)));
     }
 
@@ -122,16 +123,16 @@ class SamplerParametersTest {
     @Test
     void validatesPrivacyParametersWithTheirRanges() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> SamplerParameters.certified(1000, 2, 2, 0.1, 0.05, PtrMechanism.SOUND));
+                () -> SamplerParameters.certified(1000, 2, ApproxDp.of(2, 0.1), 0.05, PtrMechanism.SOUND));
         assertTrue(e.getMessage().contains("epsilon=2.0") && e.getMessage().contains("(0, 1]"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class,
-                () -> SamplerParameters.certified(1000, 2, 0.5, 0.1, 0.05, PtrMechanism.SOUND));
+                () -> SamplerParameters.certified(1000, 2, ApproxDp.of(0.5, 0.1), 0.05, PtrMechanism.SOUND));
         assertTrue(e.getMessage().contains("delta=0.1"), e.getMessage());
         assertThrows(IllegalArgumentException.class,
-                () -> SamplerParameters.certified(1000, 2, 1, 0.1, 0, PtrMechanism.SOUND));
+                () -> SamplerParameters.certified(1000, 2, ApproxDp.of(1, 0.1), 0, PtrMechanism.SOUND));
         assertThrows(IllegalArgumentException.class,
-                () -> SamplerParameters.certified(1000, 0, 1, 0.1, 0.05, PtrMechanism.SOUND));
+                () -> SamplerParameters.certified(1000, 0, ApproxDp.of(1, 0.1), 0.05, PtrMechanism.SOUND));
         assertThrows(IllegalArgumentException.class,
-                () -> SamplerParameters.certified(1000, 2, Double.NaN, 0.1, 0.05, PtrMechanism.SOUND));
+                () -> SamplerParameters.certified(1000, 2, ApproxDp.of(Double.NaN, 0.1), 0.05, PtrMechanism.SOUND));
     }
 }

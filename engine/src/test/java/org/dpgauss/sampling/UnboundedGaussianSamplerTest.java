@@ -1,5 +1,6 @@
 package org.dpgauss.sampling;
 
+import org.dpgauss.privacy.ApproxDp;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -30,7 +31,7 @@ class UnboundedGaussianSamplerTest {
 
     static SamplerParameters small() {
         // uncertified sizes: eps=1, delta=0.1 gives k=31, M=412 <= n1
-        return SamplerParameters.withConstants(1700, 3, 1, 0.1, 0.05, PtrMechanism.SOUND,
+        return SamplerParameters.withConstants(1700, 3, ApproxDp.of(1, 0.1), 0.05, PtrMechanism.SOUND,
                 SizeConstants.partSizes(500, 600));
     }
 
@@ -156,10 +157,10 @@ class UnboundedGaussianSamplerTest {
         assertEquals(1.0, g.approxDp().orElseThrow().epsilon());
         assertEquals(0.1, g.approxDp().orElseThrow().delta());
         assertFalse(g.certified());
-        assertTrue(g.notes().contains("--constants") && g.notes().contains("insecure"), g.notes());
-        SamplerParameters b = SamplerParameters.withConstants(1700, 3, 1, 0.1, 0.05,
+        assertTrue(g.notes().contains("--constants"), g.notes());
+        SamplerParameters b = SamplerParameters.withConstants(1700, 3, ApproxDp.of(1, 0.1), 0.05,
                 PtrMechanism.BHS23_AS_PUBLISHED, SizeConstants.partSizes(500, 600));
-        PrivacyGuarantee gb = UnboundedGaussianSampler.of(b).guarantee(RandomSource.secure());
+        PrivacyGuarantee gb = UnboundedGaussianSampler.of(b).guarantee();
         assertFalse(gb.certified());
         assertTrue(gb.notes().contains("NOT differentially private"), gb.notes());
     }
@@ -169,7 +170,7 @@ class UnboundedGaussianSamplerTest {
     void certifiedRunPassesOnGaussianData() {
         long need = SamplerParameters.requiredRows(1, 1, 0.1, 0.05, PtrMechanism.SOUND);
         assertTrue(need < 3_000_000, "required n " + need);
-        SamplerParameters p = SamplerParameters.certified((int) need, 1, 1, 0.1, 0.05, PtrMechanism.SOUND);
+        SamplerParameters p = SamplerParameters.certified((int) need, 1, ApproxDp.of(1, 0.1), 0.05, PtrMechanism.SOUND);
         RowBlockMatrix x = SamplingTestData.gaussian((int) need, new double[] {-3}, new double[][] {{0.01}},
                 new SplittableRandom(11));
         SamplingRelease r = UnboundedGaussianSampler.of(p).sample(x, CPU, RandomSource.secure());

@@ -1,5 +1,6 @@
 package org.dpgauss.bench.anisotropic;
 
+import org.dpgauss.privacy.ApproxDp;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.awt.BasicStroke;
@@ -23,7 +24,6 @@ import org.dpgauss.engine.EngineChoice;
 import org.dpgauss.io.SyntheticData;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.mean.ClippedGaussianMean;
-import org.dpgauss.mean.anisotropic.AnisotropicMeanResult;
 import org.dpgauss.mean.anisotropic.AnisotropicMethod;
 import org.dpgauss.mean.anisotropic.CoordinateWiseMean;
 import org.dpgauss.mean.anisotropic.RescaledAveraging;
@@ -31,7 +31,6 @@ import org.dpgauss.mean.anisotropic.ShapeMatrix;
 import org.dpgauss.mean.anisotropic.TopVar;
 import org.dpgauss.mean.anisotropic.UnknownCovarianceMean;
 import org.dpgauss.privacy.RandomSource;
-import org.dpgauss.privacy.Zcdp;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
@@ -209,8 +208,8 @@ public final class AnisotropicComparison {
             double sampling = Math.sqrt(tr / n);
             predicted[0][e] = sampling;
             paperRate[0][e] = sampling;
-            RescaledAveraging known = RescaledAveraging.knownCovariance(sigma, n, BETA, eps, DELTA);
-            RescaledAveraging folk = AnisotropicMethod.FOLKLORE.estimator(sigma, n, BETA, eps, DELTA);
+            RescaledAveraging known = RescaledAveraging.knownCovariance(sigma, n, BETA, ApproxDp.of(eps, DELTA));
+            RescaledAveraging folk = AnisotropicMethod.FOLKLORE.estimator(sigma, n, BETA, ApproxDp.of(eps, DELTA));
             est[1][e] = known;
             est[2][e] = folk;
             predicted[1][e] = algorithm1Prediction(known, trHalf, tr, n);
@@ -221,7 +220,7 @@ public final class AnisotropicComparison {
             for (int t = 0; t < 2; t++) {
                 TopVar.Threshold th = t == 0 ? TopVar.Threshold.HIGH : TopVar.Threshold.PAPER;
                 try {
-                    UnknownCovarianceMean a = UnknownCovarianceMean.of(n, d, eps, DELTA, BETA, th);
+                    UnknownCovarianceMean a = UnknownCovarianceMean.of(n, d, ApproxDp.of(eps, DELTA), BETA, th);
                     est[3 + t][e] = a;
                     k2.put("eps=" + eps, Map.of("k", a.k(), "ell", a.ell(), "groups", a.groups()));
                 } catch (IllegalArgumentException ex) {
@@ -229,12 +228,12 @@ public final class AnisotropicComparison {
                 }
                 paperRate[3 + t][e] = theorem14Rate(tr, sumSd, d, n, eps);
             }
-            ClippedGaussianMean clip = ClippedGaussianMean.of(clipC, mu, Zcdp.forApproxDp(eps, DELTA));
+            ClippedGaussianMean clip = ClippedGaussianMean.of(clipC, mu, org.dpgauss.privacy.ConversionPolicy.rhoFor(eps, DELTA));
             est[5][e] = clip;
             double cs = clip.sigma(n);
             predicted[5][e] = Math.sqrt(tr / n + d * cs * cs);
             paperRate[5][e] = paperRate[2][e];
-            CoordinateWiseMean coord = CoordinateWiseMean.of(v, n, BETA, eps, DELTA);
+            CoordinateWiseMean coord = CoordinateWiseMean.of(v, n, BETA, ApproxDp.of(eps, DELTA));
             est[6][e] = coord;
             double ws = coord.noiseSigma(new double[d]);
             // the mode bin holds >= 0.34 n in expectation (mu at a bin edge: two bins of Phi(1) - Phi(0) each)
@@ -370,19 +369,12 @@ public final class AnisotropicComparison {
         return m;
     }
 
+    /** One release through the contract ({@code Releases.run}); null on FAIL. */
     static double[] release(Object est, RowBlockMatrix x, CachingCountsEngine engine, RandomSource rnd) {
-        AnisotropicMeanResult r;
-        if (est instanceof RescaledAveraging) {
-            r = ((RescaledAveraging) est).release(x, engine, rnd);
-        } else if (est instanceof UnknownCovarianceMean) {
-            r = ((UnknownCovarianceMean) est).release(x, engine, rnd);
-        } else if (est instanceof CoordinateWiseMean) {
-            r = ((CoordinateWiseMean) est).release(x, rnd);
-        } else {
-            return org.dpgauss.release.Releases.run((ClippedGaussianMean) est, org.dpgauss.release.Dataset.of(x), DELTA,
-                    org.dpgauss.release.ReleaseContext.of(engine, rnd)).vector("mean");
-        }
-        return r.isFail() ? null : r.estimate();
+        org.dpgauss.release.PrivateRelease r = org.dpgauss.release.Releases.run(
+                (org.dpgauss.release.PrivateMechanism) est, org.dpgauss.release.Dataset.of(x), DELTA,
+                org.dpgauss.release.ReleaseContext.of(engine, rnd));
+        return r.isPass() ? r.vector("mean") : null;
     }
 
     /**
@@ -463,7 +455,7 @@ public final class AnisotropicComparison {
         m.put("alg2-high", "Algorithm 2 (unknown diagonal covariance), TopVar threshold HIGH = 64 R^ (default)");
         m.put("alg2-paper", "Algorithm 2, TopVar threshold PAPER = R^/8 (spec §9 A9)");
         m.put("clipped", "ClippedGaussianMean with ORACLE centre mu and C = sqrt(tr Sigma) + sqrt(2||Sigma|| ln(n/beta)),"
-                + " rho = Zcdp.forApproxDp(eps, delta)");
+                + " rho = ConversionPolicy.rhoFor(eps, delta) (CKS20 Cor. 13)");
         m.put("coordinate", "CoordinateWiseMean (B3): per-coordinate stable histograms, box clip, Gaussian");
         return m;
     }

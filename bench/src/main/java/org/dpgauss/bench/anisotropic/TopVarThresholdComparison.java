@@ -1,5 +1,6 @@
 package org.dpgauss.bench.anisotropic;
 
+import org.dpgauss.privacy.ApproxDp;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
@@ -17,7 +18,6 @@ import org.dpgauss.bench.MachineInfo;
 import org.dpgauss.engine.CpuEngine;
 import org.dpgauss.io.SyntheticData;
 import org.dpgauss.linalg.RowBlockMatrix;
-import org.dpgauss.mean.anisotropic.AnisotropicMeanResult;
 import org.dpgauss.mean.anisotropic.RescaledAveraging;
 import org.dpgauss.mean.anisotropic.ShapeMatrix;
 import org.dpgauss.mean.anisotropic.TopVar;
@@ -86,16 +86,15 @@ public final class TopVarThresholdComparison {
                     UnknownCovarianceMean high;
                     UnknownCovarianceMean paper;
                     try {
-                        high = UnknownCovarianceMean.of(n, d, eps, DELTA, BETA, TopVar.Threshold.HIGH);
-                        paper = UnknownCovarianceMean.of(n, d, eps, DELTA, BETA, TopVar.Threshold.PAPER);
+                        high = UnknownCovarianceMean.of(n, d, ApproxDp.of(eps, DELTA), BETA, TopVar.Threshold.HIGH);
+                        paper = UnknownCovarianceMean.of(n, d, ApproxDp.of(eps, DELTA), BETA, TopVar.Threshold.PAPER);
                     } catch (IllegalArgumentException e) {
                         cell.put("refused", e.getMessage());
                         cells.add(cell);
                         continue;
                     }
                     cell.put("k", high.k());
-                    RescaledAveraging known = RescaledAveraging.knownCovariance(ShapeMatrix.diagonal(v), n, BETA, eps,
-                            DELTA);
+                    RescaledAveraging known = RescaledAveraging.knownCovariance(ShapeMatrix.diagonal(v), n, BETA, ApproxDp.of(eps, DELTA));
                     Double[][] err = new Double[3][runs];
                     for (int r = 0; r < runs; r++) {
                         RowBlockMatrix x = SyntheticData.gaussian(n, d, mu, v, 0x70B0000L + 1000L * n + r);
@@ -105,9 +104,8 @@ public final class TopVarThresholdComparison {
                             RandomSource rnd = RandomSource.insecureSeeded(0x70B + 17L * r + (long) (eps * 1000)
                                     + (m == 2 ? 1 : 0)); // HIGH and PAPER share the noise stream
                             try {
-                                AnisotropicMeanResult res = m == 2 ? known.release(x, engine, rnd)
-                                        : ((UnknownCovarianceMean) ests[m]).release(x, engine, rnd);
-                                err[m][r] = res.isFail() ? null : AnisotropicComparison.dist(res.estimate(), mu);
+                                double[] res = AnisotropicComparison.release(ests[m], x, engine, rnd);
+                                err[m][r] = res == null ? null : AnisotropicComparison.dist(res, mu);
                             } catch (IllegalStateException e) {
                                 cell.put("skipped", e.getMessage());
                             }

@@ -9,7 +9,7 @@ import org.dpgauss.privacy.PrivacyGuarantee;
  * {@link #FAIL} (the symbol bottom of spec anisotropic-mean-estimation §3.1, step 5), which carries nothing else
  * (design.md privacy conventions: no scores, no partial estimates, no counts). Immutable.
  */
-public final class AnisotropicMeanResult {
+final class AnisotropicMeanResult {
 
     /** The failure output: no estimate, no counts, no reason. */
     public static final AnisotropicMeanResult FAIL = new AnisotropicMeanResult(null, null);
@@ -46,7 +46,7 @@ public final class AnisotropicMeanResult {
     /**
      * @return the guarantee of the release
      * @throws IllegalStateException on {@link #FAIL} (the guarantee of the mechanism is
-     *         {@link RescaledAveraging#guarantee(org.dpgauss.privacy.RandomSource)})
+     *         {@link RescaledAveraging#guarantee()})
      */
     public PrivacyGuarantee guarantee() {
         if (guarantee == null) {

@@ -1,5 +1,6 @@
 package org.dpgauss.mean.anisotropic;
 
+import org.dpgauss.privacy.ApproxDp;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -19,18 +20,20 @@ public enum AnisotropicMethod {
     /** Known covariance, {@code M = Sigma} (the paper's estimator). */
     ANISOTROPIC("anisotropic") {
         @Override
-        public RescaledAveraging estimator(ShapeMatrix sigma, int n, double beta, double epsilon, double delta) {
-            return RescaledAveraging.knownCovariance(Objects.requireNonNull(sigma, "Sigma"), n, beta, epsilon, delta);
+        public RescaledAveraging estimator(ShapeMatrix sigma, int n, double beta, ApproxDp target) {
+        double epsilon = Objects.requireNonNull(target, "target (epsilon, delta)").epsilon();
+        double delta = target.delta();
+            return RescaledAveraging.knownCovariance(Objects.requireNonNull(sigma, "Sigma"), n, beta, ApproxDp.of(epsilon, delta));
         }
     },
 
     /** Folklore, {@code M = I} with lambda from {@code tr Sigma} and {@code ||Sigma||_2}. */
     FOLKLORE("folklore") {
         @Override
-        public RescaledAveraging estimator(ShapeMatrix sigma, int n, double beta, double epsilon, double delta) {
+        public RescaledAveraging estimator(ShapeMatrix sigma, int n, double beta, ApproxDp target) {
             Objects.requireNonNull(sigma, "Sigma");
             return RescaledAveraging.folklore(sigma.dimension(), sigma.tracePower(1.0), sigma.normPower(1.0), n, beta,
-                    epsilon, delta);
+                    target);
         }
     };
 
@@ -51,11 +54,11 @@ public enum AnisotropicMethod {
      * @param sigma the known covariance proxy
      * @param n the public number of rows
      * @param beta the accuracy failure probability of the lambda rule, in {@code (0, 1)} (e.g. 0.01)
-     * @param epsilon the target epsilon* (replace-one), in {@code (0, 21)}
-     * @param delta the target delta*, in {@code (0, 1)}
+     * @param target the target (epsilon*, delta*): epsilon* (replace-one), in {@code (0, 21)}
+     *        (delta: the target delta*, in {@code (0, 1)})
      * @return the provable estimator; call {@link RescaledAveraging#release}
      */
-    public abstract RescaledAveraging estimator(ShapeMatrix sigma, int n, double beta, double epsilon, double delta);
+    public abstract RescaledAveraging estimator(ShapeMatrix sigma, int n, double beta, ApproxDp target);
 
     /**
      * @param text {@code anisotropic} or {@code folklore} (case-insensitive)

@@ -5,13 +5,24 @@ import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.Objects;
 import org.dpgauss.linalg.RowBlockMatrix;
+import java.util.List;
 import org.dpgauss.privacy.ApproxDp;
+import org.dpgauss.privacy.ConversionPolicy;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.Zcdp;
 import org.dpgauss.privacy.noise.NoiseGrid;
+import org.dpgauss.privacy.accounting.PrivacyAccountant;
+import org.dpgauss.privacy.accounting.Release;
 import org.dpgauss.privacy.noise.SecureGaussianSampler;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.Outcome;
+import org.dpgauss.release.PrivateMechanism;
+import org.dpgauss.release.PublicContext;
+import org.dpgauss.release.PublicParameters;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Statement;
 
 /**
  * The coordinate-wise private mean, baseline B3 of spec anisotropic-mean-estimation §10 (Karwa–Vadhan range finding
@@ -47,11 +58,19 @@ import org.dpgauss.privacy.noise.SecureGaussianSampler;
  * {@code g} and released as {@code g (round(mean/g) + Z)}, {@code Z_j} discrete Gaussians (CKS20), with
  * {@code Delta' = Delta + g sqrt(d)}. The standard deviation is
  * {@code max(Delta' sqrt(2 ln(2.5/delta*)) / (epsilon* /2), Delta' / sqrt(2 rho))},
- * {@code rho = Zcdp.forApproxDp(epsilon* /2, delta* /2)}: the second term is what makes the discrete mechanism
- * provably {@code (epsilon* /2, delta* /2)}-DP for every epsilon, the first is spec B3's classical value, kept so the
- * noise is never below the spec's. Immutable.
+ * {@code rho = ConversionPolicy.rhoFor(epsilon* /2, delta* /2)} (CKS20 Cor. 13): the second term is what makes the
+ * discrete mechanism provably {@code (epsilon* /2, delta* /2)}-DP for every epsilon, the first is spec B3's
+ * classical value, kept so the noise is never below the spec's.
+ *
+ * <p><b>Release contract</b> ({@link PrivateMechanism}): releases {@code mean}; the two halves of the budget compose
+ * through {@link PrivacyAccountant#composeSteps}. On a FAIL (a histogram returned bottom) the clipped mean and its
+ * noise are still computed, with stand-in centres, and discarded, so a FAIL skips no work; timing side channels in
+ * general are outside the guarantee. Immutable.
  */
-public final class CoordinateWiseMean {
+public final class CoordinateWiseMean implements PrivateMechanism {
+
+    /** The mechanism's identifier in releases. */
+    public static final String ID = "mean.coordinate";
 
     private final double[] width;
     private final double[] radius;
@@ -79,13 +98,15 @@ public final class CoordinateWiseMean {
      *        finite and {@code > 0}
      * @param n the public number of rows, {@code >= 1}
      * @param beta the accuracy failure probability of the clipping radius, in {@code (0, 1)}
-     * @param epsilon the target epsilon*, finite and {@code > 0} (the histograms need
+     * @param target the target (epsilon*, delta*): epsilon*, finite and {@code > 0} (the histograms need
      *        {@code epsilon_c >= 2^-26})
-     * @param delta the target delta*, in {@code (0, 1)}
+     *        (delta: the target delta*, in {@code (0, 1)})
      * @return the estimator
      * @throws IllegalArgumentException naming the parameter, its value, the allowed range and why
      */
-    public static CoordinateWiseMean of(double[] variances, int n, double beta, double epsilon, double delta) {
+    public static CoordinateWiseMean of(double[] variances, int n, double beta, ApproxDp target) {
+        double epsilon = Objects.requireNonNull(target, "target (epsilon, delta)").epsilon();
+        double delta = target.delta();
         Objects.requireNonNull(variances, "variances");
         int d = variances.length;
         if (d == 0) {
@@ -129,7 +150,7 @@ public final class CoordinateWiseMean {
                     + epsC + ", below 2^-26: the histograms' noise scale would exceed their exact-sampling range");
         }
         StableHistogram h = StableHistogram.of(epsC, delta / (4.0 * d));
-        Zcdp rho = Zcdp.forApproxDp(epsilon / 2, delta / 2);
+        Zcdp rho = ConversionPolicy.rhoFor(epsilon / 2, delta / 2);
         return new CoordinateWiseMean(w, r, n, beta, ApproxDp.of(epsilon, delta), epsC, h, rho);
     }
 
@@ -167,17 +188,65 @@ public final class CoordinateWiseMean {
     }
 
     /**
-     * @param random the source that will be used
-     * @return {@code (epsilon*, delta*)}-DP, replace-one with n public; certified unless the source is insecure
+     * The guarantee, composed by the accountant ({@link PrivacyAccountant#composeSteps}) from the two halves of the
+     * budget: the d histograms (each {@code (epsilon_c, delta* /(4d))}, composed to {@code (epsilon* /2, delta* /2)}
+     * by the better of basic and advanced composition with slack {@code delta* /4}) and the discrete Gaussian mean
+     * ({@code (epsilon* /2, delta* /2)}). At most the target.
+     *
+     * @return replace-one, n public; certified (the recipe's certification)
      */
-    public PrivacyGuarantee guarantee(RandomSource random) {
-        Objects.requireNonNull(random, "random source");
-        return PrivacyGuarantee.approxDp(NeighbouringRelation.REPLACE_ONE, target, !random.isInsecure(),
+    public PrivacyGuarantee guarantee() {
+        NeighbouringRelation rel = NeighbouringRelation.REPLACE_ONE;
+        double half = target.epsilon() / 2;
+        double halfDelta = target.delta() / 2;
+        List<Release> steps = List.of(
+                Release.approxDp("centringHistograms", rel, ApproxDp.of(half, halfDelta)),
+                Release.approxDp("clippedMean", rel, ApproxDp.of(half, halfDelta)));
+        return PrivacyAccountant.composeSteps(rel, steps, target.delta(), true,
                 "coordinate-wise mean (spec anisotropic-mean-estimation §10 B3): d=" + width.length + " stable"
                         + " histograms at (" + histogramEpsilon + ", " + (target.delta() / (4.0 * width.length))
                         + ") composed to (eps/2, delta/2), box clipping, discrete Gaussian mean at (eps/2, delta/2)"
-                        + " via zCDP rho=" + meanBudget.rho() + "; n=" + n + " public"
-                        + (random.isInsecure() ? "; INSECURE seeded random source" : ""));
+                        + " via zCDP rho=" + meanBudget.rho() + " (" + ConversionPolicy.NAME + "); n=" + n + " public;"
+                        + " timing side channels are outside the guarantee");
+    }
+
+    @Override
+    public NeighbouringRelation relation() {
+        return NeighbouringRelation.REPLACE_ONE;
+    }
+
+    @Override
+    public Statement state(PublicContext context) {
+        if (context.rows() != n || context.dimension() != width.length) {
+            throw new IllegalArgumentException("the data are " + context.rows() + " x " + context.dimension()
+                    + " but the estimator was made for n x d = " + n + " x " + width.length + " (n is public and"
+                    + " fixes the noise)");
+        }
+        return Statement.builder(context, ID, guarantee())
+                .description("private mean, coordinate-wise range finding, box clipping and Gaussian noise")
+                .parameters(PublicParameters.builder()
+                        .put("n", n)
+                        .put("d", width.length)
+                        .put("epsilon", target.epsilon())
+                        .put("delta", target.delta())
+                        .put("beta", beta)
+                        .put("binWidth", width)
+                        .put("clipRadius", radius)
+                        .put("histogramEpsilon", histogramEpsilon)
+                        .put("histogramDelta", target.delta() / (4.0 * width.length))
+                        .put("meanRho", meanBudget.rho())
+                        .build())
+                .failMeaning("a per-coordinate private histogram found no bin that clearly holds the most rows:"
+                        + " the data may be too few (about sqrt(d)/epsilon rows are needed) or too spread out for"
+                        + " the public variances; more rows or a larger epsilon make a PASS likelier (see the README,"
+                        + " mean --method coordinate)")
+                .build();
+    }
+
+    @Override
+    public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
+        AnisotropicMeanResult r = release(data.matrix(), context.random());
+        return r.isFail() ? Outcome.fail() : Outcome.pass().vector("mean", r.estimate()).build();
     }
 
     /**
@@ -188,7 +257,7 @@ public final class CoordinateWiseMean {
      * @return the estimate, or {@link AnisotropicMeanResult#FAIL} when a histogram returns bottom
      * @throws IllegalArgumentException for data of the wrong shape or with a non-finite entry (checked first)
      */
-    public AnisotropicMeanResult release(RowBlockMatrix x, RandomSource random) {
+    AnisotropicMeanResult release(RowBlockMatrix x, RandomSource random) {
         Objects.requireNonNull(random, "random source");
         int d = width.length;
         if (x == null || x.rows() != n || x.cols() != d) {
@@ -201,8 +270,8 @@ public final class CoordinateWiseMean {
             x.copyRow(r, row, 0);
             for (int i = 0; i < d; i++) {
                 if (!Double.isFinite(row[i])) {
-                    throw new IllegalArgumentException("data row " + r + " column " + i + " is " + row[i]
-                            + ": entries must be finite (spec §9)");
+                    throw new IllegalArgumentException("data row " + (r + 1) + ", column " + (i + 1) + " is not"
+                            + " finite: entries must be finite (spec §9)");
                 }
                 // saturating cast: a row function, so any value is fine for privacy
                 bins[i][r] = (long) Math.floor(row[i] / width[i]);
@@ -218,16 +287,17 @@ public final class CoordinateWiseMean {
                 centre[i] = ((double) b.bin() + 0.5) * width[i];
             }
         }
-        if (failed) {
-            return AnisotropicMeanResult.FAIL;
-        }
+        // On FAIL the rest still runs with stand-in centres (0) and is discarded: a FAIL skips no work.
         double[] lo = new double[d];
         double[] hi = new double[d];
         for (int i = 0; i < d; i++) {
             lo[i] = centre[i] - radius[i];
             hi[i] = centre[i] + radius[i];
             if (!Double.isFinite(lo[i]) || !Double.isFinite(hi[i])) {
-                return AnisotropicMeanResult.FAIL; // a centre near Long.MAX bins: post-processing of the histograms
+                failed = true; // a centre near Long.MAX bins: post-processing of the histograms
+                centre[i] = 0;
+                lo[i] = -radius[i];
+                hi[i] = radius[i];
             }
         }
         ExactSum[] sums = new ExactSum[d];
@@ -251,7 +321,7 @@ public final class CoordinateWiseMean {
             BigInteger released = index.add(BigInteger.valueOf(sampler.sampleIndex(sigma, g)));
             estimate[i] = new BigDecimal(released).multiply(new BigDecimal(g)).doubleValue();
         }
-        return AnisotropicMeanResult.success(estimate, guarantee(random));
+        return failed ? AnisotropicMeanResult.FAIL : AnisotropicMeanResult.success(estimate, guarantee());
     }
 
     /** {@code sqrt(sum (hi_i - lo_i)^2) / n}, rounded up, for the floating-point interval ends of the centres. */

@@ -8,6 +8,7 @@ import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.engine.CpuEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.ApproxDp;
+import org.dpgauss.privacy.ConversionPolicy;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
@@ -15,6 +16,13 @@ import org.dpgauss.privacy.Zcdp;
 import org.dpgauss.privacy.noise.DiscreteLaplace;
 import org.dpgauss.privacy.noise.NoiseGrid;
 import org.dpgauss.privacy.noise.SecureGaussianSampler;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.Outcome;
+import org.dpgauss.release.PrivateMechanism;
+import org.dpgauss.release.PublicContext;
+import org.dpgauss.release.PublicParameters;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Statement;
 
 /**
  * Private re-scaled averaging {@code Avg_{M,lambda,epsilon,delta}}, Algorithm 1 of spec
@@ -39,8 +47,8 @@ import org.dpgauss.privacy.noise.SecureGaussianSampler;
  * {@code (42 epsilon, (1 + e^{21 epsilon}) e^10 delta)}. So the internal values are
  * {@code epsilon = epsilon* / 42}, {@code delta = delta* / (e^10 (1 + e^{epsilon* / 2}))} for replace-one
  * ({@code epsilon* / 21}, {@code delta* e^-10} for add/remove), rounded down. {@link Calibration#NOMINAL_UNCERTIFIED}
- * passes the target through and its results are marked uncertified. A seeded (insecure) random source also makes
- * the result uncertified.
+ * passes the target through and its statement is marked uncertified. (A seeded, insecure random source withdraws
+ * the certification too; {@link org.dpgauss.release.Releases} decides that, not this class.)
  *
  * <p><b>Noise on a grid</b> (so that the sampler's floating-point behaviour cannot leak, Mironov 2012):
  * <ul>
@@ -58,7 +66,7 @@ import org.dpgauss.privacy.noise.SecureGaussianSampler;
  *       floating-point evaluation (the engine recomputes pairs within a relative {@code 1e-9} of the radius
  *       directly, spec §8), {@code g sqrt(d)} the grid rounding ({@link NoiseGrid}). The standard deviation is
  *       {@code max(Delta' sqrt(2 ln(1.25/delta))/epsilon, Delta'/sqrt(2 rho))} with
- *       {@code rho = Zcdp.forApproxDp(epsilon, delta)}: the second term makes the discrete mechanism
+ *       {@code rho = ConversionPolicy.rhoFor(epsilon, delta)} (CKS20 Cor. 13): the second term makes the discrete mechanism
  *       {@code (epsilon, delta)}-DP via zCDP (CKS20 Thm. 14 and Bun–Steinke), which the proof of Thm 3.5 needs
  *       for fixed {@code n^}; the first is the paper's classical calibration (§3.1 step 6), kept so that the noise
  *       is never below the paper's. They differ by well under 1% in the provable regime.</li>
@@ -71,15 +79,26 @@ import org.dpgauss.privacy.noise.SecureGaussianSampler;
  * privacy part of the error scales as {@code lambda sqrt(tr M^{1/2})}: for {@code M = Sigma} about
  * {@code tr Sigma^{1/2}}, for {@code M = I} about {@code sqrt(d tr Sigma)} (spec §10).
  *
- * <p>Immutable; thread safety is that of the random source and engine passed to {@link #release}.
+ * <p><b>Release contract</b> ({@link PrivateMechanism}): releases {@code mean}; a FAIL (step 5) releases nothing.
+ * The work after step 5 (exact sums, noise draws) runs on both branches and is discarded on FAIL, so the running
+ * time does not depend on the outcome through a skipped step; timing side channels in general are outside the
+ * guarantee. Data are validated finite by {@link Dataset}; a whitened coordinate beyond {@code 2^500/sqrt(d)} is
+ * clamped to it (a fixed function of its row, so privacy is unaffected; only absurdly scaled data meet it), so that
+ * neither the exact sums nor the neighbour counts can overflow.
+ *
+ * <p>Immutable; thread safety is that of the random source and engine passed to {@link #compute}.
  */
-public final class RescaledAveraging {
+public final class RescaledAveraging implements PrivateMechanism {
 
     /** Relative slack on lambda for the floating-point predicate (see class comment). */
     static final double PREDICATE_SLACK = 1e-9;
     /** Largest nominal epsilon: keeps the count's grid index {@code |C| / g_L} within a long. */
     static final double MAX_NOMINAL_EPSILON = 1024;
 
+    /** Identifier of the generic estimator in releases (the factories of the known-covariance methods rename it). */
+    public static final String ID = "mean.rescaled-averaging";
+
+    private final String id;
     private final ShapeMatrix shape;
     private final double lambda;
     private final ApproxDp target;
@@ -92,8 +111,9 @@ public final class RescaledAveraging {
     private final long countScale;
     private final long countShift;
 
-    private RescaledAveraging(ShapeMatrix shape, double lambda, ApproxDp target, NeighbouringRelation relation,
-            Calibration calibration, double epsilon, double delta) {
+    private RescaledAveraging(String id, ShapeMatrix shape, double lambda, ApproxDp target,
+            NeighbouringRelation relation, Calibration calibration, double epsilon, double delta) {
+        this.id = id;
         this.shape = shape;
         this.lambda = lambda;
         this.target = target;
@@ -113,27 +133,29 @@ public final class RescaledAveraging {
      *
      * @param shape M
      * @param lambda the predicate radius (public), see {@link LambdaRule}
-     * @param epsilon the target epsilon*, in {@code (0, 21)}
-     * @param delta the target delta*, in {@code (0, 1)}
+     * @param target the target (epsilon*, delta*): epsilon*, in {@code (0, 21)}
+     *        (delta: the target delta*, in {@code (0, 1)})
      * @return the estimator
      */
-    public static RescaledAveraging provable(ShapeMatrix shape, double lambda, double epsilon, double delta) {
-        return of(shape, lambda, epsilon, delta, NeighbouringRelation.REPLACE_ONE, Calibration.PROVABLE);
+    public static RescaledAveraging provable(ShapeMatrix shape, double lambda, ApproxDp target) {
+        return of(shape, lambda, target, NeighbouringRelation.REPLACE_ONE, Calibration.PROVABLE);
     }
 
     /**
      * @param shape M, positive definite
      * @param lambda the predicate radius, finite and {@code > 0} (public; any value is private, §3.3)
-     * @param epsilon the target epsilon*: PROVABLE needs internal {@code epsilon* / 42} (replace-one) or
+     * @param target the target (epsilon*, delta*): epsilon*: PROVABLE needs internal {@code epsilon* / 42} (replace-one) or
      *        {@code epsilon* / 21} (add/remove) in {@code (2^-21, 1/2)}; NOMINAL needs {@code (2^-21, 1024]}
-     * @param delta the target delta*, in {@code (0, 1)}
+     *        (delta: the target delta*, in {@code (0, 1)})
      * @param relation the neighbouring relation the target is stated under
      * @param calibration PROVABLE (default) or NOMINAL_UNCERTIFIED
      * @return the estimator
      * @throws IllegalArgumentException naming the parameter, value, allowed range and reason
      */
-    public static RescaledAveraging of(ShapeMatrix shape, double lambda, double epsilon, double delta,
+    public static RescaledAveraging of(ShapeMatrix shape, double lambda, ApproxDp target,
             NeighbouringRelation relation, Calibration calibration) {
+        double epsilon = Objects.requireNonNull(target, "target (epsilon, delta)").epsilon();
+        double delta = target.delta();
         Objects.requireNonNull(shape, "M");
         Objects.requireNonNull(relation, "neighbouring relation");
         Objects.requireNonNull(calibration, "calibration");
@@ -172,24 +194,30 @@ public final class RescaledAveraging {
                     + " 2^-21: the count's Laplace scale 1/epsilon would need a grid coarser than 1, so |C| would no"
                     + " longer be a grid point (allowed: internal epsilon in (2^-21, 1/2))");
         }
-        return new RescaledAveraging(shape, lambda, ApproxDp.of(epsilon, delta), relation, calibration, eps, del);
+        return new RescaledAveraging(ID, shape, lambda, ApproxDp.of(epsilon, delta), relation, calibration, eps,
+                del);
+    }
+
+    /** This estimator under another release identifier (e.g. {@code mean.anisotropic}). */
+    RescaledAveraging named(String newId) {
+        return new RescaledAveraging(newId, shape, lambda, target, relation, calibration, epsilon, delta);
     }
 
     /**
      * Known covariance, main estimator {@code M = Sigma}, lambda by {@link LambdaRule#knownCovariance}; provable,
      * replace-one.
      */
-    public static RescaledAveraging knownCovariance(ShapeMatrix sigma, int n, double beta, double epsilon,
-            double delta) {
-        return provable(sigma, LambdaRule.knownCovariance(sigma, n, beta), epsilon, delta);
+    public static RescaledAveraging knownCovariance(ShapeMatrix sigma, int n, double beta, ApproxDp target) {
+        return provable(sigma, LambdaRule.knownCovariance(sigma, n, beta), target).named("mean.anisotropic");
     }
 
     /**
      * Folklore estimator {@code M = I}, lambda by {@link LambdaRule#folklore}; provable, replace-one.
      */
     public static RescaledAveraging folklore(int d, double traceSigma, double normSigma, int n, double beta,
-            double epsilon, double delta) {
-        return provable(ShapeMatrix.identity(d), LambdaRule.folklore(traceSigma, normSigma, n, beta), epsilon, delta);
+            ApproxDp target) {
+        return provable(ShapeMatrix.identity(d), LambdaRule.folklore(traceSigma, normSigma, n, beta), target)
+                .named("mean.folklore");
     }
 
     /** @return M */
@@ -218,14 +246,14 @@ public final class RescaledAveraging {
     }
 
     /**
-     * The guarantee of a release drawing from {@code random}: the target {@code (epsilon*, delta*)} under the
-     * chosen relation, certified only for PROVABLE calibration with a secure source.
+     * The guarantee of one release: the target {@code (epsilon*, delta*)} under the chosen relation, certified for
+     * the PROVABLE calibration (the recipe's certification; the random source is judged by
+     * {@link org.dpgauss.release.Releases}). Thm 3.5 covers the whole of Algorithm 1 (filter, noisy count and
+     * noisy mean together), so it is one step, not a composition of its parts.
      *
-     * @param random the source that will be used
      * @return the guarantee
      */
-    public PrivacyGuarantee guarantee(RandomSource random) {
-        Objects.requireNonNull(random, "random source");
+    public PrivacyGuarantee guarantee() {
         boolean provable = calibration == Calibration.PROVABLE;
         String notes = "private re-scaled averaging (Algorithm 1, spec anisotropic-mean-estimation §3) with "
                 + shape + ", lambda=" + lambda + "; internal (epsilon, delta)=(" + epsilon + ", " + delta + "); "
@@ -234,9 +262,50 @@ public final class RescaledAveraging {
                                 + (relation == NeighbouringRelation.REPLACE_ONE ? ", group privacy 2 for replace-one"
                                         + " with n public" : "")
                         : "NOMINAL calibration: target passed through, NO proof (uncertified)")
-                + "; discrete Laplace/Gaussian noise on power-of-two grids (CKS20)"
-                + (random.isInsecure() ? "; INSECURE seeded random source" : "");
-        return PrivacyGuarantee.approxDp(relation, target, provable && !random.isInsecure(), notes);
+                + "; discrete Laplace/Gaussian noise on power-of-two grids (CKS20); timing side channels are"
+                + " outside the guarantee";
+        return PrivacyGuarantee.approxDp(relation, target, provable, notes);
+    }
+
+    /** What a FAIL of Algorithm 1 can mean, in public words. */
+    static final String FAIL_MEANING = "the private filter kept too few rows (its noisy count of rows with many"
+            + " close neighbours was not positive): the data may be too few, or too spread out for the public"
+            + " covariance proxy and lambda; more rows, a larger epsilon or a proxy that matches the data make a PASS"
+            + " likelier (see the README, mean --method anisotropic)";
+
+    @Override
+    public NeighbouringRelation relation() {
+        return relation;
+    }
+
+    @Override
+    public Statement state(PublicContext context) {
+        if (context.dimension() != shape.dimension()) {
+            throw new IllegalArgumentException("M is " + shape.dimension() + " x " + shape.dimension()
+                    + " but the data have " + context.dimension() + " columns");
+        }
+        PublicParameters.Builder p = PublicParameters.builder();
+        if (relation == NeighbouringRelation.REPLACE_ONE) {
+            p.put("n", context.rows());
+        }
+        p.put("d", shape.dimension())
+                .put("epsilon", target.epsilon())
+                .put("delta", target.delta())
+                .put("lambda", lambda)
+                .put("internalEpsilon", epsilon)
+                .put("internalDelta", delta)
+                .put("calibration", calibration.name());
+        return Statement.builder(context, id, guarantee())
+                .description("private mean, re-scaled averaging (Algorithm 1) with " + shape)
+                .parameters(p.build())
+                .failMeaning(FAIL_MEANING)
+                .build();
+    }
+
+    @Override
+    public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
+        AnisotropicMeanResult r = release(data.matrix(), context.engine(), context.random());
+        return r.isFail() ? Outcome.fail() : Outcome.pass().vector("mean", r.estimate()).build();
     }
 
     /**
@@ -274,8 +343,8 @@ public final class RescaledAveraging {
         return 2 * Math.log(1 / (delta * beta)) / epsilon;
     }
 
-    /** Releases with the CPU engine. */
-    public AnisotropicMeanResult release(RowBlockMatrix x, RandomSource random) {
+    /** Releases with the CPU engine (package-private: releases go through {@link #compute}). */
+    AnisotropicMeanResult release(RowBlockMatrix x, RandomSource random) {
         return release(x, CpuEngine.instance(), random);
     }
 
@@ -286,10 +355,10 @@ public final class RescaledAveraging {
      * @param engine the engine for the neighbour counts
      * @param random the noise source ({@link RandomSource#secure()} for private releases)
      * @return the estimate, or {@link AnisotropicMeanResult#FAIL}
-     * @throws IllegalArgumentException if x is empty, has the wrong width, or has a non-finite or huge
-     *         ({@code > 2^900} after whitening) entry (checked before any noise is drawn, spec §9)
+     * @throws IllegalArgumentException if x is empty, has the wrong width, or has a non-finite entry (checked
+     *         before any noise is drawn, spec §9); {@link #compute} never meets these (Dataset and state check them)
      */
-    public AnisotropicMeanResult release(RowBlockMatrix x, ComputeEngine engine, RandomSource random) {
+    AnisotropicMeanResult release(RowBlockMatrix x, ComputeEngine engine, RandomSource random) {
         Objects.requireNonNull(engine, "compute engine");
         Objects.requireNonNull(random, "random source");
         RowBlockMatrix y = whiten(x);
@@ -303,11 +372,10 @@ public final class RescaledAveraging {
         }
         // Step 4: noisy count (drawn also when |C| = 0, as in the pseudocode).
         long countIndex = noisyCountIndex(kept, random);
-        // Step 5: the only failure exit.
-        if (kept == 0 || countIndex <= 0) {
-            return AnisotropicMeanResult.FAIL;
-        }
-        double nHat = countGrid * countIndex; // <= |X| whenever the true n^ < |X| (monotone rounding)
+        // Step 5: the only failure exit. Steps 6-7 run on both branches (with a stand-in count on FAIL) and their
+        // result is discarded on FAIL, so the outcome does not change the work done.
+        boolean fail = kept == 0 || countIndex <= 0;
+        double nHat = countGrid * (fail ? 1 : countIndex); // <= |X| whenever the true n^ < |X| (monotone rounding)
         // Steps 6-7 in whitened coordinates, exact mean rounded to the grid.
         double g = meanGrid(nHat);
         double sigma = meanSigma(nHat, d);
@@ -325,16 +393,19 @@ public final class RescaledAveraging {
             }
         }
         SecureGaussianSampler sampler = SecureGaussianSampler.using(random);
-        BigDecimal divisor = new BigDecimal(g).multiply(BigDecimal.valueOf(kept));
+        BigDecimal divisor = new BigDecimal(g).multiply(BigDecimal.valueOf(Math.max(kept, 1)));
         double[] w = new double[d];
         for (int j = 0; j < d; j++) {
             BigInteger index = sums[j].value().divide(divisor, 0, RoundingMode.HALF_EVEN).toBigIntegerExact();
             BigInteger released = index.add(BigInteger.valueOf(sampler.sampleIndex(sigma, g)));
             w[j] = new BigDecimal(released).multiply(new BigDecimal(g)).doubleValue();
         }
+        if (fail) {
+            return AnisotropicMeanResult.FAIL;
+        }
         double[] estimate = new double[d];
         shape.applyPower(0.25, w, estimate);
-        return AnisotropicMeanResult.success(estimate, guarantee(random));
+        return AnisotropicMeanResult.success(estimate, guarantee());
     }
 
     /**
@@ -372,8 +443,18 @@ public final class RescaledAveraging {
 
     private double sigmaFor(double sensitivity) {
         double classical = Math.nextUp(sensitivity * Math.sqrt(2 * Math.log(1.25 / delta)) / epsilon);
-        double viaZcdp = Zcdp.sigmaFor(Zcdp.forApproxDp(epsilon, delta).rho(), sensitivity);
+        double viaZcdp = Zcdp.sigmaFor(ConversionPolicy.rhoFor(epsilon, delta).rho(), sensitivity);
         return Math.max(classical, viaZcdp);
+    }
+
+    /**
+     * The largest magnitude a whitened coordinate is given: {@code 2^500 / sqrt(d)} (at most the exact summation's
+     * {@code 2^900}), so that no squared distance, norm or Gram entry of the neighbour counts can overflow (a centred
+     * row then has squared norm at most {@code 4 d (2^500)^2 / d = 2^1002}); an overflow would make every pair's
+     * predicate false and one absurd row would decide the count for all the others.
+     */
+    static double maxWhitened(int d) {
+        return Math.min(ExactSum.MAX_ABS, Math.scalb(1.0, 500) / Math.ceil(Math.sqrt(d)));
     }
 
     private RowBlockMatrix whiten(RowBlockMatrix x) {
@@ -386,22 +467,21 @@ public final class RescaledAveraging {
         }
         int n = x.rows();
         RowBlockMatrix y = RowBlockMatrix.zeros(n, d, x.blockRows());
+        double bound = maxWhitened(d);
         double[] row = new double[d];
         double[] out = new double[d];
         for (int i = 0; i < n; i++) {
             x.copyRow(i, row, 0);
             for (int j = 0; j < d; j++) {
                 if (!Double.isFinite(row[j])) {
-                    throw new IllegalArgumentException("data row " + i + " column " + j + " is " + row[j]
-                            + ": entries must be finite (a NaN distance would silently drop the row, spec §9)");
+                    throw new IllegalArgumentException("data row " + (i + 1) + ", column " + (j + 1) + " is not"
+                            + " finite: entries must be finite (a NaN distance would silently drop the row, spec §9)");
                 }
             }
             shape.applyPower(-0.25, row, out);
             for (int j = 0; j < d; j++) {
-                if (!(Math.abs(out[j]) <= ExactSum.MAX_ABS)) {
-                    throw new IllegalArgumentException("data row " + i + " maps to M^(-1/4) x with coordinate " + j
-                            + " = " + out[j] + ", outside [-2^900, 2^900]: the exact summation would overflow");
-                }
+                // clamp: a fixed function of the row (only absurd scales meet it), see maxWhitened
+                out[j] = Double.isNaN(out[j]) ? 0.0 : Math.max(-bound, Math.min(bound, out[j]));
             }
             y.setRow(i, out);
         }

@@ -178,14 +178,13 @@ public final class Sparse {
     }
 
     /**
-     * @param random the source that will draw the noise
-     * @return {@code (epsilon, delta)}-DP, replace-one on the records behind the counts
+     * @return {@code (epsilon, delta)}-DP, replace-one on the records behind the counts (the recipe's
+     *         certification; the random source is judged by {@link org.dpgauss.release.Releases})
      */
-    public PrivacyGuarantee guarantee(RandomSource random) {
+    public PrivacyGuarantee guarantee() {
         return PrivacyGuarantee.approxDp(NeighbouringRelation.REPLACE_ONE, ApproxDp.of(epsilon, delta),
-                !random.isInsecure(), "sparse vector technique (Algorithm 3, spec anisotropic-mean-estimation §4.7,"
+                true, "sparse vector technique (Algorithm 3, spec anisotropic-mean-estimation §4.7,"
                         + " Dwork-Roth Sparse with re-drawn threshold), k=" + cutoff + ", epsilon_0=" + epsilon0
-                        + ", discrete Laplace scales " + thresholdNoiseScale() + "/" + queryNoiseScale()
-                        + (random.isInsecure() ? "; INSECURE seeded random source" : ""));
+                        + ", discrete Laplace scales " + thresholdNoiseScale() + "/" + queryNoiseScale());
     }
 }

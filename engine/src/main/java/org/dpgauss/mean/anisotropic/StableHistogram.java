@@ -123,15 +123,14 @@ public final class StableHistogram {
     }
 
     /**
-     * @param random the source that will draw the noise
-     * @return {@code (epsilon, delta)}-DP, replace-one on the values; certified unless the source is insecure
+     * @return {@code (epsilon, delta)}-DP, replace-one on the values (the recipe's certification; the random
+     *         source is judged where a release is assembled, {@link org.dpgauss.release.Releases})
      */
-    public PrivacyGuarantee guarantee(RandomSource random) {
+    public PrivacyGuarantee guarantee() {
         return PrivacyGuarantee.approxDp(NeighbouringRelation.REPLACE_ONE, ApproxDp.of(epsilon, delta),
-                !random.isInsecure(), "stable histogram (Algorithm 6, spec anisotropic-mean-estimation §4.6,"
+                true, "stable histogram (Algorithm 6, spec anisotropic-mean-estimation §4.6,"
                         + " Lemma A.2), replace-one of one value, discrete Laplace scale " + noiseScale()
-                        + ", threshold " + threshold() + (random.isInsecure() ? "; INSECURE seeded random source"
-                                : ""));
+                        + ", threshold " + threshold());
     }
 
     /** The output of {@link #release}: a bin, or {@link #FAIL} carrying nothing. Immutable. */

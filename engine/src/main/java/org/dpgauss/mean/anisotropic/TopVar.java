@@ -109,10 +109,9 @@ public final class TopVar {
     }
 
     /**
-     * @param random the source that will draw the noise
-     * @return {@code (epsilon, delta)}-DP, replace-one on the rows of V
+     * @return {@code (epsilon, delta)}-DP, replace-one on the rows of V (the recipe's certification)
      */
-    public PrivacyGuarantee guarantee(RandomSource random) {
-        return sparse.guarantee(random);
+    public PrivacyGuarantee guarantee() {
+        return sparse.guarantee();
     }
 }

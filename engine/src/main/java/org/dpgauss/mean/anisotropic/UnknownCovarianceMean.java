@@ -10,6 +10,15 @@ import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.accounting.PrivacyAccountant;
+import org.dpgauss.privacy.accounting.Release;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.Outcome;
+import org.dpgauss.release.PrivateMechanism;
+import org.dpgauss.release.PublicContext;
+import org.dpgauss.release.PublicParameters;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Statement;
 
 /**
  * Algorithm 2 of spec anisotropic-mean-estimation §4.2 (unknown diagonal covariance), with the concrete rules of
@@ -37,9 +46,18 @@ import org.dpgauss.privacy.RandomSource;
  *
  * <p><b>Failure handling</b> (§9): FindKth FAIL or 0 → {@code I_top} empty; singleton FAIL or 0 → coordinate moved to
  * {@code I_bot}; VarianceSum_bot FAIL or 0 → {@link AnisotropicMeanResult#FAIL} (no fallback in the paper; 0 would
- * give {@code lambda = 0}); either Avg FAIL → FAIL. Immutable.
+ * give {@code lambda = 0}); either Avg FAIL → FAIL. Both Avg calls run on every branch (a stand-in lambda when
+ * VarianceSum_bot fails) and their results are discarded on FAIL, so a FAIL does not skip work; timing side
+ * channels in general are outside the guarantee.
+ *
+ * <p><b>Release contract</b> ({@link PrivateMechanism}): releases {@code mean}; the guarantee is the composition, by
+ * {@link PrivacyAccountant#composeSteps}, of the V-chain's steps (parallel with) the Avg-chain's steps. Build it
+ * with {@link #of}; an "insufficient samples" error names the N that would suffice. Immutable.
  */
-public final class UnknownCovarianceMean {
+public final class UnknownCovarianceMean implements PrivateMechanism {
+
+    /** The mechanism's identifier in releases. */
+    public static final String ID = "mean.anisotropic-unknown-covariance";
 
     private final int rows;
     private final int d;
@@ -67,23 +85,15 @@ public final class UnknownCovarianceMean {
         this.half = rows / 2;
         this.ell = ChiSquareRule.groupHalfSize(d);
         this.m = half / (2 * ell);
-        double b6 = beta / 6;
-        if (!(m >= 89 * Math.log(6 / beta))) {
-            throw insufficient("m=" + m + " groups of 2l=" + 2 * ell + " rows, need m >= 89 ln(6/beta)="
-                    + 89 * Math.log(6 / beta) + " for V to be valid w.p. 1-beta/6 (§4.3)");
+        String why = shortfall(rows, d, epsilon, delta, beta);
+        if (why != null) {
+            long need = requiredRows(d, epsilon, delta, beta);
+            throw new IllegalArgumentException("insufficient samples: N=" + rows + " rows, d=" + d + ", epsilon="
+                    + epsilon + ", delta=" + delta + ", beta=" + beta + ": N >= " + need + " rows are needed ("
+                    + why + ")");
         }
         this.findKth = FindKthLargestVariance.of(epsilon / 4, delta / 4);
         this.bottom = VarianceSum.of(epsilon / 4, delta / 8);
-        if (!findKth.histogram().meetsAccuracyCondition(m, b6) || !bottom.histogram().meetsAccuracyCondition(m, b6)) {
-            throw insufficient("m=" + m + " groups fail the §4.6 stable-histogram condition at epsilon*/4="
-                    + epsilon / 4 + ", beta/6=" + b6);
-        }
-        double avgMin = RescaledAveraging.provable(ShapeMatrix.identity(1), 1.0, epsilon / 2, delta / 2)
-                .minimumRowsForAccuracy(b6);
-        if (!(half >= avgMin)) {
-            throw insufficient("n=" + half + " rows in X^mean, need n >= 2 ln(1/(delta beta'))/epsilon=" + avgMin
-                    + " at Algorithm 1's internal parameters (Thm 3.3)");
-        }
         int kk = 0;
         while (kk < d && feasible(kk + 1)) {
             kk++;
@@ -104,23 +114,102 @@ public final class UnknownCovarianceMean {
         return VarianceSum.of(e1, delta / (8 * kk)).histogram().meetsAccuracyCondition(m, b6 / kk);
     }
 
-    private IllegalArgumentException insufficient(String why) {
-        return new IllegalArgumentException("insufficient samples: N=" + rows + ", d=" + d + ", epsilon=" + epsilon
-                + ", delta=" + delta + ", beta=" + beta + ": " + why);
+    /**
+     * The first public condition of the class comment that N rows miss, in words with the public number that
+     * would meet it, or null if all hold.
+     */
+    static String shortfall(long rows, int d, double epsilon, double delta, double beta) {
+        int ell = ChiSquareRule.groupHalfSize(d);
+        long half = rows / 2;
+        long m = half / (2L * ell);
+        double b6 = beta / 6;
+        double mMin = 89 * Math.log(6 / beta);
+        if (!(m >= mMin)) {
+            return "m >= 89 ln(6/beta) = " + (long) Math.ceil(mMin) + " groups of 2l=" + 2 * ell
+                    + " rows in each half, for V to be valid w.p. 1-beta/6 (§4.3); these N give m=" + m;
+        }
+        StableHistogram hKth = FindKthLargestVariance.of(epsilon / 4, delta / 4).histogram();
+        StableHistogram hBot = VarianceSum.of(epsilon / 4, delta / 8).histogram();
+        int mInt = (int) Math.min(m, Integer.MAX_VALUE);
+        if (!hKth.meetsAccuracyCondition(mInt, b6) || !hBot.meetsAccuracyCondition(mInt, b6)) {
+            long mNeed = Math.max(smallestGroups(hKth, b6), smallestGroups(hBot, b6));
+            return "the §4.6 stable-histogram condition at epsilon*/4=" + epsilon / 4 + ", beta/6=" + b6
+                    + " needs m >= " + mNeed + " groups; these N give m=" + m;
+        }
+        double avgMin = RescaledAveraging.provable(ShapeMatrix.identity(1), 1.0, ApproxDp.of(epsilon / 2, delta / 2))
+                .minimumRowsForAccuracy(b6);
+        if (!(half >= avgMin)) {
+            return "X^mean needs n >= 2 ln(1/(delta beta'))/epsilon = " + (long) Math.ceil(avgMin) + " rows at"
+                    + " Algorithm 1's internal parameters (Thm 3.3); these N give n=" + half;
+        }
+        return null;
+    }
+
+    /** The smallest m meeting a histogram's §4.6 condition at beta (doubling, then bisection; monotone there). */
+    private static long smallestGroups(StableHistogram h, double beta) {
+        long hi = 1;
+        while (!h.meetsAccuracyCondition((int) hi, beta)) {
+            if (hi >= Integer.MAX_VALUE / 2) {
+                return Integer.MAX_VALUE;
+            }
+            hi *= 2;
+        }
+        long lo = hi / 2; // fails (or 0)
+        while (hi - lo > 1) {
+            long mid = (lo + hi) >>> 1;
+            if (h.meetsAccuracyCondition((int) mid, beta)) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        return hi;
+    }
+
+    /**
+     * The smallest number of rows N the public feasibility conditions of {@link #of} accept (they are monotone in
+     * N where it matters: doubling, then bisection).
+     *
+     * @param d the dimension
+     * @param epsilon target epsilon*
+     * @param delta target delta*
+     * @param beta total failure probability
+     * @return the N needed (a function of public parameters only)
+     */
+    public static long requiredRows(int d, double epsilon, double delta, double beta) {
+        long hi = 2;
+        while (shortfall(hi, d, epsilon, delta, beta) != null) {
+            if (hi > (1L << 40)) {
+                return hi;
+            }
+            hi *= 2;
+        }
+        long lo = hi / 2;
+        while (hi - lo > 1) {
+            long mid = (lo + hi) >>> 1;
+            if (shortfall(mid, d, epsilon, delta, beta) == null) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        return hi;
     }
 
     /**
      * @param rows the public number of rows {@code N >= 2}
      * @param d the dimension, {@code >= 1}
-     * @param epsilon target epsilon*, in {@code (0, 42)} (Algorithm 1 runs at {@code epsilon* / 84 < 1/2})
-     * @param delta target delta*, in {@code (0, 1)}
+     * @param target the (epsilon, delta) target, a typed pair (epsilon: target epsilon*, in {@code (0, 42)} (Algorithm 1 runs at {@code epsilon* / 84 < 1/2}))
+     *        (delta: target delta*, in {@code (0, 1)})
      * @param beta total failure probability, in {@code (0, 1)}
      * @param threshold the TopVar threshold rule ({@link TopVar.Threshold#HIGH} is the sound default)
      * @return the estimator
      * @throws IllegalArgumentException for invalid parameters or insufficient samples (public check)
      */
-    public static UnknownCovarianceMean of(int rows, int d, double epsilon, double delta, double beta,
+    public static UnknownCovarianceMean of(int rows, int d, ApproxDp target, double beta,
             TopVar.Threshold threshold) {
+        double epsilon = Objects.requireNonNull(target, "target (epsilon, delta)").epsilon();
+        double delta = target.delta();
         Objects.requireNonNull(threshold, "threshold");
         if (rows < 2) {
             throw new IllegalArgumentException("N=" + rows + " must be >= 2: the data are split into two halves");
@@ -138,8 +227,8 @@ public final class UnknownCovarianceMean {
     }
 
     /** The sound default: {@link TopVar.Threshold#HIGH}. */
-    public static UnknownCovarianceMean of(int rows, int d, double epsilon, double delta, double beta) {
-        return of(rows, d, epsilon, delta, beta, TopVar.Threshold.HIGH);
+    public static UnknownCovarianceMean of(int rows, int d, ApproxDp target, double beta) {
+        return of(rows, d, target, beta, TopVar.Threshold.HIGH);
     }
 
     /** @return {@code l}, half the group size */
@@ -188,7 +277,7 @@ public final class UnknownCovarianceMean {
      * @param random the noise source ({@link RandomSource#secure()} for private releases)
      * @return the estimate under {@link #guarantee}, or {@link AnisotropicMeanResult#FAIL}
      */
-    public AnisotropicMeanResult release(RowBlockMatrix x, RandomSource random) {
+    AnisotropicMeanResult release(RowBlockMatrix x, RandomSource random) {
         return release(x, CpuEngine.instance(), random);
     }
 
@@ -200,7 +289,7 @@ public final class UnknownCovarianceMean {
      * @param random the noise source ({@link RandomSource#secure()} for private releases)
      * @return the estimate under {@link #guarantee}, or {@link AnisotropicMeanResult#FAIL}
      */
-    public AnisotropicMeanResult release(RowBlockMatrix x, ComputeEngine engine, RandomSource random) {
+    AnisotropicMeanResult release(RowBlockMatrix x, ComputeEngine engine, RandomSource random) {
         Objects.requireNonNull(engine, "compute engine");
         Objects.requireNonNull(random, "random");
         if (x.rows() != rows || x.cols() != d) {
@@ -210,8 +299,8 @@ public final class UnknownCovarianceMean {
         for (int r = 0; r < 2 * half; r++) {
             for (double e : x.row(r)) {
                 if (!Double.isFinite(e)) {
-                    throw new IllegalArgumentException("row " + r + " has a non-finite entry " + e
-                            + ": reject non-finite data before any processing (spec §9)");
+                    throw new IllegalArgumentException("row " + (r + 1) + " has a non-finite entry: reject"
+                            + " non-finite data before any processing (spec §9)");
                 }
             }
         }
@@ -223,7 +312,8 @@ public final class UnknownCovarianceMean {
         if (k > 0) {
             VarianceEstimate rHat = findKth.estimate(v, k, random);
             if (!rHat.isFail() && rHat.value() > 0 && rHat.value() < Double.POSITIVE_INFINITY) {
-                double r = Math.min(threshold.r(rHat.value()), Double.MAX_VALUE);
+                // post-processing of FindKth's release, kept in (0, MAX] so that TopVar cannot refuse it
+                double r = Math.max(Double.MIN_VALUE, Math.min(threshold.r(rHat.value()), Double.MAX_VALUE));
                 for (int i : topVar.select(v, r, random)) {
                     VarianceEstimate s = singleton.estimate(v, new int[] {i}, random);
                     if (!s.isFail() && s.value() > 0 && s.value() < Double.POSITIVE_INFINITY) {
@@ -248,6 +338,8 @@ public final class UnknownCovarianceMean {
         RowBlockMatrix xMean = x.selectRows(meanRows);
         double logTerm = 1 + 2 * Math.sqrt(Math.log(half / b6));
         double[] estimate = new double[d];
+        // Every branch runs both Avg calls; a FAIL anywhere is only decided at the end (same work on both branches).
+        boolean failed = false;
         if (!top.isEmpty()) {
             double[] diag = new double[top.size()];
             double sTop = 0;
@@ -257,27 +349,40 @@ public final class UnknownCovarianceMean {
             }
             int[] cols = top.stream().mapToInt(Integer::intValue).toArray();
             RescaledAveraging avg = RescaledAveraging.provable(ShapeMatrix.diagonal(diag),
-                    Math.sqrt(32 * sTop) * logTerm, epsilon / 2, delta / 2);
+                    radius(sTop, logTerm), ApproxDp.of(epsilon / 2, delta / 2));
             AnisotropicMeanResult r = avg.release(columns(xMean, cols), engine, random);
             if (r.isFail()) {
-                return AnisotropicMeanResult.FAIL;
+                failed = true;
+            } else {
+                scatter(r.estimate(), cols, estimate);
             }
-            scatter(r.estimate(), cols, estimate);
         }
         if (bot.length > 0) {
             VarianceEstimate sBot = bottom.estimate(v, bot, random);
-            if (sBot.isFail() || !(sBot.value() > 0 && sBot.value() < Double.POSITIVE_INFINITY)) {
-                return AnisotropicMeanResult.FAIL;
-            }
+            boolean usable = !sBot.isFail() && sBot.value() > 0 && sBot.value() < Double.POSITIVE_INFINITY;
+            // a stand-in S^_bot = 1 when VarianceSum_bot failed: the call runs and is discarded (FAIL below)
             RescaledAveraging avg = RescaledAveraging.provable(ShapeMatrix.identity(bot.length),
-                    Math.sqrt(32 * sBot.value()) * logTerm, epsilon / 2, delta / 2);
+                    radius(usable ? sBot.value() : 1.0, logTerm), ApproxDp.of(epsilon / 2, delta / 2));
             AnisotropicMeanResult r = avg.release(columns(xMean, bot), engine, random);
-            if (r.isFail()) {
-                return AnisotropicMeanResult.FAIL;
+            if (!usable || r.isFail()) {
+                failed = true;
+            } else {
+                scatter(r.estimate(), bot, estimate);
             }
-            scatter(r.estimate(), bot, estimate);
         }
-        return AnisotropicMeanResult.success(estimate, guarantee(random));
+        return failed ? AnisotropicMeanResult.FAIL : AnisotropicMeanResult.success(estimate, guarantee());
+    }
+
+    /**
+     * {@code lambda = sqrt(32 S)(1 + 2 sqrt(ln(n/beta')))}, computed so that it stays finite for any released
+     * {@code S <= Double.MAX_VALUE} (post-processing of the variance releases; a huge S must not end the run).
+     */
+    static double radius(double s, double logTerm) {
+        double root = Math.sqrt(32 * s);
+        if (!Double.isFinite(root)) {
+            root = Math.sqrt(32.0) * Math.sqrt(s);
+        }
+        return Math.min(root * logTerm, Double.MAX_VALUE);
     }
 
     private static RowBlockMatrix columns(RowBlockMatrix x, int[] cols) {
@@ -301,14 +406,76 @@ public final class UnknownCovarianceMean {
     }
 
     /**
-     * @param random the source that will draw the noise
-     * @return {@code (epsilon*, delta*)}-DP, replace-one with N public; certified unless the source is insecure
+     * The guarantee, composed by the accountant ({@link PrivacyAccountant#composeSteps}) from the sub-steps' own
+     * guarantees: the V-chain (FindKth, TopVar, VarianceSum_bot, the singleton VarianceSums) on the first half and
+     * the Avg-chain (Avg_top, Avg_bot) on the second half, each composed sequentially; a replaced row lies in one
+     * half (positional halves, N public), so the two chains compose in parallel (the larger of the two). The
+     * statement is at most the target {@code (epsilon*, delta*)}.
+     *
+     * @return replace-one, N public; certified (the recipe's certification)
      */
-    public PrivacyGuarantee guarantee(RandomSource random) {
-        return PrivacyGuarantee.approxDp(NeighbouringRelation.REPLACE_ONE, ApproxDp.of(epsilon, delta),
-                !random.isInsecure(), "unknown diagonal covariance (Algorithm 2, spec anisotropic-mean-estimation"
-                        + " §4.2, budget split §5.2 [R]), N=" + rows + " public, l=" + ell + ", m=" + m + ", k=" + k
-                        + ", TopVar threshold " + threshold + (random.isInsecure()
-                                ? "; INSECURE seeded random source" : ""));
+    public PrivacyGuarantee guarantee() {
+        NeighbouringRelation rel = NeighbouringRelation.REPLACE_ONE;
+        List<Release> vChain = new ArrayList<>();
+        vChain.add(Release.of("findKthLargestVariance", findKth.guarantee()));
+        vChain.add(Release.of("varianceSumBottom", bottom.guarantee()));
+        if (k > 0) {
+            vChain.add(Release.of("topVar", topVar.guarantee()));
+            // the k singleton VarianceSums at epsilon_1 each compose (basic or advanced with slack delta/8, the
+            // better, Sparse.perInstanceEpsilon) to (epsilon/4, delta/8 + delta/8)
+            vChain.add(Release.approxDp("varianceSumSingletons", rel, ApproxDp.of(epsilon / 4, delta / 4)));
+        }
+        PrivacyGuarantee v = PrivacyAccountant.composeSteps(rel, vChain, delta, true, "V-chain");
+        List<Release> avgChain = new ArrayList<>();
+        avgChain.add(Release.approxDp("avgTop", rel, ApproxDp.of(epsilon / 2, delta / 2)));
+        avgChain.add(Release.approxDp("avgBottom", rel, ApproxDp.of(epsilon / 2, delta / 2)));
+        PrivacyGuarantee a = PrivacyAccountant.composeSteps(rel, avgChain, delta, true, "Avg-chain");
+        ApproxDp ve = v.approxDp().orElseThrow();
+        ApproxDp ae = a.approxDp().orElseThrow();
+        ApproxDp total = ApproxDp.of(Math.max(ve.epsilon(), ae.epsilon()), Math.max(ve.delta(), ae.delta()));
+        return PrivacyGuarantee.approxDp(rel, total, true, "unknown diagonal covariance (Algorithm 2, spec"
+                + " anisotropic-mean-estimation §4.2, budget split §5.2 [R]), N=" + rows + " public, l=" + ell + ", m="
+                + m + ", k=" + k + ", TopVar threshold " + threshold + "; V-chain " + ve + " by " + v.conversion()
+                + "; Avg-chain " + ae + " by " + a.conversion() + "; timing side channels are outside the"
+                + " guarantee", "parallel composition of the V-chain (first half) and the Avg-chain (second half),"
+                + " each composed by the accountant");
+    }
+
+    @Override
+    public NeighbouringRelation relation() {
+        return NeighbouringRelation.REPLACE_ONE;
+    }
+
+    @Override
+    public Statement state(PublicContext context) {
+        if (context.rows() != rows || context.dimension() != d) {
+            throw new IllegalArgumentException("the data are " + context.rows() + " x " + context.dimension()
+                    + " but the estimator was made for N x d = " + rows + " x " + d + " (N is public and fixes the"
+                    + " split)");
+        }
+        return Statement.builder(context, ID, guarantee())
+                .description("private mean, unknown diagonal covariance (Algorithm 2)")
+                .parameters(PublicParameters.builder()
+                        .put("n", rows)
+                        .put("d", d)
+                        .put("epsilon", epsilon)
+                        .put("delta", delta)
+                        .put("beta", beta)
+                        .put("ell", ell)
+                        .put("groups", m)
+                        .put("k", k)
+                        .put("topVarThreshold", threshold.name())
+                        .build())
+                .failMeaning("a private step found too little stable structure (a variance estimate or one of"
+                        + " the two filtered averages failed): the data may be too few, or too heavy-tailed or"
+                        + " spread out for the private variance and filter steps; more rows or a larger epsilon make a"
+                        + " PASS likelier (see the README, mean --method anisotropic)")
+                .build();
+    }
+
+    @Override
+    public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
+        AnisotropicMeanResult r = release(data.matrix(), context.engine(), context.random());
+        return r.isFail() ? Outcome.fail() : Outcome.pass().vector("mean", r.estimate()).build();
     }
 }

@@ -75,10 +75,9 @@ public final class VarianceSum {
     }
 
     /**
-     * @param random the source that will draw the noise
-     * @return {@code (epsilon, delta)}-DP, replace-one on the rows of V
+     * @return {@code (epsilon, delta)}-DP, replace-one on the rows of V (the recipe's certification)
      */
-    public PrivacyGuarantee guarantee(RandomSource random) {
-        return histogram.guarantee(random);
+    public PrivacyGuarantee guarantee() {
+        return histogram.guarantee();
     }
 }

@@ -50,12 +50,15 @@ public final class LargestCore {
             throw new IllegalArgumentException("keep=" + keep + " must be in [1, |R|=" + size + "]");
         }
         CholeskyResult chol = engine.cholesky(sigmaHat);
-        if (!chol.isPositiveDefinite()) {
-            return new LargestCore(x.rows(), size, keep, null);
-        }
-        RowBlockMatrix white = engine.whiten(x, chol.lower());
+        boolean singular = !chol.isPositiveDefinite();
+        // A singular Sigma^ makes every distance +infinity; the distances are still computed (with a stand-in
+        // identity factor) and discarded, so that this case does not skip the work of the regular one (issue 14,
+        // finding 7: a PTR-guarded release must not reveal through its latency how its test went).
+        DMatrixRMaj lower = singular ? org.ejml.dense.row.CommonOps_DDRM.identity(sigmaHat.numRows) : chol.lower();
+        RowBlockMatrix white = engine.whiten(x, lower);
         RowBlockMatrix ref = white.selectRows(reference);
-        return new LargestCore(x.rows(), size, keep, engine.largestReferenceDistances(white, ref, keep));
+        RowBlockMatrix largest = engine.largestReferenceDistances(white, ref, keep);
+        return new LargestCore(x.rows(), size, keep, singular ? null : largest);
     }
 
     /** Whether Sigma-hat failed its Cholesky factorisation (every distance is then +infinity). */

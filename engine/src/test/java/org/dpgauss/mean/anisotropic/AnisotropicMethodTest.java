@@ -1,5 +1,6 @@
 package org.dpgauss.mean.anisotropic;
 
+import org.dpgauss.privacy.ApproxDp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,8 +15,8 @@ class AnisotropicMethodTest {
     void methodsPickMAndLambdaOfSpecSection32() {
         double[] spec = AnisotropicTestData.polynomialSpectrum(12);
         ShapeMatrix sigma = ShapeMatrix.diagonal(spec);
-        RescaledAveraging a = AnisotropicMethod.ANISOTROPIC.estimator(sigma, 500, 0.01, 1.0, 1e-6);
-        RescaledAveraging f = AnisotropicMethod.FOLKLORE.estimator(sigma, 500, 0.01, 1.0, 1e-6);
+        RescaledAveraging a = AnisotropicMethod.ANISOTROPIC.estimator(sigma, 500, 0.01, ApproxDp.of(1.0, 1e-6));
+        RescaledAveraging f = AnisotropicMethod.FOLKLORE.estimator(sigma, 500, 0.01, ApproxDp.of(1.0, 1e-6));
         assertSame(sigma, a.shape());
         assertEquals(LambdaRule.knownCovariance(sigma, 500, 0.01), a.lambda());
         assertTrue(f.shape().isIdentity());

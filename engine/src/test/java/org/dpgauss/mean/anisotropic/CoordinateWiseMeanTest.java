@@ -1,5 +1,6 @@
 package org.dpgauss.mean.anisotropic;
 
+import org.dpgauss.privacy.ApproxDp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -29,7 +30,7 @@ class CoordinateWiseMeanTest {
         for (double e : v) {
             tr += e;
         }
-        CoordinateWiseMean est = CoordinateWiseMean.of(v, n, BETA, EPS, DELTA);
+        CoordinateWiseMean est = CoordinateWiseMean.of(v, n, BETA, ApproxDp.of(EPS, DELTA));
         double sigma = est.noiseSigma(new double[d]);
         // Gaussian-norm concentration (1-Lipschitz) + Lemma 2.14 at beta: each bound fails w.p. <= 0.01 per run
         double bound = sigma * (Math.sqrt(d) + Math.sqrt(2 * Math.log(1 / BETA)))
@@ -63,7 +64,7 @@ class CoordinateWiseMeanTest {
         int d = 20;
         int n = 200;
         double[] v = AnisotropicTestData.polynomialSpectrum(d);
-        CoordinateWiseMean est = CoordinateWiseMean.of(v, n, BETA, 1, DELTA);
+        CoordinateWiseMean est = CoordinateWiseMean.of(v, n, BETA, ApproxDp.of(1, DELTA));
         // every bin count is <= n = 200 < threshold ~ 760: a bin passes only if its Laplace noise exceeds
         // threshold - n (>= 14 noise scales): probability < 200 bins * e^-14 / 2 < 1e-4 per coordinate
         assertTrue(est.histogram().threshold() - n > 14 * est.histogram().noiseScale());
@@ -79,13 +80,13 @@ class CoordinateWiseMeanTest {
     void guaranteeAndBudgetSplit() {
         int d = 50;
         double[] v = AnisotropicTestData.polynomialSpectrum(d);
-        CoordinateWiseMean est = CoordinateWiseMean.of(v, 1000, BETA, 1, DELTA);
-        PrivacyGuarantee secure = est.guarantee(RandomSource.secure());
+        CoordinateWiseMean est = CoordinateWiseMean.of(v, 1000, BETA, ApproxDp.of(1, DELTA));
+        PrivacyGuarantee secure = est.guarantee();
         assertEquals(NeighbouringRelation.REPLACE_ONE, secure.relation());
         assertEquals(1.0, secure.approxDp().orElseThrow().epsilon(), 0);
         assertEquals(DELTA, secure.approxDp().orElseThrow().delta(), 0);
         assertTrue(secure.certified());
-        assertFalse(est.guarantee(RandomSource.insecureSeeded(1)).certified());
+        // (a seeded source withdraws the certification in Releases: InsecureSeedIsNeverCertifiedTest)
         // d histograms at (e_c, delta/(4d)) compose to (1/2, delta/2): basic or advanced (slack delta/4), §10 B3
         double ec = est.histogramEpsilon();
         boolean basic = d * ec <= 0.5 + 1e-15;
@@ -99,23 +100,23 @@ class CoordinateWiseMeanTest {
     @Test
     void invalidParametersAreRejected() {
         double[] v = {1, 0.5};
-        assertMessage(() -> CoordinateWiseMean.of(new double[0], 10, BETA, 1, DELTA), "no coordinates");
-        assertMessage(() -> CoordinateWiseMean.of(new double[] {1, 0}, 10, BETA, 1, DELTA), "variance 1 = 0.0");
-        assertMessage(() -> CoordinateWiseMean.of(new double[] {1, Double.NaN}, 10, BETA, 1, DELTA), "variance 1");
-        assertMessage(() -> CoordinateWiseMean.of(v, 0, BETA, 1, DELTA), "n=0");
-        assertMessage(() -> CoordinateWiseMean.of(v, 10, 1, 1, DELTA), "beta=1.0");
-        assertMessage(() -> CoordinateWiseMean.of(v, 10, BETA, 0, DELTA), "epsilon=0.0");
-        assertMessage(() -> CoordinateWiseMean.of(v, 10, BETA, Double.NaN, DELTA), "epsilon=NaN");
-        assertMessage(() -> CoordinateWiseMean.of(v, 10, BETA, 1, 0), "delta=0.0");
-        assertMessage(() -> CoordinateWiseMean.of(v, 10, BETA, 1, 1), "delta=1.0");
-        assertMessage(() -> CoordinateWiseMean.of(v, 10, BETA, 1e-9, DELTA), "below 2^-26");
-        CoordinateWiseMean est = CoordinateWiseMean.of(v, 10, BETA, 1, DELTA);
+        assertMessage(() -> CoordinateWiseMean.of(new double[0], 10, BETA, ApproxDp.of(1, DELTA)), "no coordinates");
+        assertMessage(() -> CoordinateWiseMean.of(new double[] {1, 0}, 10, BETA, ApproxDp.of(1, DELTA)), "variance 1 = 0.0");
+        assertMessage(() -> CoordinateWiseMean.of(new double[] {1, Double.NaN}, 10, BETA, ApproxDp.of(1, DELTA)), "variance 1");
+        assertMessage(() -> CoordinateWiseMean.of(v, 0, BETA, ApproxDp.of(1, DELTA)), "n=0");
+        assertMessage(() -> CoordinateWiseMean.of(v, 10, 1, ApproxDp.of(1, DELTA)), "beta=1.0");
+        assertMessage(() -> CoordinateWiseMean.of(v, 10, BETA, ApproxDp.of(0, DELTA)), "epsilon=0.0");
+        assertMessage(() -> CoordinateWiseMean.of(v, 10, BETA, ApproxDp.of(Double.NaN, DELTA)), "epsilon=NaN");
+        assertMessage(() -> CoordinateWiseMean.of(v, 10, BETA, ApproxDp.of(1, 0)), "delta=0.0");
+        assertMessage(() -> CoordinateWiseMean.of(v, 10, BETA, ApproxDp.of(1, 1)), "delta=1.0");
+        assertMessage(() -> CoordinateWiseMean.of(v, 10, BETA, ApproxDp.of(1e-9, DELTA)), "below 2^-26");
+        CoordinateWiseMean est = CoordinateWiseMean.of(v, 10, BETA, ApproxDp.of(1, DELTA));
         RandomSource rnd = RandomSource.insecureSeeded(1);
         assertMessage(() -> est.release(RowBlockMatrix.zeros(9, 2), rnd), "expected n x d = 10 x 2");
         assertMessage(() -> est.release(RowBlockMatrix.zeros(10, 3), rnd), "expected n x d = 10 x 2");
         RowBlockMatrix nan = RowBlockMatrix.zeros(10, 2);
         nan.setRow(4, new double[] {0, Double.POSITIVE_INFINITY});
-        assertMessage(() -> est.release(nan, rnd), "row 4 column 1");
+        assertMessage(() -> est.release(nan, rnd), "row 5, column 2 is not finite");
     }
 
     private static void assertMessage(org.junit.jupiter.api.function.Executable call, String part) {

@@ -1,5 +1,6 @@
 package org.dpgauss.mean.anisotropic;
 
+import org.dpgauss.privacy.ApproxDp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -84,8 +85,8 @@ class KnownVersusFolkloreOnFreshDataTest {
         }
         ShapeMatrix s = ShapeMatrix.of(sigma);
         double tr = s.tracePower(1);
-        RescaledAveraging known = AnisotropicMethod.ANISOTROPIC.estimator(s, n, beta, eps, delta);
-        RescaledAveraging folk = AnisotropicMethod.FOLKLORE.estimator(s, n, beta, eps, delta);
+        RescaledAveraging known = AnisotropicMethod.ANISOTROPIC.estimator(s, n, beta, ApproxDp.of(eps, delta));
+        RescaledAveraging folk = AnisotropicMethod.FOLKLORE.estimator(s, n, beta, ApproxDp.of(eps, delta));
         double predicted = Math.sqrt(Algorithm1Predictions.meanSquaredError(folk, n, tr)
                 / Algorithm1Predictions.meanSquaredError(known, n, tr));
         double paper = Math.sqrt(d * tr) / s.tracePower(0.5);

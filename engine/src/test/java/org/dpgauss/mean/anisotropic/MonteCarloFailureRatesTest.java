@@ -1,5 +1,6 @@
 package org.dpgauss.mean.anisotropic;
 
+import org.dpgauss.privacy.ApproxDp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -53,8 +54,8 @@ class MonteCarloFailureRatesTest {
         double[] v = AnisotropicTestData.polynomialSpectrum(d);
         double[] mu = AnisotropicTestData.farMean(d);
         ShapeMatrix sigma = ShapeMatrix.diagonal(v);
-        RescaledAveraging known = RescaledAveraging.knownCovariance(sigma, n, beta, 8, 1e-6);
-        RescaledAveraging folk = AnisotropicMethod.FOLKLORE.estimator(sigma, n, beta, 8, 1e-6);
+        RescaledAveraging known = RescaledAveraging.knownCovariance(sigma, n, beta, ApproxDp.of(8, 1e-6));
+        RescaledAveraging folk = AnisotropicMethod.FOLKLORE.estimator(sigma, n, beta, ApproxDp.of(8, 1e-6));
         assertTrue(n >= known.minimumRowsForAccuracy(beta), "Thm 3.3 precondition " + known.minimumRowsForAccuracy(beta));
         double tr = sigma.tracePower(1);
         double bKnown = known.accuracyBound(tr, v[0], n, beta);
@@ -90,7 +91,7 @@ class MonteCarloFailureRatesTest {
         // U7 (Lemma 4.3): with l from the chi^2 rule, each group has all d coordinates in [S_ii/2, 2 S_ii] w.p. >= 7/8,
         // and V is valid (>= 4m/5 good groups) w.p. >= 1 - exp(-0.01125 m) (Hoeffding, §4.3).
         int d = 10;
-        UnknownCovarianceMean alg2 = UnknownCovarianceMean.of(30000, d, 20, 1e-3, 0.5);
+        UnknownCovarianceMean alg2 = UnknownCovarianceMean.of(30000, d, ApproxDp.of(20, 1e-3), 0.5);
         int ell = alg2.ell();
         int m = alg2.groups();
         assertEquals(30, ell);
@@ -124,7 +125,7 @@ class MonteCarloFailureRatesTest {
         double eps = 1;
         double delta = 0.01;
         int n = 5;
-        RescaledAveraging a = RescaledAveraging.of(ShapeMatrix.identity(2), 1.0, eps, delta,
+        RescaledAveraging a = RescaledAveraging.of(ShapeMatrix.identity(2), 1.0, ApproxDp.of(eps, delta),
                 NeighbouringRelation.REPLACE_ONE, Calibration.NOMINAL_UNCERTIFIED);
         double g = NoiseGrid.spacing("b", 1 / eps);
         long t = NoiseGrid.integerScale("b", 1 / eps, g);

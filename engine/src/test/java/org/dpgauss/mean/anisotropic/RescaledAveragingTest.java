@@ -1,5 +1,6 @@
 package org.dpgauss.mean.anisotropic;
 
+import org.dpgauss.privacy.ApproxDp;
 import static org.dpgauss.mean.anisotropic.AnisotropicTestData.distance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -62,8 +63,8 @@ class RescaledAveragingTest {
         RowBlockMatrix x = AnisotropicTestData.gaussian(n, mu, spec, 2024);
         ShapeMatrix sigma = ShapeMatrix.diagonal(spec);
         double trace = sigma.tracePower(1.0);
-        RescaledAveraging known = RescaledAveraging.knownCovariance(sigma, n, BETA, EPS, DELTA);
-        RescaledAveraging folk = RescaledAveraging.folklore(d, trace, 1.0, n, BETA, EPS, DELTA);
+        RescaledAveraging known = RescaledAveraging.knownCovariance(sigma, n, BETA, ApproxDp.of(EPS, DELTA));
+        RescaledAveraging folk = RescaledAveraging.folklore(d, trace, 1.0, n, BETA, ApproxDp.of(EPS, DELTA));
         assertTrue(n >= known.minimumRowsForAccuracy(BETA));
         RandomSource r = RandomSource.insecureSeeded(42);
         int trials = 15;
@@ -114,8 +115,8 @@ class RescaledAveragingTest {
         }
         ShapeMatrix sigma = ShapeMatrix.of(sig);
         double trace = sigma.tracePower(1.0);
-        RescaledAveraging known = RescaledAveraging.knownCovariance(sigma, n, BETA, EPS, DELTA);
-        RescaledAveraging folk = RescaledAveraging.folklore(d, trace, 1.0, n, BETA, EPS, DELTA);
+        RescaledAveraging known = RescaledAveraging.knownCovariance(sigma, n, BETA, ApproxDp.of(EPS, DELTA));
+        RescaledAveraging folk = RescaledAveraging.folklore(d, trace, 1.0, n, BETA, ApproxDp.of(EPS, DELTA));
         RandomSource r = RandomSource.insecureSeeded(5);
         double mseKnown = meanSquaredError(known, x, mu, 30, r, known.accuracyBound(trace, 1.0, n, BETA));
         double predKnown = predictedNoise2(known, n, d) + trace / n;
@@ -132,9 +133,9 @@ class RescaledAveragingTest {
         ShapeMatrix diag = ShapeMatrix.diagonal(spec);
         ShapeMatrix dense = ShapeMatrix.of(CommonOps_DDRM.diag(spec));
         double lambda = LambdaRule.knownCovariance(diag, n, BETA);
-        RescaledAveraging a = RescaledAveraging.of(diag, lambda, 1.0, 0.1, NeighbouringRelation.REPLACE_ONE,
+        RescaledAveraging a = RescaledAveraging.of(diag, lambda, ApproxDp.of(1.0, 0.1), NeighbouringRelation.REPLACE_ONE,
                 Calibration.NOMINAL_UNCERTIFIED);
-        RescaledAveraging b = RescaledAveraging.of(dense, lambda, 1.0, 0.1, NeighbouringRelation.REPLACE_ONE,
+        RescaledAveraging b = RescaledAveraging.of(dense, lambda, ApproxDp.of(1.0, 0.1), NeighbouringRelation.REPLACE_ONE,
                 Calibration.NOMINAL_UNCERTIFIED);
         double[] ea = a.release(x, RandomSource.insecureSeeded(8)).estimate();
         double[] eb = b.release(x, RandomSource.insecureSeeded(8)).estimate();
@@ -152,7 +153,7 @@ class RescaledAveragingTest {
         int d = 10;
         double[] spec = AnisotropicTestData.polynomialSpectrum(d);
         RowBlockMatrix x = AnisotropicTestData.gaussian(50, new double[d], spec, 1);
-        RescaledAveraging m = RescaledAveraging.knownCovariance(ShapeMatrix.diagonal(spec), 50, BETA, EPS, DELTA);
+        RescaledAveraging m = RescaledAveraging.knownCovariance(ShapeMatrix.diagonal(spec), 50, BETA, ApproxDp.of(EPS, DELTA));
         RandomSource r = RandomSource.insecureSeeded(6);
         for (int t = 0; t < 10; t++) {
             AnisotropicMeanResult res = m.release(x, r);
@@ -173,9 +174,9 @@ class RescaledAveragingTest {
         for (int i = 0; i < n; i++) {
             x.set(i, 0, 10.0 * i);
         }
-        RescaledAveraging tight = RescaledAveraging.of(ShapeMatrix.identity(2), 1.0, 1000, 0.5,
+        RescaledAveraging tight = RescaledAveraging.of(ShapeMatrix.identity(2), 1.0, ApproxDp.of(1000, 0.5),
                 NeighbouringRelation.REPLACE_ONE, Calibration.NOMINAL_UNCERTIFIED);
-        RescaledAveraging wide = RescaledAveraging.of(ShapeMatrix.identity(2), 3000.0, 1000, 0.5,
+        RescaledAveraging wide = RescaledAveraging.of(ShapeMatrix.identity(2), 3000.0, ApproxDp.of(1000, 0.5),
                 NeighbouringRelation.REPLACE_ONE, Calibration.NOMINAL_UNCERTIFIED);
         RandomSource r = RandomSource.insecureSeeded(12);
         assertTrue(tight.release(x, r).isFail());
@@ -195,7 +196,7 @@ class RescaledAveragingTest {
         RowBlockMatrix x = AnisotropicTestData.gaussian(n, mu, spec, 21);
         x.set(n - 1, 0, 1e6);
         ShapeMatrix sigma = ShapeMatrix.diagonal(spec);
-        RescaledAveraging m = RescaledAveraging.knownCovariance(sigma, n, BETA, EPS, DELTA);
+        RescaledAveraging m = RescaledAveraging.knownCovariance(sigma, n, BETA, ApproxDp.of(EPS, DELTA));
         double bound = m.accuracyBound(sigma.tracePower(1), 1.0, n, BETA);
         AnisotropicMeanResult res = m.release(x, CpuEngine.instance(), RandomSource.insecureSeeded(4));
         assertFalse(res.isFail());
@@ -207,7 +208,7 @@ class RescaledAveragingTest {
         // U4 (Lemma 3.4): Pr[n^ >= |C|] = delta/2 for continuous Laplace; our grid version is <= delta/2 and within
         // a relative 1e-5 of it. Nominal (eps, delta) = (1, 0.2): rate 0.1; 200000 draws, sd 6.7e-4, window 4 sd
         // (failure probability < 1e-4).
-        RescaledAveraging m = RescaledAveraging.of(ShapeMatrix.identity(1), 1.0, 1.0, 0.2,
+        RescaledAveraging m = RescaledAveraging.of(ShapeMatrix.identity(1), 1.0, ApproxDp.of(1.0, 0.2),
                 NeighbouringRelation.REPLACE_ONE, Calibration.NOMINAL_UNCERTIFIED);
         RandomSource r = RandomSource.insecureSeeded(31);
         int kept = 100;
@@ -227,7 +228,7 @@ class RescaledAveragingTest {
         // U3 (Thm 3.3 failure budget): with C = X and n >= 2 log(1/(delta beta))/eps, Pr[n^ < n/2] <= beta/2. At
         // n = ceil(minimum) the event is Lap(1/eps) < -log(1/beta)/eps (up to one grid step), probability ~ beta/2
         // = 0.005. 40000 draws: sd 3.5e-4; window [0.0035, 0.0065] is > 4 sd (failure probability < 1e-4).
-        RescaledAveraging m = RescaledAveraging.provable(ShapeMatrix.identity(1), 1.0, EPS, DELTA);
+        RescaledAveraging m = RescaledAveraging.provable(ShapeMatrix.identity(1), 1.0, ApproxDp.of(EPS, DELTA));
         int n = (int) Math.ceil(m.minimumRowsForAccuracy(BETA));
         RandomSource r = RandomSource.insecureSeeded(17);
         long half = Math.round(n / 2.0 / m.countGrid());
@@ -244,24 +245,23 @@ class RescaledAveragingTest {
 
     @Test
     void provableCalibrationAchievesTheTargetAndNominalIsMarked() {
-        RescaledAveraging p = RescaledAveraging.provable(ShapeMatrix.identity(3), 5.0, 2.0, 1e-6);
+        RescaledAveraging p = RescaledAveraging.provable(ShapeMatrix.identity(3), 5.0, ApproxDp.of(2.0, 1e-6));
         double e = p.internalEpsilon();
         double dl = p.internalDelta();
         // replace-one from Thm 3.5 by group privacy 2: (42 eps, (1 + e^{21 eps}) e^10 delta) <= target
         assertTrue(42 * e <= 2.0 && 42 * e > 2.0 * (1 - 1e-12));
         assertTrue((1 + Math.exp(21 * e)) * Math.exp(10) * dl <= 1e-6);
-        PrivacyGuarantee secure = p.guarantee(RandomSource.secure());
+        PrivacyGuarantee secure = p.guarantee();
         assertTrue(secure.certified());
         assertEquals(NeighbouringRelation.REPLACE_ONE, secure.relation());
         assertEquals(2.0, secure.approxDp().orElseThrow().epsilon());
         assertEquals(1e-6, secure.approxDp().orElseThrow().delta());
-        assertFalse(p.guarantee(RandomSource.insecureSeeded(1)).certified());
-        RescaledAveraging add = RescaledAveraging.of(ShapeMatrix.identity(3), 5.0, 2.0, 1e-6,
+        RescaledAveraging add = RescaledAveraging.of(ShapeMatrix.identity(3), 5.0, ApproxDp.of(2.0, 1e-6),
                 NeighbouringRelation.ADD_REMOVE, Calibration.PROVABLE);
         assertTrue(21 * add.internalEpsilon() <= 2.0 && Math.exp(10) * add.internalDelta() <= 1e-6);
-        RescaledAveraging nominal = RescaledAveraging.of(ShapeMatrix.identity(3), 5.0, 2.0, 1e-6,
+        RescaledAveraging nominal = RescaledAveraging.of(ShapeMatrix.identity(3), 5.0, ApproxDp.of(2.0, 1e-6),
                 NeighbouringRelation.REPLACE_ONE, Calibration.NOMINAL_UNCERTIFIED);
-        PrivacyGuarantee g = nominal.guarantee(RandomSource.secure());
+        PrivacyGuarantee g = nominal.guarantee();
         assertFalse(g.certified());
         assertTrue(g.notes().contains("NOMINAL") && g.notes().contains("NO proof"), g.notes());
         assertEquals(2.0, nominal.internalEpsilon());
@@ -270,23 +270,24 @@ class RescaledAveragingTest {
     @Test
     void invalidParametersAreRejectedWithNameValueRangeAndReason() {
         ShapeMatrix m = ShapeMatrix.identity(2);
-        assertMessage(() -> RescaledAveraging.provable(m, 0.0, 1, 1e-6), "lambda=0.0", "(0, inf)", "radius");
-        assertMessage(() -> RescaledAveraging.provable(m, Double.NaN, 1, 1e-6), "lambda=NaN", "(0, inf)", "radius");
-        assertMessage(() -> RescaledAveraging.provable(m, 1, 0.0, 1e-6), "epsilon=0.0", "(0, 21.0)", "1/2");
-        assertMessage(() -> RescaledAveraging.provable(m, 1, 21.0, 1e-6), "epsilon=21.0", "(0, 21.0)", "1/2");
-        assertMessage(() -> RescaledAveraging.of(m, 1, 10.5, 1e-6, NeighbouringRelation.ADD_REMOVE,
+        assertMessage(() -> RescaledAveraging.provable(m, 0.0, ApproxDp.of(1, 1e-6)), "lambda=0.0", "(0, inf)", "radius");
+        assertMessage(() -> RescaledAveraging.provable(m, Double.NaN, ApproxDp.of(1, 1e-6)), "lambda=NaN", "(0, inf)", "radius");
+        assertMessage(() -> RescaledAveraging.provable(m, 1, ApproxDp.of(0.0, 1e-6)), "epsilon=0.0", "(0, 21.0)", "1/2");
+        assertMessage(() -> RescaledAveraging.provable(m, 1, ApproxDp.of(21.0, 1e-6)), "epsilon=21.0", "(0, 21.0)", "1/2");
+        assertMessage(() -> RescaledAveraging.of(m, 1, ApproxDp.of(10.5, 1e-6), NeighbouringRelation.ADD_REMOVE,
                 Calibration.PROVABLE), "epsilon=10.5", "(0, 10.5)", "Thm 3.5");
-        assertMessage(() -> RescaledAveraging.provable(m, 1, 1, 0.0), "delta=0.0", "(0, 1)", "approximate DP");
-        assertMessage(() -> RescaledAveraging.provable(m, 1, 1, 1.0), "delta=1.0", "(0, 1)", "approximate DP");
-        assertMessage(() -> RescaledAveraging.provable(m, 1, 1e-6, 1e-6), "epsilon=1.0E-6", "2^-21", "grid");
-        assertMessage(() -> RescaledAveraging.of(m, 1, 2000, 0.1, NeighbouringRelation.REPLACE_ONE,
+        assertMessage(() -> RescaledAveraging.provable(m, 1, ApproxDp.of(1, 0.0)), "delta=0.0", "(0, 1)", "approximate DP");
+        // delta = 1 cannot even be stated: the typed budget refuses it
+        assertMessage(() -> RescaledAveraging.provable(m, 1, ApproxDp.of(1, 1.0)), "delta=1.0", "[0, 1)", "no guarantee");
+        assertMessage(() -> RescaledAveraging.provable(m, 1, ApproxDp.of(1e-6, 1e-6)), "epsilon=1.0E-6", "2^-21", "grid");
+        assertMessage(() -> RescaledAveraging.of(m, 1, ApproxDp.of(2000, 0.1), NeighbouringRelation.REPLACE_ONE,
                 Calibration.NOMINAL_UNCERTIFIED), "epsilon=2000.0", "(0, 1024.0]", "overflow");
-        RescaledAveraging ok = RescaledAveraging.provable(m, 1, 1, 1e-6);
+        RescaledAveraging ok = RescaledAveraging.provable(m, 1, ApproxDp.of(1, 1e-6));
         RandomSource r = RandomSource.insecureSeeded(0);
         assertMessage(() -> ok.release(RowBlockMatrix.zeros(5, 3), r), "3 columns", "2 x 2", "M is");
         RowBlockMatrix nan = RowBlockMatrix.zeros(5, 2);
         nan.set(3, 1, Double.NaN);
-        assertMessage(() -> ok.release(nan, r), "row 3 column 1 is NaN", "finite", "drop");
+        assertMessage(() -> ok.release(nan, r), "row 4, column 2 is not finite", "finite", "drop");
         assertMessage(() -> ok.release(RowBlockMatrix.zeros(0, 2), r), "no rows", "n >= 1", "needs");
     }
 

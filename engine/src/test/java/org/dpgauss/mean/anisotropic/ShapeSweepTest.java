@@ -1,5 +1,6 @@
 package org.dpgauss.mean.anisotropic;
 
+import org.dpgauss.privacy.ApproxDp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -54,7 +55,7 @@ class ShapeSweepTest {
         double[] measured = new double[3];
         for (int k = 0; k < 3; k++) {
             ShapeMatrix m = ts[k] == 0 ? ShapeMatrix.identity(d) : ShapeMatrix.diagonal(powers(v, 2 * ts[k]));
-            RescaledAveraging a = RescaledAveraging.provable(m, LambdaRule.general(sigma, m, N, BETA), EPS, DELTA);
+            RescaledAveraging a = RescaledAveraging.provable(m, LambdaRule.general(sigma, m, N, BETA), ApproxDp.of(EPS, DELTA));
             predicted[k] = Algorithm1Predictions.meanSquaredError(a, N, tr);
             measured[k] = mse(a, mu, v, runs[k], 0x12000000L + 1000 * k);
             // noise weights are the eigenvalues of M^{1/2} = Sigma^t; tolerance 4.5 sd of the average (failure < 1e-4)
@@ -88,8 +89,8 @@ class ShapeSweepTest {
             double tr = Arrays.stream(v).sum();
             double[] mu = AnisotropicTestData.farMean(d);
             ShapeMatrix s = ShapeMatrix.diagonal(v);
-            RescaledAveraging known = RescaledAveraging.knownCovariance(s, N, BETA, EPS, DELTA);
-            RescaledAveraging folk = AnisotropicMethod.FOLKLORE.estimator(s, N, BETA, EPS, DELTA);
+            RescaledAveraging known = RescaledAveraging.knownCovariance(s, N, BETA, ApproxDp.of(EPS, DELTA));
+            RescaledAveraging folk = AnisotropicMethod.FOLKLORE.estimator(s, N, BETA, ApproxDp.of(EPS, DELTA));
             predKnown[k] = Math.sqrt(Algorithm1Predictions.meanSquaredError(known, N, tr));
             predFolk[k] = Math.sqrt(Algorithm1Predictions.meanSquaredError(folk, N, tr));
             rmsKnown[k] = Math.sqrt(mse(known, mu, v, 12, 0x13000000L + 100 * k));

@@ -110,6 +110,6 @@ class SparseTopVarTest {
         TopVar t = TopVar.of(2, 1, 1e-6);
         e = assertThrows(IllegalArgumentException.class, () -> t.select(new double[][] {{1}}, 0, r));
         assertTrue(e.getMessage().contains("R=0.0") && e.getMessage().contains("positive"), e.getMessage());
-        assertFalse(t.guarantee(r).certified());
+        assertTrue(t.guarantee().certified(), "the recipe's certification (Releases judges the random source)");
     }
 }
