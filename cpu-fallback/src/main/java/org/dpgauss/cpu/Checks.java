@@ -156,7 +156,7 @@ public final class Checks {
         }
     }
 
-    /** Data and reference set non-empty with the same columns, and 1 <= keep <= |R|. */
+    /** Data and reference set non-empty with the same columns, and 1 &lt;= keep &lt;= |R|. */
     public static void referenceDistances(RowBlockMatrix x, RowBlockMatrix reference, int keep) {
         notEmpty(x, "data matrix");
         notEmpty(reference, "reference set");

@@ -175,7 +175,7 @@ public final class GeneralizedChiSquare {
         return variance;
     }
 
-    /** @return the distribution of -Q (all weights negated), for which P[-Q <= -x] = P[Q >= x] */
+    /** @return the distribution of -Q (all weights negated), for which P[-Q &lt;= -x] = P[Q &gt;= x] */
     public GeneralizedChiSquare negate() {
         double[] nw = new double[w.length];
         for (int j = 0; j < w.length; j++) {
@@ -184,7 +184,7 @@ public final class GeneralizedChiSquare {
         return of(nw, k, nc, sigma);
     }
 
-    /** @return P[Q <= x] */
+    /** @return P[Q &lt;= x] */
     public double cdf(double x) {
         return cdfWithError(x).value();
     }
@@ -194,7 +194,7 @@ public final class GeneralizedChiSquare {
         return sfWithError(x).value();
     }
 
-    /** @return P[Q <= x] with a bound on its absolute error and the method used */
+    /** @return P[Q &lt;= x] with a bound on its absolute error and the method used */
     public Gx2Probability cdfWithError(double x) {
         Tails t = tails(x, Method.AUTO, 0);
         return new Gx2Probability(t.lower, t.error, t.method);

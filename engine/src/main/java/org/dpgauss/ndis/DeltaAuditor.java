@@ -48,11 +48,11 @@ public final class DeltaAuditor {
      * @param ordering          which ordered pair
      * @param epsilon           the eps
      * @param deltaHat          the unclamped oracle estimate {@code p0 - e^eps p1}
-     * @param deltaUpper        certified {@code deltaBar = clamp(deltaHat + eta/2)}: the true delta is <= this
+     * @param deltaUpper        certified {@code deltaBar = clamp(deltaHat + eta/2)}: the true delta is &lt;= this
      * @param deltaLower        certified lower bound {@code max(0, deltaBar - eta)}: the true delta is >= this
      * @param oracleAccuracy    the required {@code eta0 = eta / (2(1 + e^eps))}
-     * @param p0ErrorBound      the oracle's bound on |p0 error| (<= eta0)
-     * @param p1ErrorBound      the oracle's bound on |p1 error| (<= eta0)
+     * @param p0ErrorBound      the oracle's bound on |p0 error| (&lt;= eta0)
+     * @param p1ErrorBound      the oracle's bound on |p1 error| (&lt;= eta0)
      * @param method            how delta was computed
      */
     public record Row(Ordering ordering, double epsilon, double deltaHat, double deltaUpper, double deltaLower,

@@ -9,7 +9,7 @@ package org.dpgauss.ndis;
  */
 public final class EasyDirectionBound {
 
-    /** Tolerance on tau_i <= 1 (relative rounding of the eigendecomposition). */
+    /** Tolerance on tau_i &lt;= 1 (relative rounding of the eigendecomposition). */
     public static final double ORDER_TOLERANCE = 1e-10;
 
     private EasyDirectionBound() {

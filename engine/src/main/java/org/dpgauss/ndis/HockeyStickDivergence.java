@@ -23,7 +23,7 @@ import org.ejml.data.DMatrixRMaj;
  * <p>Pipeline ({@link #prepare}): the decomposition (Cholesky whitening and one symmetric EVD, spec §2.1) is done
  * once per ordered pair and reused for every epsilon. Exact shortcuts first:
  * <ul>
- * <li>identical distributions: 0 for eps >= 0, {@code 1 - e^eps} for eps < 0 (spec §11.4, duality §9.1 item 4);</li>
+ * <li>identical distributions: 0 for eps &gt;= 0, {@code 1 - e^eps} for eps &lt; 0 (spec §11.4, duality §9.1 item 4);</li>
  * <li>different supports of singular covariances: 1 for every eps; same support: projection onto the common
  * range (spec §11.4; eigenvalues below {@link #RANK_TOLERANCE}·||S|| are zero);</li>
  * <li>equal covariances: the Gaussian-mechanism curve, Proposition 1 (spec §5.1);</li>
@@ -38,7 +38,7 @@ import org.ejml.data.DMatrixRMaj;
  * direction, spec §5.3) the probabilities are upper tails and are computed as survival functions of the negated
  * variable (spec §4.2 item 4). {@code e^eps p1} is {@code exp(eps + log p1)}; the result is clamped to [0, 1].
  *
- * <p>Negative epsilon is allowed: Lemma 1 and Theorem 4.1 hold for eps < 0 (spec §2, §9.1 item 4).
+ * <p>Negative epsilon is allowed: Lemma 1 and Theorem 4.1 hold for eps &lt; 0 (spec §2, §9.1 item 4).
  */
 public final class HockeyStickDivergence {
 

@@ -15,11 +15,11 @@ import org.dpgauss.calibration.RandomProjectionCurve;
  * <li>{@link Variant#SOUND} (default): spec §6.5.4, the maximum of the hard-orientation composition
  * {@code inf [delta_mean(eps1) + e^{eps1} delta_cov^hard(eps - eps1)]} (R >= I: mean shift at covariance R, then
  * the covariance) and the easy-orientation composition {@code inf [delta_cov^easy(eps1) + e^{eps1}
- * delta_mean(eps - eps1)]} (R <= I: covariance at mean m, then the mean shift).</li>
+ * delta_mean(eps - eps1)]} (R &lt;= I: covariance at mean m, then the mean shift).</li>
  * <li>{@link Variant#SOUND_EXACT_HARD}: as SOUND with the hard covariance term computed exactly rather than by
  * Chernoff: for the all-equal worst-case spectrum (nu >= m rhoInf, l_i = rhoInf) it is {@code delta^gRP_m(eps2;
  * p = 1 - e^{-rhoInf})} (spec §6.5.4, §5.5). This relies on monotonicity of the exact term in each eigenvalue,
- * which the spec reports as numerically checked, not proven; for nu < m rhoInf it falls back to Chernoff.</li>
+ * which the spec reports as numerically checked, not proven; for nu &lt; m rhoInf it falls back to Chernoff.</li>
  * </ul>
  * {@code delta_mean(eps; Delta)} is Prop. 1 ({@link GaussianMechanismCurve}). A*, B* are evaluated at the
  * concentrated vertex of the polytope (spec §6.5.1). The eps-split uses a 400-interval grid, the candidates

@@ -8,7 +8,7 @@ import org.ejml.data.DMatrixRMaj;
  * <pre>
  *   bar1(eps) = inf_{eps1+eps2=eps} [ delta_{N(mu1,Smin),N(mu2,Smin)}(eps1) + e^{eps1} delta_{N(mu2,Smax),N(mu2,Smin)}(eps2) ]
  *   bar2(eps) = inf_{eps1+eps2=eps} [ delta_{N(mu1,Smax),N(mu1,Smin)}(eps1) + e^{eps1} delta_{N(mu1,Smin),N(mu2,Smin)}(eps2) ]
- *   delta_{X,Y}(eps) <= min(bar1, bar2)
+ *   delta_{X,Y}(eps) &lt;= min(bar1, bar2)
  * </pre>
  * The mean terms are Prop. 1 and the covariance terms (hard orientation, Smax first) are computed exactly by
  * {@link HockeyStickDivergence}, not by Lemma 2 (which covers only the easy orientation, spec §11.1). With exact

@@ -42,7 +42,7 @@ import org.ejml.data.DMatrixRMaj;
  * divergence is provably {@code <= delta_T}: with {@code w(y) = exp(-y^2/(2 s^2))},
  * {@code y0 = C/2 - eps s^2/C <= 0} and comparing the sums with integrals (w is increasing left of 0),
  * <pre>
- *   delta_disc(eps) <= ( sqrt(2 pi) s * delta_GM(eps; C/s) + 2 w(y0) ) / ( sqrt(2 pi) s - 1 )
+ *   delta_disc(eps) &lt;= ( sqrt(2 pi) s * delta_GM(eps; C/s) + 2 w(y0) ) / ( sqrt(2 pi) s - 1 )
  * </pre>
  * ({@code delta_GM} is Prop. 1; the bound increases with the shift, so C covers every shift of CKS20 Thm 7).
  * The margin is {@code alpha = g (k + 1)}, with k the smallest integer whose discrete tail bound
@@ -148,7 +148,7 @@ public final class PtrProjection implements PrivateMechanism {
         return epsilonT;
     }
 
-    /** @return eps_R = epsilon - eps_T left for the projection (rounded down so that eps_T + eps_R <= epsilon) */
+    /** @return eps_R = epsilon - eps_T left for the projection (rounded down so that eps_T + eps_R &lt;= epsilon) */
     public double epsilonR() {
         return epsilonR;
     }

@@ -13,7 +13,7 @@ public final class ChiSquare {
     private ChiSquare() {
     }
 
-    /** @return P[chi2_k <= x]; 0 for x <= 0 */
+    /** @return P[chi2_k &lt;= x]; 0 for x &lt;= 0 */
     public static double cdf(double x, double k) {
         checkDof(k);
         if (x <= 0) {
@@ -22,7 +22,7 @@ public final class ChiSquare {
         return x == Double.POSITIVE_INFINITY ? 1 : RegularizedGamma.P.value(0.5 * k, 0.5 * x);
     }
 
-    /** @return P[chi2_k > x], computed directly (not as 1 - cdf); 1 for x <= 0 */
+    /** @return P[chi2_k &gt; x], computed directly (not as 1 - cdf); 1 for x &lt;= 0 */
     public static double sf(double x, double k) {
         checkDof(k);
         if (x <= 0) {
@@ -69,7 +69,7 @@ public final class ChiSquare {
         return -z + a * Math.log(z) - LogGamma.value(a) + Math.log(h);
     }
 
-    /** @return the density of chi2_k at x (0 for x < 0) */
+    /** @return the density of chi2_k at x (0 for x &lt; 0) */
     public static double pdf(double x, double k) {
         checkDof(k);
         if (x < 0 || x == Double.POSITIVE_INFINITY) {

@@ -9,7 +9,7 @@ import org.apache.commons.statistics.distribution.PoissonDistribution;
  * chi-square, so both the CDF and the survival function are computed here, each directly, from the Poisson
  * mixture
  *
- * <pre>  P[chi2'_k(nc) <= x] = sum_j p_j P(k/2 + j, x/2),   p_j = e^{-lambda} lambda^j / j!,  lambda = nc/2</pre>
+ * <pre>  P[chi2'_k(nc) &lt;= x] = sum_j p_j P(k/2 + j, x/2),   p_j = e^{-lambda} lambda^j / j!,  lambda = nc/2</pre>
  *
  * (and the same with the upper regularized gamma Q for the survival function).
  *
@@ -38,7 +38,7 @@ public final class NoncentralChiSquare {
     private NoncentralChiSquare() {
     }
 
-    /** @return P[chi2'_k(nc) <= x]; 0 for x <= 0 */
+    /** @return P[chi2'_k(nc) &lt;= x]; 0 for x &lt;= 0 */
     public static double cdf(double x, double k, double nc) {
         check(k, nc);
         if (x <= 0) {
@@ -53,7 +53,7 @@ public final class NoncentralChiSquare {
         return mixture(x, k, nc, true);
     }
 
-    /** @return P[chi2'_k(nc) > x], computed directly (not as 1 - cdf); 1 for x <= 0 */
+    /** @return P[chi2'_k(nc) &gt; x], computed directly (not as 1 - cdf); 1 for x &lt;= 0 */
     public static double sf(double x, double k, double nc) {
         check(k, nc);
         if (x <= 0) {

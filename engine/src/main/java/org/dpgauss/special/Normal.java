@@ -27,7 +27,7 @@ public final class Normal {
         return -0.5 * x * x - LOG_SQRT_2PI;
     }
 
-    /** @return Phi(x) = P[Z <= x], relatively accurate for x very negative */
+    /** @return Phi(x) = P[Z &lt;= x], relatively accurate for x very negative */
     public static double cdf(double x) {
         return 0.5 * Erfc.value(-x / SQRT2);
     }
@@ -38,7 +38,7 @@ public final class Normal {
     }
 
     /**
-     * log Phi(x), finite for every finite x: for x < 0 it is {@code log(erfcx(-x/sqrt2)/2) - x^2/2}, which does
+     * log Phi(x), finite for every finite x: for x &lt; 0 it is {@code log(erfcx(-x/sqrt2)/2) - x^2/2}, which does
      * not underflow; for x >= 0 it is {@code log1p(-sf(x))}.
      */
     public static double logCdf(double x) {
@@ -89,7 +89,7 @@ public final class Normal {
         return x;
     }
 
-    /** Phi(b) - Phi(a) for a <= b, without cancellation when both are in the same tail. */
+    /** Phi(b) - Phi(a) for a &lt;= b, without cancellation when both are in the same tail. */
     public static double probabilityBetween(double a, double b) {
         if (!(a <= b)) {
             throw new IllegalArgumentException("a=" + a + " must be <= b=" + b);

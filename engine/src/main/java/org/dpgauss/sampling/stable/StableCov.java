@@ -102,7 +102,7 @@ public final class StableCov {
         return StableCovResult.of(y, sets, k, engine, null);
     }
 
-    /** {@code Y_i = (X_i - X_{i+m}) / sqrt 2}, i < m = floor(n/2) (Algorithm 3 line 1). */
+    /** {@code Y_i = (X_i - X_{i+m}) / sqrt 2}, i &lt; m = floor(n/2) (Algorithm 3 line 1). */
     public static RowBlockMatrix pairs(RowBlockMatrix x) {
         Objects.requireNonNull(x, "data matrix");
         int n = x.rows();
