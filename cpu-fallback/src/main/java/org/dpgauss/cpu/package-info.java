@@ -1,0 +1,7 @@
+/**
+ * EJML implementations of the compute primitives (weighted Gram, Cholesky, triangular solve, Mahalanobis norms,
+ * whitening, reference distances, neighbour counts, Gaussian projection, LargestGoodSubset peeling, symmetric
+ * eigendecomposition, matrix products). Each has a CUDA twin of the same name in the kernels module. Row-major data
+ * in row blocks; results do not depend on the number of threads.
+ */
+package org.dpgauss.cpu;
