@@ -15,8 +15,8 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every row of {@code golden-values.csv}: published reference values (reference-values.md, spec ndis §6.3, §6.4,
- * §8.2, §9.2) and an independent mpmath recomputation, each with its provenance and tolerance.
+ * Every row of {@code golden-values.csv}: published reference values (docs/references/reference-values.md, and docs/references/ndis-values.md
+ * for spec ndis §6.3, §6.4, §8.2, §9.2) and an independent mpmath recomputation, each with its provenance and tolerance.
  */
 class CalibrationGoldenValuesTest {
 

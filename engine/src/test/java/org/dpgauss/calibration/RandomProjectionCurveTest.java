@@ -106,7 +106,7 @@ class RandomProjectionCurveTest {
         double l = Math.log(4 / 1e-6);
         assertEquals(1 / (4 * (Math.sqrt(200 * l) + l)), RandomProjectionCurve.lsvLeverage(1, 1e-6, 100), 1e-18);
         assertEquals(4 * (Math.sqrt(200 * l) + l), RandomProjectionCurve.lsvRidge(1, 1e-6, 100, 1), 1e-12);
-        assertEquals(281.37, RandomProjectionCurve.lsvRidge(1, 1e-6, 100, 1), 0.006); // spec §8.2 lambda_LSV
+        assertEquals(281.37, RandomProjectionCurve.lsvRidge(1, 1e-6, 100, 1), 0.006); // spec ndis §8.2 lambda_LSV, docs/references/ndis-values.md §3.2
         assertEquals(0.0, RandomProjectionCurve.lsvLeverage(0, 1e-6, 100));
     }
 

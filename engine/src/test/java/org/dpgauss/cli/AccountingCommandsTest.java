@@ -11,7 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The accounting commands' contract (design.md "Command line"): JSON shapes, golden values from
- * reference-values.md and spec ndis §9.2, and clear errors with exit code 1.
+ * docs/references/reference-values.md and docs/references/ndis-values.md (spec ndis §9.2), and clear errors with exit code 1.
  */
 class AccountingCommandsTest {
 
@@ -23,7 +23,7 @@ class AccountingCommandsTest {
     void calibrateGaussianMatchesBalleWang() throws Exception {
         MainTest.Run r = run("calibrate", "gaussian", "--epsilon", "1", "--delta", "1e-5", "--sensitivity", "1", "--json");
         assertEquals(0, r.code, r.err);
-        // reference-values.md, analytic Gaussian table: eps=1, delta=1e-5 -> 3.73063163481594
+        // docs/references/reference-values.md §2.1: eps=1, delta=1e-5 -> 3.73063163481594
         assertEquals(3.73063163481594, r.json().get("sigma").asDouble(), 1e-9);
         MainTest.Run s = run("calibrate", "gaussian", "--epsilon", "1", "--delta", "1e-5", "--sensitivity", "2", "--json");
         assertEquals(2 * 3.73063163481594, s.json().get("sigma").asDouble(), 2e-9);
@@ -35,10 +35,10 @@ class AccountingCommandsTest {
                 "--row-bound", "1", "--json");
         assertEquals(0, r.code, r.err);
         JsonNode j = r.json();
-        // reference-values.md: p* = 0.0723628417081, ridge = 13.8192472323 l^2
+        // docs/references/reference-values.md §4: p* = 0.0723628417081, ridge = 13.8192472323 l^2
         assertEquals(0.0723628417081, j.get("leverage").asDouble(), 1e-12);
         assertEquals(13.8192472323, j.get("ridge").asDouble(), 1e-9);
-        // spec ndis §7.1: eps / (4 (sqrt(2 r ln(4/delta)) + ln(4/delta)))
+        // docs/references/ndis-values.md §3.1 (spec ndis §7 item 1): eps / (4 (sqrt(2 r ln(4/delta)) + ln(4/delta)))
         double l = Math.log(4 / 1e-5);
         assertEquals(1 / (4 * (Math.sqrt(20 * l) + l)), j.get("lsvLeverage").asDouble(), 1e-15);
         MainTest.Run scaled = run("calibrate", "projection", "--epsilon", "1", "--delta", "1e-5", "--rank", "10",
@@ -62,7 +62,7 @@ class AccountingCommandsTest {
         MainTest.Run r = run("gx2", "cdf", "--weights", "6,3,1", "--dof", "1,1,1", "--x", "1,7,20", "--json");
         assertEquals(0, r.code, r.err);
         JsonNode cdf = r.json().get("cdf");
-        // reference-values.md, Davies (1980) Table 3
+        // docs/references/reference-values.md §1.1, Davies (1980) Table 3
         assertEquals(0.0542138460670465, cdf.get(0).asDouble(), 1e-12);
         assertEquals(0.493561766530187, cdf.get(1).asDouble(), 1e-12);
         assertEquals(0.876040925837674, cdf.get(2).asDouble(), 1e-12);
@@ -101,7 +101,7 @@ class AccountingCommandsTest {
                 "--json");
         assertEquals(0, r.code, r.err);
         JsonNode j = r.json();
-        // spec ndis §9.2, 2-D general (6 digits printed; grid integration +-2e-6 for the reverse)
+        // docs/references/ndis-values.md §1.4 (spec ndis §9.2), 2-D general (6 digits printed; grid integration +-2e-6 for the reverse)
         double[] forward = {0.352328, 0.261384, 0.194608, 0.107435};
         double[] reverse = {0.352328, 0.158453, 0.0593047, 0.00614849};
         for (int i = 0; i < 4; i++) {
@@ -115,7 +115,7 @@ class AccountingCommandsTest {
 
     @Test
     void ndisDeltaOneDimensionalGoldenValues(@TempDir Path dir) throws Exception {
-        // reference-values.md: P=N(0,2), Q=N(10,1), eps=10 -> 0.9988608830924075 (variances)
+        // docs/references/reference-values.md §3: P=N(0,2), Q=N(10,1), eps=10 -> 0.9988608830924075 (variances)
         Path p = pair(dir, "{\"mean1\":[0],\"cov1\":[[2]],\"mean2\":[10],\"cov2\":[[1]]}");
         MainTest.Run r = run("ndis", "delta", "--pair", p.toString(), "--epsilon", "10", "--json");
         assertEquals(0, r.code, r.err);
@@ -142,7 +142,7 @@ class AccountingCommandsTest {
 
     @Test
     void ndisEpsilonInvertsTheProfile(@TempDir Path dir) throws Exception {
-        // Equal covariances: the analytic Gaussian mechanism with tau = 1; reference-values.md: delta(1) = 0.1269367375066439
+        // Equal covariances: the analytic Gaussian mechanism with tau = 1; docs/references/reference-values.md §2.2: delta(1) = 0.1269367375066439
         Path p = pair(dir, "{\"mean1\":[0],\"cov1\":[[1]],\"mean2\":[1],\"cov2\":[[1]]}");
         MainTest.Run r = run("ndis", "epsilon", "--pair", p.toString(), "--delta", "0.1269367375066439", "--json");
         assertEquals(0, r.code, r.err);
@@ -157,7 +157,7 @@ class AccountingCommandsTest {
 
     @Test
     void ndisAuditRefutesAnUnderstatedClaimAndAcceptsTheTrueOne(@TempDir Path dir) throws Exception {
-        // spec §9.2 2-D example: delta_{X,Y}(1) = 0.194608 (the larger ordering)
+        // docs/references/ndis-values.md §1.4 (spec ndis §9.2) 2-D example: delta_{X,Y}(1) = 0.194608 (the larger ordering)
         Path p = pair(dir, "{\"mean1\":[1,0],\"cov1\":[[2,0.5],[0.5,1]],\"mean2\":[0,0],\"cov2\":[[1,0],[0,1]]}");
         MainTest.Run bad = run("ndis", "audit", "--pair", p.toString(), "--epsilon", "1", "--delta", "0.19",
                 "--eta", "1e-6", "--grid", "0.5,2", "--json");

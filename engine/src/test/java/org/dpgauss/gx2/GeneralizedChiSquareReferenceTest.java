@@ -8,8 +8,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Acceptance: absolute error <= 1e-12 on every generalized chi-square value of reference-values.md (Davies
- * Table 3, Imhof Table 1, closed forms), checked against the independent mpmath recomputation of each value, and
+ * Acceptance: absolute error <= 1e-12 on every generalized chi-square value of docs/references/reference-values.md §1
+ * (Davies Table 3, Imhof Table 1, closed forms), checked against the independent mpmath recomputation of each value, and
  * against the published value wherever that one agrees with mpmath.
  */
 class GeneralizedChiSquareReferenceTest {

@@ -18,10 +18,10 @@ class NdisMechanismTest {
 
     private static final double[] X1 = {0.0};
 
-    /** The independent 1-D oracle against spec §9.2 reference values. */
+    /** The independent 1-D oracle against spec ndis §9.2 reference values (docs/references/ndis-values.md §1.3). */
     @Test
     void oneDimensionalOracleMatchesSpecValues() {
-        // spec §9.2 prints 0.3456401686, 0.2568593129, 0.1137081226 for 1-D mean + covariance; mpmath (30 digits,
+        // the earlier printing of spec §9.2 gives 0.3456401686, 0.2568593129, 0.1137081226 for 1-D mean + covariance; mpmath (30 digits,
         // closed form) gives 0.345640085146, 0.256859128186, 0.113707824978: the spec's
         // values are off by 1e-7 to 3e-7, so they are compared at 1e-6 and the mpmath values at 1e-11
         assertEquals(0.3456401686, OneDimensionalDivergence.delta(1, 2, 0, 1, 0), 1e-6);
@@ -36,7 +36,7 @@ class NdisMechanismTest {
     }
 
     /**
-     * Spec §8.3 [R]: sigma*, Delta(sigma*), rhoInf(sigma*) with the paper-faithful bound (within 2 %), and the
+     * Spec ndis §8.3 [R] (docs/references/ndis-values.md §4): sigma*, Delta(sigma*), rhoInf(sigma*) with the paper-faithful bound (within 2 %), and the
      * sound values of the default bound (GPR row 1: 27.06, BLR row 4: 35.33).
      */
     @Test

@@ -8,8 +8,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Golden values of delta_{X,Y}(eps): spec ndis §9.2, reference-values.md (hockey stick, random projection,
- * analytic Gaussian mechanism) in hockey-stick-golden.txt, and the independent mpmath values in dimension 3-6
+ * Golden values of delta_{X,Y}(eps): docs/references/ndis-values.md §1 (spec ndis §9.2), docs/references/reference-values.md
+ * §2-4 (hockey stick, random projection, analytic Gaussian mechanism) in hockey-stick-golden.txt, and the independent mpmath values in dimension 3-6
  * (mixed-sign weights) in hockey-stick-mpmath.txt (script gen_ndis_golden.py next to it).
  */
 class HockeyStickGoldenTest {

@@ -20,7 +20,7 @@ class LoewnerComparableBoundTest {
         return Gaussian.of(new double[] {mean}, new double[][] {{variance}});
     }
 
-    /** §9.2 hard counterexample: R = e^0.5, m = 0, eps = 0.5: Def. 6 gives 0 < exact 0.04447. */
+    /** §9.2 hard counterexample (docs/references/ndis-values.md §1.7): R = e^0.5, m = 0, eps = 0.5: Def. 6 gives 0 < exact 0.04447. */
     @Test
     void hardCounterexample() {
         double exact = HSD.delta(g(0, Math.exp(0.5)), g(0, 1), 0.5);
@@ -31,7 +31,7 @@ class LoewnerComparableBoundTest {
         assertTrue(EXACT.delta(0.5, 0, 0.5, 0.5, 1) >= exact - 1e-12);
     }
 
-    /** §9.2 easy counterexample: R = e^-1, m = 2, eps = 0.5: Def. 6 gives 0.6827 < exact 0.7177. */
+    /** §9.2 easy counterexample (docs/references/ndis-values.md §1.7): R = e^-1, m = 2, eps = 0.5: Def. 6 gives 0.6827 < exact 0.7177. */
     @Test
     void easyCounterexample() {
         double paper = PAPER.delta(0.5, 2, 1, 1, 1);
@@ -45,7 +45,7 @@ class LoewnerComparableBoundTest {
         assertTrue(SOUND.delta(0.5, 2, 1, 1, 1) >= exact);
     }
 
-    /** §6.5.4 [R]: 1-D R = e^0.5: eps 0.25 -> 0.947 (exact 0.0720), eps 1 -> 0.471 (exact 0.0178). */
+    /** §6.5.4 [R] (docs/references/ndis-values.md §2): 1-D R = e^0.5: eps 0.25 -> 0.947 (exact 0.0720), eps 1 -> 0.471 (exact 0.0178). */
     @Test
     void hardChernoffReferenceValues() {
         assertEquals(0.947, LoewnerComparableBound.covarianceHard(0.25, 0.5, 0.5, 1), 5e-4);
@@ -127,7 +127,7 @@ class LoewnerComparableBoundTest {
         };
     }
 
-    /** §8.3 [R] (paper-faithful, +-1-2%) and the sound values with the exact hard term (27.06, 35.33). */
+    /** §8.3 [R] (docs/references/ndis-values.md §4; paper-faithful, +-1-2%) and the sound values with the exact hard term (27.06, 35.33). */
     @Test
     void calibratedVarianceSanityValues() {
         double gprPaper = PAPER.calibrateVariance(1, 1e-5, 1, gpr(1, 1, 1, 1), 1);

@@ -321,7 +321,7 @@ class NdisPropertiesTest {
         }
     }
 
-    /** Spec §9.2 "Lemma 2 bound" for X = N(0,1), Y = N(0,4). */
+    /** Spec ndis §9.2 "Lemma 2 bound" for X = N(0,1), Y = N(0,4) (docs/references/ndis-values.md §1.6). */
     @Test
     void lemma2ReferenceValues() {
         double[] tau = {0.25};

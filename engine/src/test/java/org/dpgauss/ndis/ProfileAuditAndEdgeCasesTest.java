@@ -43,7 +43,7 @@ class ProfileAuditAndEdgeCasesTest {
             assertEquals(HSD.delta(g(0, 4), g(0, 1), pt.epsilon()), pt.backward(), 0);
             assertEquals(Math.max(pt.forward(), pt.backward()), pt.delta(), 0);
         }
-        assertEquals(0.1258455203, t[3].delta(), 1e-9); // the hard direction (spec §9.2)
+        assertEquals(0.1258455203, t[3].delta(), 1e-9); // the hard direction (docs/references/ndis-values.md §1.2)
         PrivacyProfile.EpsilonResult r = p.epsilon(0.1258455203);
         assertEquals(2, r.epsilon(), 1e-6);
     }

@@ -125,7 +125,7 @@ class ZcdpTest {
         ApproxDp dp = Zcdp.of(0.5).toApproxDp(1e-6);
         assertEquals(5.756521769756932, dp.epsilon(), 1e-12);
         assertEquals(1e-6, dp.delta());
-        // The misprint in spec second-moment-estimation.md §1.2, rho + sqrt(2 rho L) = 4.2170...
+        // The misprint in spec second-moment-estimation.md §1.2 (docs/references/second-moment-values.md §1), rho + sqrt(2 rho L) = 4.2170...
         assertNotEquals(0.5 + Math.sqrt(2 * 0.5 * Math.log(1e6)), dp.epsilon(), 1.0);
     }
 

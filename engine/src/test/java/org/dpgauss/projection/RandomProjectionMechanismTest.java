@@ -28,7 +28,7 @@ class RandomProjectionMechanismTest {
 
     private static final CpuEngine CPU = CpuEngine.instance();
 
-    /** Spec §8.2: r=100, eps=1, delta=1e-6, l=1 gives lambda_NDIS = 36.54 and lambda_LSV = 281.37. */
+    /** Spec ndis §8.2 (docs/references/ndis-values.md §3.2): r=100, eps=1, delta=1e-6, l=1 gives lambda_NDIS = 36.54 and lambda_LSV = 281.37. */
     @Test
     void ridgesMatchTheSpecReferenceValues() {
         RandomProjectionMechanism m = RandomProjectionMechanism.of(100, ApproxDp.of(1, 1e-6), 1);

@@ -27,7 +27,7 @@ class WrappersTest {
 
     private static final CpuEngine CPU = CpuEngine.instance();
 
-    /** Spec §6.3 example [R]: r=100, eps=1, delta=1e-6; q=0.1 and q=0.01. */
+    /** Spec ndis §6.3 example [R] (docs/references/ndis-values.md §3.3): r=100, eps=1, delta=1e-6; q=0.1 and q=0.01. */
     @Test
     void poissonParametersMatchTheSpec() {
         PoissonSubsampledProjection p = poisson(100, 1, 1e-6, 0.1);
@@ -86,7 +86,10 @@ class WrappersTest {
                 RandomSource.insecureSeeded(5)), "out-of-bound rows are rejected even when not sampled");
     }
 
-    /** Spec §6.4 table [R] (r=100, eps=1, delta=1e-6 split in thirds, l=1), with the discrete-noise slack. */
+    /**
+     * Spec ndis §6.4 table [R] (docs/references/ndis-values.md §3.4; r=100, eps=1, delta=1e-6 split in thirds,
+     * l=1), with the discrete-noise slack.
+     */
     @Test
     void ptrCalibrationMatchesTheSpecTable() {
         double[][] table = {{5, 0.88189, 279.47, 24.854, 267.79}, {10, 0.42145, 64.018, 49.708, 77.186},

@@ -39,7 +39,7 @@ class PtrMechanismTest {
         }
     }
 
-    /** The spec's example: eps=1, delta=1e-6 gives T_PTR = 167.8, so k = 168 (spec §2.3). */
+    /** The spec's example: eps=1, delta=1e-6 gives T_PTR = 167.8, so k = 168 (spec §2.3, docs/references/sampling-values.md §2). */
     @Test
     void specWorkedThresholdAndK() {
         double t = PtrMechanism.SOUND.failThreshold(1.0 / 3, 1e-6 / 6);
@@ -65,7 +65,7 @@ class PtrMechanismTest {
         }
     }
 
-    /** Spec §3.6 counterexample: eps'=1, delta'=0.01, P[PASS|9] = 0.669 > e P[PASS|11] + 0.01. */
+    /** Spec §3.6 counterexample (docs/references/sampling-values.md §3): eps'=1, delta'=0.01, P[PASS|9] = 0.669 > e P[PASS|11] + 0.01. */
     @Test
     void bhs23RuleIsNotDifferentiallyPrivate() {
         PtrMechanism b = PtrMechanism.BHS23_AS_PUBLISHED;

@@ -25,7 +25,7 @@ class SamplerParametersTest {
 
 
     /**
-     * The worked sizes of spec §2.2 (alpha = 0.05, paper k, i.e. the BHS23 PTR whose k is not raised): total n,
+     * The worked sizes of spec §2.2 (docs/references/sampling-values.md §1; alpha = 0.05, paper k, i.e. the BHS23 PTR whose k is not raised): total n,
      * lambda0 and M at the fixed point. The table rounds to two significant digits, hence 3% on n.
      */
     @Test
@@ -47,7 +47,7 @@ class SamplerParametersTest {
         }
     }
 
-    /** Spec §2.3: raising k to ceil(T_PTR) grows the sizes by roughly 10% at d = 100. */
+    /** Spec §2.3 (docs/references/sampling-values.md §2): raising k to ceil(T_PTR) grows the sizes by roughly 10% at d = 100. */
     @Test
     void soundPtrRaisesKAndSizesModestly() {
         long paper = SamplerParameters.requiredRows(100, 1, 1e-6, 0.05, PtrMechanism.BHS23_AS_PUBLISHED);

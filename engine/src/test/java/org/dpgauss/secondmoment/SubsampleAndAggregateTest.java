@@ -20,7 +20,7 @@ class SubsampleAndAggregateTest {
 
     @Test
     void maskScaleAndPrivacySampleSizeMatchSpecSection41() {
-        // Spec §4.1: C_abs = 2, eps = 1, delta = 1e-6, xi = 0.1, alpha = 1/2: eta = 4.37e-4 (d=100), 1.55e-4
+        // Spec §4.1 (docs/references/second-moment-values.md §2): C_abs = 2, eps = 1, delta = 1e-6, xi = 0.1, alpha = 1/2: eta = 4.37e-4 (d=100), 1.55e-4
         // (d=1000); the privacy condition needs n/m >= 8.4e8 (d=100) and 7.5e9 (d=1000; the exact value is 7.447e9,
         // the spec rounds it up).
         SubsampleAndAggregate s = sa(1, 0.5, 0.1, 1, 1e-6).build();

@@ -34,7 +34,7 @@ class NoncentralChiSquareTest {
 
     @Test
     void referenceClosedForm() {
-        // reference-values.md: one non-central term w=1, k=4, nc=2: CDF at 3.
+        // docs/references/reference-values.md §1.3: one non-central term w=1, k=4, nc=2: CDF at 3.
         assertEquals(0.24627270146198138, NoncentralChiSquare.cdf(3, 4, 2), 1e-15);
     }
 

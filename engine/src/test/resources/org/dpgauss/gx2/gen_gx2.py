@@ -95,7 +95,7 @@ def parse(line):
 import sys
 if not sys.argv[1:]:
   with open("reference-values.csv", "w") as out:
-    out.write("""# Generalized chi-square golden values from /work/shared/reference-values.md ("Generalized chi-square CDF"):
+    out.write("""# Generalized chi-square golden values from docs/references/reference-values.md §1 ("Generalized chi-square CDF"):
 # Davies (1980) Table 3 and Imhof (1961) Table 1 as printed in the R package CompQuadForm help pages (davies,
 # imhof), and two closed forms. Column 'published' is the value listed there; column 'mpmath' is the independent
 # recomputation by gen_gx2.py (Python 3, mpmath 1.3.0; method in column 'how': Ruben's series at 40 digits and

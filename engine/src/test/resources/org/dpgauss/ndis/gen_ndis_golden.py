@@ -12,7 +12,7 @@ Method (no Monte Carlo in the values, no code shared with the Java implementatio
     integrated with mpmath.quadosc (period 4 pi / |x| of the asymptotically linear phase) or mpmath.quad
     when x = 0, at mp.dps = 40.
   * self-check: the same Imhof routine reproduces the Davies (1980) table values in
-    /work/shared/reference-values.md (15 digits, including mixed-sign weights) before any case is written,
+    docs/references/reference-values.md §1.1 (15 digits, including mixed-sign weights) before any case is written,
     and each case is compared with a 4e6-sample numpy Monte Carlo of Lemma 1 (sanity only, |diff| < 5 sigma).
 
 Tools: Python 3, mpmath 1.3.0, numpy (Monte Carlo sanity check only). Run:
@@ -54,7 +54,7 @@ def imhof_cdf(weights, dof, nc, x):
 
 
 def self_check():
-    # Davies (1980) Table 3 via CompQuadForm, as listed in reference-values.md (P[Q <= q])
+    # Davies (1980) Table 3 via CompQuadForm, as listed in docs/references/reference-values.md §1.1 (P[Q <= q])
     table = [
         ((6, 3, 1), (1, 1, 1), (0, 0, 0), 1, 0.0542138460670465),
         ((6, 3, 1), (1, 1, 1), (0, 0, 0), 20, 0.876040925837674),
@@ -167,7 +167,7 @@ def main():
           % (sys.version.split()[0], mp.__version__))
     print("# numpy %s (Monte Carlo sanity check of Lemma 1, 4e6 samples, only to catch gross errors)."
           % np.__version__)
-    print("# The script first reproduces the Davies (1980) table of reference-values.md to 2e-14.")
+    print("# The script first reproduces the Davies (1980) table of docs/references/reference-values.md §1.1 to 2e-14.")
     print("# Format as hockey-stick-golden.txt; 'reference precision' 1e-13 (quadrature accuracy at 40 digits is")
     print("# far better; 1e-13 covers double rounding of the printed inputs).")
     cases = [(3, 0.6), (3, 1.0), (4, 0.8), (5, 0.5), (6, 1.2)]

@@ -22,6 +22,7 @@ class UnknownCovarianceMeanTest {
 
     @Test
     void chiSquareRuleMatchesTheSpecTable() {
+        // spec §4.3 [R] (docs/references/anisotropic-mean-values.md §1) for d >= 10; d = 1, 2 by the same rule
         int[][] table = {{1, 11}, {2, 16}, {10, 30}, {100, 50}, {1000, 72}, {10000, 95}};
         for (int[] row : table) {
             assertEquals(row[1], ChiSquareRule.groupHalfSize(row[0]), "d=" + row[0]);
@@ -39,7 +40,7 @@ class UnknownCovarianceMeanTest {
         assertEquals(1, small.k());
         UnknownCovarianceMean big = UnknownCovarianceMean.of(40 * N, 5, ApproxDp.of(EPS, DELTA), BETA);
         assertTrue(big.k() > small.k(), "k=" + big.k());
-        // §4.11 worked example: N = 1e5, d = 1000, epsilon = 1, delta = 1e-6, beta = 0.01 is infeasible or k = 0
+        // §4.11 worked example (docs/references/anisotropic-mean-values.md §2): N = 1e5, d = 1000, epsilon = 1, delta = 1e-6, beta = 0.01 is infeasible or k = 0
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> UnknownCovarianceMean.of(100000, 1000, ApproxDp.of(1, 1e-6), 0.01));
         assertTrue(e.getMessage().startsWith("insufficient samples"), e.getMessage());
