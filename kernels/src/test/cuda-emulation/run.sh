@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the CUDA kernels on the host (cuda_emu.hpp) against naive references, and compares the CUDA
 # generator code with the Java generators. Needs g++ (C++20) and a built cpu-fallback module
-# (mvn -B -o -q -pl cpu-fallback compile). Not part of mvn verify; see NOTES-gpu.md.
+# (mvn -B -o -q -pl cpu-fallback compile). Not part of mvn verify.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)

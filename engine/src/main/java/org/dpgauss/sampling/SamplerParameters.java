@@ -23,7 +23,7 @@ import java.util.function.LongPredicate;
  * With {@link PtrMechanism#BHS23_AS_PUBLISHED} the paper's k is used unchanged (that run is uncertified anyway).
  * The spec calls the Hanson–Wright line of {@code n2_min} an engineering bound. {@link #certified()} therefore also
  * checks both release terms of spec §5 with explicit tail bounds on their exact privacy losses
- * ({@link #covarianceTermLossBound}, {@link #meanTermLossBound}; derivation in NOTES-revbhs.md). Given S1/S2, these
+ * ({@link #covarianceTermLossBound}, {@link #meanTermLossBound}; derivation in docs/design/sampler-release-bounds.md). Given S1/S2, these
  * bounds are proven, and at recipe sizes they come to at most about 22% of {@code eps/3}.
  *
  * <p><b>Overrides</b> ({@link SizeConstants}, {@code --constants}): {@code C1, C2} give

@@ -256,7 +256,7 @@ public final class LevelSchedule {
      * {@link NoiseScaling#LEVELS} it is {@code 80 m sqrt(L d) / (n sqrt(2 rho))}. Above 1 the noise alone has
      * eigenvalues above {@code psi kappa_t}, so {@code V_t} takes in pure-noise directions, {@code Pi_t} halves
      * directions of small variance and {@code lambda_min} of the rows' second moment falls below 1 level after level
-     * (Cor 3.10 needs event E, i.e. a ratio below 1/8): the leaf noise is then amplified (see NOTES-revsm). Public.
+     * (Cor 3.10 needs event E, i.e. a ratio below 1/8): the leaf noise is then amplified (docs/design/second-moment-defaults.md). Public.
      *
      * @return the ratio, or NaN when {@code L = 1} (no split)
      */

@@ -37,7 +37,7 @@ public final class SecondMomentParams {
      * Default subsamplability size per dimension: {@code m = d}. No dataset is {@code (m, alpha, beta)}-subsamplable
      * with {@code m < d} (a subsample of fewer than d rows is singular), and the error grows with m (the leaf noise
      * is proportional to {@code kappa_leaf <= 640 m}); measured: n = 1e5, d = 100, condition number 1e4, rho = 0.5
-     * gives a relative spectral error of 25 at m = d against 186 at m = 4d (NOTES-smcore.md).
+     * gives a relative spectral error of 25 at m = d against 186 at m = 4d (docs/design/second-moment-defaults.md).
      */
     public static final int DEFAULT_M_PER_DIMENSION = 1;
 

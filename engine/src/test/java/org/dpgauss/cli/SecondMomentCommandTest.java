@@ -99,7 +99,7 @@ class SecondMomentCommandTest {
     }
 
     /**
-     * Review (NOTES-revsm): the public ratio noise_over_split_threshold = 80 m sqrt(L d)/(n sqrt(2 rho)) is reported,
+     * docs/design/second-moment-defaults.md: the public ratio noise_over_split_threshold = 80 m sqrt(L d)/(n sqrt(2 rho)) is reported,
      * and the text output warns when it exceeds 1. n = 3000, d = m = 3, kappa_0 = 6400, L = 3: 0.170 at rho = 1 (no
      * note), 1.70 at rho = 0.01 (note). Deterministic.
      */

@@ -18,7 +18,7 @@ import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.RandomSource;
 import org.junit.jupiter.api.Test;
 
-/** Findings of the privacy review (NOTES-revbhs.md); deterministic, fast. */
+/** Findings of the privacy review (docs/design/sampler-release-bounds.md, sound-ptr.md); deterministic, fast. */
 class ReviewFindingsTest {
 
     /** Records everything logged under org.dpgauss while it is installed. */
@@ -99,7 +99,7 @@ class ReviewFindingsTest {
 
     /**
      * The explicit release-term bounds hold at recipe sizes (so certified() stays true there) and equal an
-     * independent Python evaluation of the same formulas (NOTES-revbhs.md) to 1e-9 relative.
+     * independent Python evaluation of the same formulas (docs/design/sampler-release-bounds.md) to 1e-9 relative.
      */
     @Test
     void releaseLossBoundsHoldAtRecipeSizes() {

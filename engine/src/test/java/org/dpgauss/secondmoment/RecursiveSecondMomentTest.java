@@ -137,7 +137,7 @@ class RecursiveSecondMomentTest {
     }
 
     /**
-     * Review check (NOTES-revsm): the iterative implementation equals Algorithm 1 around a literal transcription of
+     * Check: the iterative implementation equals Algorithm 1 around a literal transcription of
      * the recursive Algorithm 2 (spec §2.2 steps 2-5, §2.3 steps 1-12: noisy Gram, V = eigenvectors >= psi kappa,
      * Pi = eta Pi_V + Pi_{V perp}, rows sqrt(8/7) Pi x clipped to sqrt(3/7) R, recurse on (3/7) kappa,
      * return (7/8) Pi^-1 S_rec Pi^-1), written with EJML's own eigensolver, fed the same recorded noise
