@@ -42,6 +42,6 @@ final class MeanMethods implements MethodProvider {
     }
 
     static String num(double x) {
-        return x == Math.rint(x) && Math.abs(x) < 1e15 ? Long.toString((long) x) : Double.toString(x);
+        return new java.math.BigDecimal(Double.toString(x)).stripTrailingZeros().toPlainString();
     }
 }
