@@ -179,6 +179,11 @@ final class MechanismCommand extends CommandGroup {
                     .bound(calibration.variant()).build();
             RowBlockMatrix m = DataReader.read(input);
             checkRows(m, input, calibration.maxRows);
+            if (m.rows() > GaussianProcessRegression.MAX_FACTORISED_ROWS) {
+                throw new IllegalArgumentException(input.getFileName() + " has more than "
+                        + GaussianProcessRegression.MAX_FACTORISED_ROWS + " rows: gpr factorises the n x n kernel"
+                        + " matrix, which must fit one Java array (spec ndis §10: n up to a few thousand)");
+            }
             if (m.cols() - 1 != query.length) {
                 throw new IllegalArgumentException("--query has " + query.length + " coordinates but "
                         + input.getFileName() + " has " + (m.cols() - 1) + " input columns (plus the label)");

@@ -30,7 +30,8 @@ import org.ejml.interfaces.linsol.LinearSolverDense;
  * <p><b>Guarantee.</b> {@code (epsilon, delta)}-DP under <b>add/remove</b> neighbours for records
  * {@code (x, y)} with {@code ||x||_2 <= l} and {@code y in {-1, +1}}, for datasets of at most the public size N
  * (spec §11.2: the actual size is not revealed). Sensitivities (sigma a variance, {@code top = 1/(lambda + N l^2/4)}):
- * {@code Delta = (l/lambda + 2r)/sqrt(sigma + top)}, {@code rhoInf = log((sigma + 1/lambda)/(sigma + top))},
+ * {@code Delta = (l'/lambda + 2r)/sqrt(sigma + top)} ({@code l' = l (1 + 1e-12)} covers the few ulps by which a row
+ * scaled onto the ball can exceed l), {@code rhoInf = log((sigma + 1/lambda)/(sigma + top))},
  * {@code nu = d rhoInf}. Calibration: {@link NdisGaussianMechanism}.
  *
  * <p><b>Why the computed point is covered (issue 14, finding 2).</b> Prop. 7 bounds the Euclidean distance of the
@@ -168,7 +169,7 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
     public static SensitivityFunction sensitivity(int d, double lambda, double l, int n, double residual) {
         double top = 1 / (lambda + n * l * l / 4);
         double gap = (n * l * l / 4) / (lambda * (lambda + n * l * l / 4)); // 1/lambda - top, without cancellation
-        double shift = l / lambda + 2 * residual;
+        double shift = l * (1 + 1e-12) / lambda + 2 * residual; // clipped rows may exceed l by a few ulps
         return sigma -> {
             double low = sigma + top;
             double rho = Math.log1p(gap / low);
@@ -392,7 +393,7 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
         double gammaD = (dimension + 1) * U / (1 - (dimension + 1) * U);
         double e = 2 * Math.sqrt(dimension) * (n * l * (10.2 * U + gammaD * l * tnorm / 4) + 6 * U * lambda * tnorm);
         double bound = (gnorm * (1 + (dimension + 4) * U) + e) / lambda;
-        return bound * (1 + 1e-12) <= residualTarget;
+        return bound * (1 + 1e-9) <= residualTarget;
     }
 
     /** The public bound on the gradient's floating-point error at any {@code ||theta|| <= t}, n <= N rows. */

@@ -44,7 +44,9 @@ import org.ejml.interfaces.linsol.LinearSolverDense;
  * so at most {@code n (p + 6) u s^2} in norm). Below it, the factorisation can fail on some data (duplicate rows make
  * K singular) and not on their neighbours. Should the factorisation fail nonetheless, the release falls back to the
  * prior predictive {@code (0, k**)}, which is covered by the same sensitivity: {@code |mu*(D)| <= sqrt(k*^T A^{-1}
- * k*) ||y|| / sigma_n <= l B sqrt(n) / sigma_n} and {@code 0 <= Sigma*(D) <= k** = l^2}.
+ * k*) ||y|| / sigma_n <= l B sqrt(n) / sigma_n} and {@code 0 <= Sigma*(D) <= k** = l^2}. The same prior is
+ * released when the n x n matrix does not fit in memory (more than {@link #MAX_FACTORISED_ROWS} rows, or an
+ * allocation failure): the command line refuses such data before the release.
  *
  * <p><b>Input.</b> The dataset's rows are the p inputs followed by the label. The mechanism is defined on every
  * finite row: a label outside {@code [-B, B]} is clipped to it (a per-record map); the command line rejects such
@@ -61,6 +63,9 @@ public final class GaussianProcessRegression implements PrivateMechanism {
     public static final String ID = "mechanism.gpr";
 
     private static final double U = 0x1p-53;
+
+    /** The most rows whose n x n matrix fits one Java array; more get the covered prior (class comment). */
+    public static final int MAX_FACTORISED_ROWS = 46340;
 
     /** A positive-definite kernel with a public bound on its diagonal; only the RBF kernel ({@link #rbf}). */
     public sealed interface Kernel permits Rbf {
@@ -115,6 +120,10 @@ public final class GaussianProcessRegression implements PrivateMechanism {
     public static Kernel rbf(double variance, double lengthscale) {
         positive("variance", variance, "the RBF signal variance k(x,x) must be positive");
         positive("lengthscale", lengthscale, "the RBF lengthscale must be positive");
+        if (!(2 * lengthscale * lengthscale > 0) || !Double.isFinite(2 * lengthscale * lengthscale)) {
+            throw new IllegalArgumentException("lengthscale=" + lengthscale + ": 2 h^2 must be a positive finite"
+                    + " double (rescale the inputs)");
+        }
         return new Rbf(variance, lengthscale);
     }
 
@@ -245,10 +254,15 @@ public final class GaussianProcessRegression implements PrivateMechanism {
         int n = x.length;
         double kss = kernel.value(query, query);
         double[] prior = {0, kss};
-        if (n == 0) {
+        if (n == 0 || n > MAX_FACTORISED_ROWS) {
             return prior;
         }
-        DMatrixRMaj a = new DMatrixRMaj(n, n);
+        DMatrixRMaj a;
+        try {
+            a = new DMatrixRMaj(n, n);
+        } catch (OutOfMemoryError e) { // the n x n matrix does not fit: the covered prior (class comment)
+            return prior;
+        }
         DMatrixRMaj ks = new DMatrixRMaj(n, 1);
         for (int i = 0; i < n; i++) {
             ks.set(i, kernel.value(query, x[i]));
