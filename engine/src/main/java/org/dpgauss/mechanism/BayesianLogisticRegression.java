@@ -70,11 +70,13 @@ import org.ejml.interfaces.linsol.LinearSolverDense;
  * 10 % of the sensitivity, and the noise, of the order of {@code l/lambda}, is already far above any
  * {@code theta*} such data can produce).
  *
- * <p>Floating-point error of the gradient: each margin {@code x^T theta} errs by at most
- * {@code gamma_d l ||theta||}, which moves the sigmoid by at most a quarter of that; the sigmoid itself errs by at
- * most 4u and the product by 2u; compensated summation of the n terms errs by at most
- * {@code (2u + O(n u^2))} times their absolute sum {@code <= n l}: per coordinate {@code E_a <= n l (10.2u +
- * gamma_d l ||theta||/4) + 6 u lambda ||theta||}, doubled for safety, times {@code sqrt(d)} for the norm.
+ * <p>Floating-point error of the gradient: each margin {@code x_i^T theta} errs by at most
+ * {@code gamma_d ||x_i|| ||theta||}, which moves the sigmoid by at most a quarter of that; the sigmoid itself errs
+ * by at most 4u and the product by 2u; compensated summation of the n terms errs by at most {@code (2u + O(n u^2))}
+ * times their absolute sum: per coordinate {@code E_a <= 10.2u S1 + gamma_d ||theta|| S2 / 4 + 6 u lambda
+ * ||theta||} with {@code S1 = sum ||x_i|| <= n l} and {@code S2 = sum ||x_i||^2 <= n l^2}, doubled for safety,
+ * times {@code sqrt(d)} for the norm. The certificate uses the data's S1 and S2 (its outcome only selects between
+ * two covered points); the fallback's rounding term uses the public {@code N l} and {@code N l^2}.
  *
  * <p>The covariance {@code Sigma} is computed by a Cholesky-based inverse; were that to fail in floating point, the
  * covariance {@code I/lambda} is used instead, which is also covered: {@code (lambda + n l^2/4)^{-1} I <= Sigma(D)
@@ -329,6 +331,16 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
         double[] theta = new double[d];
         double[] grad = new double[d];
         DMatrixRMaj h = new DMatrixRMaj(d, d);
+        double s1 = 0;
+        double s2 = 0;
+        for (double[] row : x) {
+            double r = norm(row, d);
+            s1 += r;
+            s2 += r * r;
+        }
+        double inflate = 1 + 4 * (n + d + 4) * U;
+        s1 *= inflate;
+        s2 *= inflate * inflate;
         double[] best = null;
         double bestNorm = Double.POSITIVE_INFINITY;
         int stalled = 0;
@@ -338,7 +350,7 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
             if (!Double.isFinite(gnorm)) {
                 break;
             }
-            if (certified(gnorm, theta, n)) {
+            if (certified(gnorm, theta, s1, s2)) {
                 if (gnorm < bestNorm) {
                     best = theta.clone();
                     bestNorm = gnorm;
@@ -386,12 +398,14 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
         return best;
     }
 
-    /** Whether {@code (||g~|| + E)/lambda <= r} at theta (class comment). */
-    private boolean certified(double gnorm, double[] theta, int n) {
-        double l = rowBound * (1 + 1e-12); // clipped rows may exceed l by a few ulps
+    /**
+     * Whether {@code (||g~|| + E)/lambda <= r} at theta (class comment), with {@code s1 = sum ||x_i||} and
+     * {@code s2 = sum ||x_i||^2} already inflated for their own rounding.
+     */
+    private boolean certified(double gnorm, double[] theta, double s1, double s2) {
         double tnorm = Math.sqrt(dot(theta, theta)) * (1 + 1e-12);
         double gammaD = (dimension + 1) * U / (1 - (dimension + 1) * U);
-        double e = 2 * Math.sqrt(dimension) * (n * l * (10.2 * U + gammaD * l * tnorm / 4) + 6 * U * lambda * tnorm);
+        double e = 2 * Math.sqrt(dimension) * (10.2 * U * s1 + gammaD * tnorm * s2 / 4 + 6 * U * lambda * tnorm);
         double bound = (gnorm * (1 + (dimension + 4) * U) + e) / lambda;
         return bound * (1 + 1e-9) <= residualTarget;
     }

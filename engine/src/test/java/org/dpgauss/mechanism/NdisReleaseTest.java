@@ -73,6 +73,26 @@ class NdisReleaseTest {
         assertTrue(m.newton(xy[0], xy[1][0]) != null);
     }
 
+    /**
+     * With a loose public bound (l = 10000 on features of scale 1), separable labels and a weak regulariser, theta*
+     * is large, and Newton's point is still certified (the certificate's rounding term uses the data's own row
+     * norms), so the release does not take the fallback.
+     */
+    @Test
+    void blrCertifiesLargeMinimisersUnderALooseRowBound() {
+        double[][] rows = scaled(20000, 1, 21);
+        for (double[] row : rows) {
+            row[5] = 0.3 * row[0] - 0.2 * row[1] + 0.1 * row[2] > 0 ? 1 : -1; // separable
+        }
+        BayesianLogisticRegression m = BayesianLogisticRegression.builder().dimension(5).lambda(0.01)
+                .rowBound(10000).maxRows(200000).budget(BUDGET).build();
+        double[][][] xy = m.records(Dataset.of(rows).matrix());
+        double[] theta = m.newton(xy[0], xy[1][0]);
+        assertTrue(theta != null, "certified");
+        double norm = Math.sqrt(BayesianLogisticRegression.dot(theta, theta));
+        assertTrue(norm > 10, "a large minimiser: " + norm);
+    }
+
     /** Finding 2: at scale 1000 with 30000 rows the old code always failed; now it releases. */
     @Test
     void blrReleasesAtScaleThousand() {
