@@ -253,4 +253,20 @@ class NdisReleaseTest {
         PrivateRelease r = Releases.run(g, Dataset.of(new double[][] {{0, 0, 5}, {0.2, 0.1, -1}}), 1e-5, seeded(7));
         assertEquals(1, r.vector("prediction").length);
     }
+
+    /** A budgeted session composes the NDIS releases as (epsilon, delta) and refuses one that would exceed it. */
+    @Test
+    void sessionChargesTheStatedBudget() {
+        Dataset data = Dataset.of(new double[][] {{0.1, 0.2, 1}, {-0.3, 0.1, -1}, {0.5, -0.4, 1}});
+        org.dpgauss.release.PrivacySession s = org.dpgauss.release.PrivacySession.builder(data)
+                .relation(NeighbouringRelation.ADD_REMOVE).budget(ApproxDp.of(1.5, 1e-4)).context(seeded(8)).open();
+        PrivateRelease r = s.release(NdisMechanismTest.blr(2, 1, 1, 100, 1, 1e-5,
+                NdisGaussianMechanism.DEFAULT_VARIANT));
+        assertTrue(r.isPass());
+        assertEquals(1, s.spent().epsilon(), 1e-12);
+        GaussianProcessRegression g = NdisMechanismTest.gpr(GaussianProcessRegression.rbf(1, 1), 0.5, 1, 100,
+                new double[] {0, 0}, 1, 1e-5, NdisGaussianMechanism.DEFAULT_VARIANT);
+        assertThrows(org.dpgauss.privacy.accounting.BudgetExceededException.class, () -> s.release(g), "1 + 1 > 1.5");
+        assertEquals(1, s.spent().epsilon(), 1e-12, "a refused release charges nothing");
+    }
 }
