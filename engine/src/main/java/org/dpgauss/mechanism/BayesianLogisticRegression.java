@@ -65,10 +65,10 @@ import org.ejml.interfaces.linsol.LinearSolverDense;
  *       but it is a path the certificate has not been seen to need.</li>
  * </ol>
  * The covered residual is {@code r = max(1e-4 l/lambda, r_fb)}, a public parameter ({@code residualBound}). The
- * fallback is a safety net: it adds to the noise of every release only when its residual exceeds
- * {@code 1e-4 l/lambda}, i.e. when {@code M/lambda} is so large that the fallback is theta = 0 (then by at most
- * 10 % of the sensitivity, and the noise, of the order of {@code l/lambda}, is already far above any
- * {@code theta*} such data can produce).
+ * fallback is a safety net: it adds to the noise of every release only where its residual exceeds
+ * {@code 1e-4 l/lambda}: by its rounding term (a fraction of a percent of the sensitivity for large N), or, where
+ * {@code M/lambda} is so large that the fallback is theta = 0, by at most 10 % of the sensitivity (the noise, of
+ * the order of {@code l/lambda}, is then far above any {@code theta*} such data can produce).
  *
  * <p>Floating-point error of the gradient: each margin {@code x_i^T theta} errs by at most
  * {@code gamma_d ||x_i|| ||theta||}, which moves the sigmoid by at most a quarter of that; the sigmoid itself errs
