@@ -214,6 +214,15 @@ public final class GaussianProcessRegression implements PrivateMechanism {
      * @throws IllegalArgumentException if the dataset has more rows than the public maximum N (outside the
      *         guarantee's domain; the message does not say how many)
      */
+    /**
+     * The public promises the sensitivity rests on (d + 1 columns, at most {@code maxRows} rows) are checked before
+     * any budget is charged.
+     */
+    @Override
+    public void validate(Dataset data, Statement stated) {
+        records(data.matrix());
+    }
+
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
         double[][][] xy = records(data.matrix());
