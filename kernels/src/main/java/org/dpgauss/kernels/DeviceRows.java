@@ -3,8 +3,10 @@ package org.dpgauss.kernels;
 import jcuda.driver.CUdeviceptr;
 
 /**
- * A row-block matrix as the device holds it. Resident: every block was uploaded once and stays until
- * {@link #close()} (LargestGoodSubset reuses it across rounds and thresholds). Streamed (the data do not
+ * A row-block matrix as the device holds it. Resident: every block was uploaded once, into one contiguous
+ * device buffer (row-major n x d, whatever the host blocking, so vendor routines and fixed row chunks see the
+ * same layout for any block size), and stays until {@link #close()} (the engine reuses it across primitives,
+ * LargestGoodSubset across rounds and thresholds). Streamed (the data do not
  * fit the memory budget): blocks are uploaded on demand into three slots, least recently used first,
  * so any pass touches each block (or each pair of blocks) with one upload.
  */
@@ -17,7 +19,8 @@ public final class DeviceRows implements AutoCloseable {
     final int rows;
     final int cols;
     final boolean resident;
-    private final DevicePool.Buffer[] blocks;
+    private final int blockCount;
+    private DevicePool.Buffer all;
     private final int[] slotBlock = new int[SLOTS];
     private final long[] slotUse = new long[SLOTS];
     private final DevicePool.Buffer[] slotBuf = new DevicePool.Buffer[SLOTS];
@@ -31,7 +34,7 @@ public final class DeviceRows implements AutoCloseable {
         this.rows = host.rows();
         this.cols = host.cols();
         this.resident = resident;
-        this.blocks = new DevicePool.Buffer[host.blockCount()];
+        this.blockCount = host.blockCount();
         this.fingerprint = fingerprint;
         java.util.Arrays.fill(slotBlock, -1);
     }
@@ -45,7 +48,7 @@ public final class DeviceRows implements AutoCloseable {
     }
 
     public int blockCount() {
-        return blocks.length;
+        return blockCount;
     }
 
     public int blockStart(int b) {
@@ -75,10 +78,11 @@ public final class DeviceRows implements AutoCloseable {
     CUdeviceptr block(int b) {
         check();
         if (resident) {
-            if (blocks[b] == null) {
-                blocks[b] = device.uploadBlock(host, b);
+            if (all == null) {
+                uploadAll();
             }
-            return blocks[b].ptr;
+            long off = (long) host.blockStart(b) * cols * 8;
+            return off == 0 ? all.ptr : all.ptr.withByteOffset(off);
         }
         clock++;
         for (int s = 0; s < SLOTS; s++) {
@@ -95,7 +99,7 @@ public final class DeviceRows implements AutoCloseable {
         }
         if (slotBuf[victim] == null) {
             long maxBytes = 0;
-            for (int k = 0; k < blocks.length; k++) {
+            for (int k = 0; k < blockCount; k++) {
                 maxBytes = Math.max(maxBytes, (long) host.blockRowCount(k) * cols * 8);
             }
             slotBuf[victim] = device.pool().takeOwned(maxBytes);
@@ -106,11 +110,29 @@ public final class DeviceRows implements AutoCloseable {
         return slotBuf[victim].ptr;
     }
 
-    /** Owning thread only: uploads every block now (resident mode). */
+    /** Owning thread only: uploads every block now, into one contiguous buffer (resident mode). */
     void uploadAll() {
-        for (int b = 0; b < blocks.length; b++) {
-            block(b);
+        check();
+        if (all != null) {
+            return;
         }
+        all = device.pool().takeOwned(Math.max(8L, (long) rows * cols * 8));
+        for (int b = 0; b < blockCount; b++) {
+            long off = (long) host.blockStart(b) * cols * 8;
+            device.uploadInto(off == 0 ? all.ptr : all.ptr.withByteOffset(off), host, b);
+        }
+    }
+
+    /** Owning thread only, resident only: the device address of row {@code row} (rows are contiguous). */
+    long address(long row) {
+        check();
+        if (!resident) {
+            throw new IllegalStateException("streamed rows have no contiguous device address");
+        }
+        if (all == null) {
+            uploadAll();
+        }
+        return Handles.address(all.ptr) + row * cols * 8;
     }
 
     private void check() {
@@ -125,10 +147,8 @@ public final class DeviceRows implements AutoCloseable {
             return;
         }
         closed = true;
-        for (int b = 0; b < blocks.length; b++) {
-            device.pool().give(blocks[b]);
-            blocks[b] = null;
-        }
+        device.pool().give(all);
+        all = null;
         for (int s = 0; s < SLOTS; s++) {
             device.pool().give(slotBuf[s]);
             slotBuf[s] = null;

@@ -160,6 +160,13 @@ final class DriverCalls {
         run("cuEventSynchronize", () -> JCudaDriver.cuEventSynchronize(e));
     }
 
+    /** Seconds between two recorded events (both complete). */
+    static double elapsedSeconds(CUevent start, CUevent end) {
+        float[] ms = new float[1];
+        run("cuEventElapsedTime", () -> JCudaDriver.cuEventElapsedTime(ms, start, end));
+        return ms[0] * 1e-3;
+    }
+
     static void synchronize(CUstream s) {
         run("cuStreamSynchronize", () -> JCudaDriver.cuStreamSynchronize(s));
     }

@@ -14,7 +14,7 @@ import java.util.List;
  * <li>the Python venv's {@code site-packages/nvidia/cu13/lib}: the site-packages named by
  * {@code DPGAUSS_PYTHON_SITE} (the GPU suite sets it from {@code python3}), then {@code $VIRTUAL_ENV}, then the
  * venv of the GPU hosts we are lent ({@code /opt/torch/.venv});</li>
- * <li>{@code /usr/local/cuda/lib64};</li>
+ * <li>the CUDA toolkit, {@code /usr/local/cuda/lib64};</li>
  * <li>the system path (the dynamic linker's own search: {@code LD_LIBRARY_PATH}, the ldconfig cache).</li>
  * </ol>
  * Plain Java 17: the loading itself is the FFM code of the jar's Java 22+ section ({@code FfmLibraries}).
@@ -45,7 +45,7 @@ public final class LibrarySearch {
             this.note = note;
         }
 
-        /** E.g. {@code DPGAUSS_CUDA_LIBDIR}, {@code venv nvidia/cu13/lib}, {@code /usr/local/cuda/lib64}. */
+        /** E.g. {@code DPGAUSS_CUDA_LIBDIR}, {@code venv nvidia/cu13/lib}, {@code CUDA toolkit}, {@code system path}. */
         public String label() {
             return label;
         }
@@ -115,7 +115,7 @@ public final class LibrarySearch {
             out.add(new Place("venv " + VENV_SUBDIR, null, "no venv found: DPGAUSS_PYTHON_SITE and VIRTUAL_ENV unset, no "
                     + String.join(", ", KNOWN_VENVS)));
         }
-        out.add(new Place(TOOLKIT_DIR, Path.of(TOOLKIT_DIR), null));
+        out.add(new Place("CUDA toolkit", Path.of(TOOLKIT_DIR), null));
         out.add(new Place("system path", null, null));
         return out;
     }

@@ -207,11 +207,13 @@ final class FfmLibraries {
         StringBuilder sb = new StringBuilder("FFM vendor libraries (Java " + Runtime.version().feature()
                 + "), search order: " + LibrarySearch.describe());
         for (String lib : new String[] {FfmBlas.LIBRARY, FfmSolver.LIBRARY}) {
+            String line;
             try {
-                sb.append("\n  ").append(load(lib).describe());
+                line = load(lib).describe();
             } catch (CudaFailure e) {
-                sb.append("\n  ").append(e.getMessage());
+                line = e.getMessage();
             }
+            sb.append("\n  ").append(line);
         }
         return sb.toString();
     }
