@@ -16,7 +16,7 @@
 #   data      a 1e6 x 100 standard normal .npy (numpy) for the large mechanism runs
 #   mech_*    the mechanisms end to end, each with --engine gpu and --engine cpu: `dpgauss demo` demo-sized
 #             (20000 x 10, every mechanism) and, on the 1e6 x 100 file, `dpgauss project` (rank 50) and
-#             `dpgauss sample` (the unbounded Gaussian sampler), wall seconds per run
+#             `dpgauss sample` (the unbounded Gaussian sampler, uncertified n1 = n/5, n2 = 2n/5), wall seconds each
 # and writes exactly these 8 files into RESULTS_DIR (the device tool returns at most 8):
 #   summary.txt  verdict, per-phase exit status, seconds and limit, the file list
 #   probe.txt    the probe phase's output
@@ -79,8 +79,11 @@ mech_large() { # NxD engine: projection mechanism and the unbounded Gaussian sam
       --rank 50 --epsilon 1 --delta 1e-6 --row-bound 20 --clip-rows --output "$tmp/mech/M-$engine.npy" \
       --engine "$engine" --insecure-seed 20261125 --json || rc=1
   rm -f "$tmp/mech/M-$engine.npy"
+  # uncertified split n1 = n/5, n2 = 2n/5 (the certified constants need millions of rows more)
+  local n=${nd%x*}
   timed "sample-$nd-$engine" "$java" "${jopts[@]}" -cp "$cp_main" org.dpgauss.cli.Main sample --input "$tmp/x.npy" \
-      --epsilon 1 --delta 1e-3 --engine "$engine" --insecure-seed 20261125 --json || rc=1
+      --epsilon 1 --delta 1e-3 --constants "n1=$((n / 5)),n2=$((2 * n / 5))" --engine "$engine" \
+      --insecure-seed 20261125 --json || rc=1
   return $rc
 }
 make_data() { # NxD: standard normal rows (seed 17) as .npy for the large mechanism runs
