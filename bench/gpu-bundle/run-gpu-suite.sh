@@ -108,7 +108,7 @@ fake=${DPGAUSS_SUITE_FAKE_DEVICE:-0}
 scale=${DPGAUSS_SUITE_SCALE:-$([ "$fake" = 1 ] && echo small || echo full)}
 
 phases=(probe tests bench vendor data mech_small_gpu mech_small_cpu mech_large_gpu mech_large_cpu)
-declare -A limit=([probe]=30 [tests]=125 [bench]=140 [vendor]=50 [data]=15
+declare -A limit=([probe]=30 [tests]=90 [bench]=175 [vendor]=50 [data]=15
                   [mech_small_gpu]=20 [mech_small_cpu]=20 [mech_large_gpu]=45 [mech_large_cpu]=60)
 total=0
 for p in "${phases[@]}"; do
