@@ -75,7 +75,12 @@ final class FfmBlas implements DenseBlas {
             version = v.get(JAVA_INT, 0);
         }
         check("cublasSetStream", invoke(setStream, h, MemorySegment.ofAddress(Handles.address(stream))));
-        return new FfmBlas(h, lib, version);
+        try {
+            return new FfmBlas(h, lib, version); // resolves the routines' symbols
+        } catch (CudaFailure e) {
+            invoke(lib.function("cublasDestroy_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS), "cublasDestroy"), h); // no leak
+            throw e;
+        }
     }
 
     private static int invoke(MethodHandle m, Object... args) {

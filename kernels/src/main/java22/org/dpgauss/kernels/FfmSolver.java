@@ -74,7 +74,12 @@ final class FfmSolver implements DenseSolver {
             h = out.get(ADDRESS, 0);
         }
         check("cusolverDnSetStream", invoke(setStream, h, MemorySegment.ofAddress(Handles.address(stream))));
-        return new FfmSolver(h, lib, version);
+        try {
+            return new FfmSolver(h, lib, version); // resolves the routines' symbols
+        } catch (CudaFailure e) {
+            invoke(lib.function("cusolverDnDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS)), h); // no handle leaks
+            throw e;
+        }
     }
 
     private static int invoke(MethodHandle m, Object... args) {
