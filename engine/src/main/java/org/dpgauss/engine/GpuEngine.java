@@ -44,6 +44,8 @@ import org.ejml.dense.row.CommonOps_DDRM;
  * <p>Data residency: the last matrix a primitive saw stays on the device (one contiguous buffer), and the next
  * primitive on the same, unchanged matrix (same object, same content fingerprint) uses it without uploading it
  * again; d x d results come back, the n x d whitened rows come back because the API returns them on the host.
+ * The first upload runs on a second stream, block by block, overlapping the first primitive's kernels (each
+ * kernel waits on the device for its own block only).
  *
  * <p>A device failure never gives a wrong answer or a crashed JVM: the call is redone on the CPU, the
  * fall-back is reported on stderr, counted and listed in {@link #fallbacks()}. With
@@ -65,6 +67,9 @@ public final class GpuEngine implements ComputeEngine {
     private final int solverMinDim = Integer.getInteger(SOLVER_MIN_DIM_PROPERTY, 64);
     private final boolean strict = Boolean.getBoolean(STRICT_PROPERTY);
     private volatile boolean vendorBlas = !"false".equalsIgnoreCase(System.getProperty(VENDOR_BLAS_PROPERTY));
+    /** System property: {@code false} uploads a resident matrix whole before the first kernel (no overlap). */
+    public static final String OVERLAP_PROPERTY = "dpgauss.gpu.overlap";
+    private volatile boolean overlapUploads = !"false".equalsIgnoreCase(System.getProperty(OVERLAP_PROPERTY));
     private final java.util.Map<String, Integer> paths = new java.util.TreeMap<>();
 
     private final CudaDevice device;
@@ -118,6 +123,15 @@ public final class GpuEngine implements ComputeEngine {
         } catch (CudaFailure e) {
             return "kernels";
         }
+    }
+
+    /**
+     * Overlapped uploads ({@code true}, the default unless {@value #OVERLAP_PROPERTY}=false): a matrix that becomes
+     * resident is uploaded block by block on a second stream while the first primitive's kernels work on the blocks
+     * already there; {@code false}: uploaded whole first.
+     */
+    public void useOverlappedUploads(boolean overlap) {
+        overlapUploads = overlap;
     }
 
     /** Uses cuBLAS where it loads ({@code true}, the default unless {@value #VENDOR_BLAS_PROPERTY}=false) or our kernels only. */
@@ -599,7 +613,7 @@ public final class GpuEngine implements ComputeEngine {
             cachedRows.close();
             cachedRows = null;
         }
-        cachedRows = device.upload(new RowBlockHostRows(y), maxResidentBytes, true);
+        cachedRows = device.upload(new RowBlockHostRows(y), maxResidentBytes, true, overlapUploads);
         cachedMatrix = new WeakReference<>(y);
         return cachedRows;
     }

@@ -6,8 +6,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.condition.EnabledIf;
 
 /**
- * The contract run against our own kernels only (cuBLAS switched off), data resident: the path every GPU takes
- * where the CUDA 13 vendor libraries do not load. Fails if any call fell back to the CPU.
+ * The contract run against our own kernels only (cuBLAS switched off), data resident and uploaded whole before
+ * the first kernel (no second stream): the path every GPU takes where the CUDA 13 vendor libraries do not load.
+ * Fails if any call fell back to the CPU.
  */
 @Tag("gpu")
 @EnabledIf(value = "org.dpgauss.engine.GpuTestSupport#gpuUsable",
@@ -18,6 +19,7 @@ class GpuKernelsOnlyEngineContractTest extends ComputeEngineContractTest {
     protected ComputeEngine createEngine() {
         GpuEngine g = GpuEngine.open(CudaDevice.shared(), Long.MAX_VALUE);
         g.useVendorBlas(false);
+        g.useOverlappedUploads(false); // and the whole-matrix upload (the default engine overlaps)
         return g;
     }
 

@@ -68,6 +68,8 @@ public final class CudaDevice implements AutoCloseable {
     // owning-thread state
     private CUdevice dev;
     private CUstream stream;
+    /** Second stream: resident rows are uploaded on it while kernels on {@link #stream} work on earlier blocks. */
+    private CUstream copyStream;
     private final Map<String, CUfunction> functions = new HashMap<>();
     private final Map<String, CUmodule> modules = new HashMap<>();
     private DevicePool pool;
@@ -127,6 +129,7 @@ public final class CudaDevice implements AutoCloseable {
             }
         }
         stream = DriverCalls.createStream();
+        copyStream = DriverCalls.createStream();
         long[] mem = DriverCalls.memInfo();
         pool = new DevicePool(Math.max(64L << 20, mem[1] / 8));
         for (int s = 0; s < 2; s++) {
@@ -214,6 +217,8 @@ public final class CudaDevice implements AutoCloseable {
                 DriverCalls.record(timing[0], stream);
                 T result = work.call();
                 DriverCalls.record(timing[1], stream);
+                // the compute stream is idle at the end of every operation: buffers given back to the pool during
+                // it can be reused by the next one on either stream (the copy stream's uploads rely on this)
                 DriverCalls.waitFor(timing[1]);
                 lastDeviceSeconds = DriverCalls.elapsedSeconds(timing[0], timing[1]);
                 pool.endScope(false);
@@ -231,8 +236,13 @@ public final class CudaDevice implements AutoCloseable {
 
     // ---------- transfers (owning thread) ----------------------------------------------------------
 
-    /** Uploads doubles through the pinned staging buffers (asynchronous, ordered on the stream). */
+    /** Uploads doubles through the pinned staging buffers (asynchronous, ordered on the compute stream). */
     private void uploadDoubles(CUdeviceptr dst, double[] src, int off, int len) {
+        uploadDoubles(dst, src, off, len, stream);
+    }
+
+    /** Uploads doubles through the pinned staging buffers, asynchronous and ordered on {@code on}. */
+    private void uploadDoubles(CUdeviceptr dst, double[] src, int off, int len, CUstream on) {
         int per = STAGE_BYTES / 8;
         for (int done = 0; done < len; done += per) {
             int n = Math.min(per, len - done);
@@ -240,8 +250,8 @@ public final class CudaDevice implements AutoCloseable {
             ByteBuffer bb = stageView[s];
             bb.clear();
             bb.asDoubleBuffer().put(src, off + done, n);
-            DriverCalls.copyToDeviceAsync(dst.withByteOffset((long) done * 8), stage[s], (long) n * 8, stream);
-            releaseStage(s);
+            DriverCalls.copyToDeviceAsync(dst.withByteOffset((long) done * 8), stage[s], (long) n * 8, on);
+            releaseStage(s, on);
         }
     }
 
@@ -254,7 +264,7 @@ public final class CudaDevice implements AutoCloseable {
             bb.clear();
             bb.asIntBuffer().put(src, done, n);
             DriverCalls.copyToDeviceAsync(dst.withByteOffset((long) done * 4), stage[s], (long) n * 4, stream);
-            releaseStage(s);
+            releaseStage(s, stream);
         }
     }
 
@@ -267,8 +277,8 @@ public final class CudaDevice implements AutoCloseable {
         return s;
     }
 
-    private void releaseStage(int s) {
-        DriverCalls.record(stageFree[s], stream);
+    private void releaseStage(int s, CUstream on) {
+        DriverCalls.record(stageFree[s], on);
         stageUsed[s] = true;
     }
 
@@ -281,6 +291,26 @@ public final class CudaDevice implements AutoCloseable {
 
     void uploadInto(CUdeviceptr dst, HostRows host, int b) {
         uploadDoubles(dst, host.block(b), 0, host.blockRowCount(b) * host.cols());
+    }
+
+    /**
+     * Block b uploaded on the copy stream; the returned event completes with it (the compute stream waits on it
+     * with {@link #computeWaits} before a kernel reads the block).
+     */
+    CUevent uploadIntoOverlapped(CUdeviceptr dst, HostRows host, int b) {
+        uploadDoubles(dst, host.block(b), 0, host.blockRowCount(b) * host.cols(), copyStream);
+        CUevent done = DriverCalls.createEvent();
+        DriverCalls.record(done, copyStream);
+        return done;
+    }
+
+    void computeWaits(CUevent e) {
+        DriverCalls.streamWait(stream, e);
+    }
+
+    /** Blocks the owning thread until every upload issued on the copy stream is done. */
+    void copiesDone() {
+        DriverCalls.synchronize(copyStream);
     }
 
     private DevicePool.Buffer upload(double[] a) {
@@ -392,12 +422,21 @@ public final class CudaDevice implements AutoCloseable {
      * 60% of the free device memory, else streamed block by block.
      */
     public DeviceRows upload(HostRows host, long maxResidentBytes, boolean withFingerprint) {
+        return upload(host, maxResidentBytes, withFingerprint, false);
+    }
+
+    /**
+     * As {@link #upload(HostRows, long, boolean)}; with {@code overlapped}, resident rows are not uploaded now but
+     * block by block on a second stream as the first kernels ask for them, each kernel waiting (on the device)
+     * for its block only, so the first primitive's transfers overlap its compute.
+     */
+    public DeviceRows upload(HostRows host, long maxResidentBytes, boolean withFingerprint, boolean overlapped) {
         long fp = withFingerprint ? fingerprint(host) : 0;
         return onOwner("upload rows", () -> {
             long bytes = (long) host.rows() * host.cols() * 8;
             long free = DriverCalls.memInfo()[0] + pool.cachedBytes();
             boolean resident = bytes <= maxResidentBytes && bytes <= (long) (0.6 * free);
-            DeviceRows rows = new DeviceRows(this, host, resident, fp);
+            DeviceRows rows = new DeviceRows(this, host, resident, fp, overlapped);
             if (resident) {
                 try {
                     rows.uploadAll();
@@ -763,6 +802,7 @@ public final class CudaDevice implements AutoCloseable {
             DriverCalls.zero32(c.ptr, (long) d * d * 2, stream);
             for (long s0 = 0; s0 < y.rows; s0 += VENDOR_CHUNK_ROWS) {
                 int k = (int) Math.min(VENDOR_CHUNK_ROWS, y.rows - s0);
+                y.ready(s0, s0 + k);
                 // row-major rows are column-major d x k (lda d): C = A A^T, upper (col-major) = row-major lower
                 b.syrk(true, false, d, k, 1.0, y.address(s0), d, 1.0, cAt, d);
             }
@@ -806,6 +846,7 @@ public final class CudaDevice implements AutoCloseable {
                         launch("dp_projection_normals_philox", gridFor((nG + 1) / 2 + 1, 256), 1, 1, 256, 1,
                                 Pointer.to(i64(philoxKey), i64(streamId), i64(start), ptr(g), i64(nG)));
                     }
+                    x.ready(s0, s0 + ns);
                     // G (ns x r row-major) is column-major r x ns; X rows are column-major d x ns:
                     // C (column-major r x d = row-major d x r) += G X^T
                     b.gemm(false, true, r, d, (int) ns, 1.0, gAt, r, x.address(s0), d, 1.0, cAt, r);
@@ -833,6 +874,7 @@ public final class CudaDevice implements AutoCloseable {
             DevicePool.Buffer z = pool.take(n * d * 8);
             DevicePool.Buffer q = normsOnly ? pool.take(n * 8) : null;
             try {
+                x.ready(0, n);
                 DriverCalls.copyDeviceAsync(z.ptr, x.block(0), n * d * 8, stream);
                 long zAt = Handles.address(z.ptr);
                 // L row-major is L^T column-major (upper): solve (L^T)^T Z = X, Z column-major d x n

@@ -27,8 +27,19 @@ public final class DeviceRows implements AutoCloseable {
     private long clock;
     private volatile boolean closed;
     private final long fingerprint;
+    /** Resident rows uploaded lazily on the copy stream, block by block (see {@link CudaDevice#upload}). */
+    private final boolean overlapped;
+    /** Overlapped: blocks [0, issued) have their upload issued; ready[b] completes with block b's copy. */
+    private int issued;
+    /** Overlapped: the compute stream has waited for blocks [0, waited). */
+    private int waited;
+    private jcuda.driver.CUevent[] ready;
 
     DeviceRows(CudaDevice device, HostRows host, boolean resident, long fingerprint) {
+        this(device, host, resident, fingerprint, false);
+    }
+
+    DeviceRows(CudaDevice device, HostRows host, boolean resident, long fingerprint, boolean overlapped) {
         this.device = device;
         this.host = host;
         this.rows = host.rows();
@@ -36,6 +47,7 @@ public final class DeviceRows implements AutoCloseable {
         this.resident = resident;
         this.blockCount = host.blockCount();
         this.fingerprint = fingerprint;
+        this.overlapped = overlapped && resident;
         java.util.Arrays.fill(slotBlock, -1);
     }
 
@@ -81,6 +93,9 @@ public final class DeviceRows implements AutoCloseable {
             if (all == null) {
                 uploadAll();
             }
+            if (overlapped) {
+                readyThrough(b);
+            }
             long off = (long) host.blockStart(b) * cols * 8;
             return off == 0 ? all.ptr : all.ptr.withByteOffset(off);
         }
@@ -110,17 +125,66 @@ public final class DeviceRows implements AutoCloseable {
         return slotBuf[victim].ptr;
     }
 
-    /** Owning thread only: uploads every block now, into one contiguous buffer (resident mode). */
+    /**
+     * Owning thread only: the contiguous device buffer, and every block's upload issued on the compute stream
+     * (resident mode); overlapped rows only get the buffer here, their blocks are uploaded as they are asked for.
+     */
     void uploadAll() {
         check();
         if (all != null) {
             return;
         }
         all = device.pool().takeOwned(Math.max(8L, (long) rows * cols * 8));
+        if (overlapped) {
+            ready = new jcuda.driver.CUevent[blockCount];
+            return;
+        }
         for (int b = 0; b < blockCount; b++) {
             long off = (long) host.blockStart(b) * cols * 8;
             device.uploadInto(off == 0 ? all.ptr : all.ptr.withByteOffset(off), host, b);
         }
+    }
+
+    /**
+     * Owning thread only, overlapped rows: issues the uploads of blocks up to {@code b} on the copy stream (in
+     * order) and makes the compute stream wait for block {@code b}'s copy (hence for every earlier one).
+     */
+    private void readyThrough(int b) {
+        while (issued <= b) {
+            long off = (long) host.blockStart(issued) * cols * 8;
+            ready[issued] = device.uploadIntoOverlapped(off == 0 ? all.ptr : all.ptr.withByteOffset(off), host, issued);
+            issued++;
+        }
+        if (waited <= b) {
+            device.computeWaits(ready[b]);
+            waited = b + 1;
+        }
+    }
+
+    /** Owning thread only, resident: rows [from, to) are on the device for work issued next on the compute stream. */
+    void ready(long from, long to) {
+        check();
+        if (all == null) {
+            uploadAll();
+        }
+        if (overlapped && to > from) {
+            readyThrough(blockOf(to - 1));
+        }
+    }
+
+    /** The block that holds row {@code row}. */
+    int blockOf(long row) {
+        int lo = 0;
+        int hi = blockCount - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (host.blockStart(mid) <= row) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
     }
 
     /** Owning thread only, resident only: the device address of row {@code row} (rows are contiguous). */
@@ -147,6 +211,15 @@ public final class DeviceRows implements AutoCloseable {
             return;
         }
         closed = true;
+        if (ready != null) {
+            if (issued > 0) {
+                device.copiesDone(); // no copy may still write into the buffer the pool hands out next
+            }
+            for (int b = 0; b < issued; b++) {
+                DriverCalls.destroyEvent(ready[b]);
+            }
+            ready = null;
+        }
         device.pool().give(all);
         all = null;
         for (int s = 0; s < SLOTS; s++) {

@@ -156,6 +156,15 @@ final class DriverCalls {
         run("cuEventRecord", () -> JCudaDriver.cuEventRecord(e, s));
     }
 
+    /** Later work on {@code s} waits for {@code e} (recorded on another stream) without blocking the host. */
+    static void streamWait(CUstream s, CUevent e) {
+        run("cuStreamWaitEvent", () -> JCudaDriver.cuStreamWaitEvent(s, e, 0));
+    }
+
+    static void destroyEvent(CUevent e) {
+        run("cuEventDestroy", () -> JCudaDriver.cuEventDestroy(e));
+    }
+
     static void waitFor(CUevent e) {
         run("cuEventSynchronize", () -> JCudaDriver.cuEventSynchronize(e));
     }
