@@ -178,9 +178,14 @@ public final class GpuEngine implements ComputeEngine {
         }
     }
 
-    /** Device time of this engine's last device operation (CUDA events), seconds; see {@link CudaDevice#lastDeviceSeconds()}. */
+    /** Device time of the last device operation (CUDA events), seconds; see {@link CudaDevice#lastDeviceSeconds()}. */
     public double lastDeviceSeconds() {
         return device.lastDeviceSeconds();
+    }
+
+    /** Device time of all device operations so far (seconds): a call's device time is the difference of two readings. */
+    public double totalDeviceSeconds() {
+        return device.totalDeviceSeconds();
     }
 
     /** Gives back the resident copy of the last matrix (the next call uploads again: end-to-end timings). */

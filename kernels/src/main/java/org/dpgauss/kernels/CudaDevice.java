@@ -87,6 +87,7 @@ public final class CudaDevice implements AutoCloseable {
     private boolean blasTried;
     private final CUevent[] timing = new CUevent[2];
     private volatile double lastDeviceSeconds = Double.NaN;
+    private volatile double totalDeviceSeconds;
 
     /** Rows per fixed chunk of the vendor (cuBLAS) paths: sums run chunk by chunk in global row order. */
     static final long VENDOR_CHUNK_ROWS = 1L << 16;
@@ -168,6 +169,14 @@ public final class CudaDevice implements AutoCloseable {
         return lastDeviceSeconds;
     }
 
+    /**
+     * Sum of {@link #lastDeviceSeconds()} over every operation so far: the device time of a call made of several
+     * operations (LargestGoodSubset's rounds) is the difference of two readings.
+     */
+    public double totalDeviceSeconds() {
+        return totalDeviceSeconds;
+    }
+
     /** Null while usable; otherwise why the device was given up. */
     public String brokenReason() {
         return brokenReason;
@@ -221,6 +230,7 @@ public final class CudaDevice implements AutoCloseable {
                 // it can be reused by the next one on either stream (the copy stream's uploads rely on this)
                 DriverCalls.waitFor(timing[1]);
                 lastDeviceSeconds = DriverCalls.elapsedSeconds(timing[0], timing[1]);
+                totalDeviceSeconds += lastDeviceSeconds; // owning thread only writes it
                 pool.endScope(false);
                 return result;
             } catch (Throwable t) {
