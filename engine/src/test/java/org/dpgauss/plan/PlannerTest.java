@@ -34,6 +34,9 @@ class PlannerTest {
                 .findFirst().orElseThrow();
         assertFalse(clipped.applicable());
         assertTrue(clipped.reason().contains("radius"), clipped.reason());
+        // issue 15 item 3: without a public bound the planner recommends private parameter finding
+        Planner.Plan p = Planner.plan(q);
+        assertEquals("clipped --clip auto", p.recommended().orElseThrow().method());
     }
 
     @Test
