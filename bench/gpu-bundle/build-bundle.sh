@@ -1,57 +1,89 @@
 #!/usr/bin/env bash
-# Builds a self-contained GPU bundle (< 64 MiB) for a machine with an NVIDIA GPU and no JDK or network:
-#   OUT/runtime/                 jlink runtime (java.base, java.logging, java.management, jdk.unsupported,
-#                                java.xml for the JUnit XML reports)
-#   OUT/lib/dpgauss-bench.jar    shaded jar: engine, kernels (fatbins), cpu-fallback, JCuda driver natives,
-#                                benchmarks (JCuda's NVRTC and PTX-compiler natives removed: never used)
+# Builds the self-contained GPU bundle for a machine with an NVIDIA GPU and no JDK or network (issue 17):
+#   OUT/runtime/                 jlink runtime of a JDK 22+ (Java 25 on our build machines: the jar's FFM section,
+#                                cuBLAS / cuSOLVER for CUDA 13, needs it), modules java.base, java.logging,
+#                                java.management, jdk.unsupported, java.xml; native libraries stripped
+#   OUT/lib/dpgauss-bench.jar    shaded multi-release jar: engine, kernels (fatbins, META-INF/versions/22 FFM
+#                                bindings), cpu-fallback, JCuda driver natives, benchmarks; JCuda's NVRTC,
+#                                PTX-compiler and JCusolver natives removed (never used; JCusolver links CUDA 12)
 #   OUT/lib/dpgauss-engine-tests.jar                 the engine's test classes (GPU contract and parity)
-#   OUT/lib/junit-platform-console-standalone.jar    JUnit launcher, fetched by Maven (dependency:copy)
-#   OUT/run-gpu-suite.sh RESULTS_DIR                 runs the GPU tests and benchmarks, JSON + logs there
-# Usage: bench/gpu-bundle/build-bundle.sh [OUT]   (default bench/gpu-bundle/target/dpgauss-gpu-bundle)
-# Needs a JDK 17+ (jlink) and Maven; builds the kernels only where nvcc is present (a bundle built without
-# nvcc runs everything on the CPU and reports the GPU tests as skipped).
+#   OUT/lib/junit-platform-console-standalone.jar    JUnit launcher (Maven dependency:copy)
+#   OUT/run-gpu-suite.sh RESULTS_DIR, OUT/vendor_reference.py, OUT/COMMIT
+# Usage: JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 bench/gpu-bundle/build-bundle.sh [OUT] [--no-build]
+#   (default OUT: bench/gpu-bundle/target/dpgauss-gpu-bundle; --no-build reuses the jars already built)
+# The device tool copies the working tree and the carried bundle, at most 64 MiB together: this script measures
+# both (tracked and untracked-not-ignored files of the repository, plus the bundle) and fails over the limit.
+# Needs a JDK 22+ (JAVA_HOME or javac on PATH), Maven, nvcc (the kernels; without it the bundle reports the GPU
+# unavailable), and zip/strip.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-out=${1:-$here/target/dpgauss-gpu-bundle}
+out=$here/target/dpgauss-gpu-bundle
+build=1
+for a in "$@"; do
+  case "$a" in --no-build) build=0 ;; *) out=$a ;; esac
+done
 case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
 junit_platform_version=1.10.3   # the platform release of junit-jupiter ${junit.version} (5.10.3)
 limit=$((64 * 1024 * 1024))
 
 jdk=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")}
-[ -x "$jdk/bin/jlink" ] || { echo "build-bundle: no jlink under $jdk (set JAVA_HOME to a JDK 17+)" >&2; exit 1; }
+[ -x "$jdk/bin/jlink" ] || { echo "build-bundle: no jlink under $jdk (set JAVA_HOME to a JDK 22+, e.g. Temurin 25)" >&2; exit 1; }
+feature=$("$jdk/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+if [ "${feature%%.*}" -lt 22 ] 2>/dev/null || [ "${feature#1.}" != "$feature" ]; then
+  echo "build-bundle: $jdk is Java $feature; the bundle needs a JDK 22+ (the FFM bindings to cuBLAS / cuSOLVER of CUDA 13 are Java 22+ code). Set JAVA_HOME, e.g. /usr/lib/jvm/temurin-25-jdk-amd64" >&2
+  exit 1
+fi
+export JAVA_HOME=$jdk
 
 cd "$root"
-echo ">> mvn package (tests compiled, not run)" >&2
-mvn -B -q -DskipTests package -pl bench -am
-[ -f bench/target/benchmarks.jar ] || { echo "build-bundle: bench/target/benchmarks.jar missing" >&2; exit 1; }
-if ! unzip -l bench/target/benchmarks.jar | grep -c 'org/dpgauss/kernels/weighted_gram.fatbin' >/dev/null; then
-  echo "build-bundle: WARNING: no compiled kernels in the jar (nvcc absent at build time): the bundle will report the GPU unavailable" >&2
+if [ $build = 1 ]; then
+  echo ">> mvn package with Java $feature (tests compiled, not run)" >&2
+  mvn -B -q -DskipTests package -pl bench -am
 fi
+jar=bench/target/benchmarks.jar
+[ -f "$jar" ] || { echo "build-bundle: $jar missing" >&2; exit 1; }
+listing=$(unzip -l "$jar")
+grep -q 'org/dpgauss/kernels/weighted_gram.fatbin' <<<"$listing" \
+  || echo "build-bundle: WARNING: no compiled kernels in the jar (nvcc absent at build time): the bundle will report the GPU unavailable" >&2
+grep -q 'META-INF/versions/22/org/dpgauss/kernels/FfmBlas.class' <<<"$listing" \
+  || { echo "build-bundle: $jar has no META-INF/versions/22 FFM classes: build with a JDK 22+ (the ffm-solver profile)" >&2; exit 1; }
+unzip -p "$jar" META-INF/MANIFEST.MF | grep -q '^Multi-Release: true' \
+  || { echo "build-bundle: $jar is not a multi-release jar (Multi-Release: true missing)" >&2; exit 1; }
 
 rm -rf "$out"
 mkdir -p "$out/lib"
-cp bench/target/benchmarks.jar "$out/lib/dpgauss-bench.jar"
-# JCuda's NVRTC and PTX-compiler natives (~24 MB) are never loaded: kernels are prebuilt fatbins
-zip -q -d "$out/lib/dpgauss-bench.jar" 'lib/libJNvPTXCompiler-*' 'lib/libJNvrtc-*' >/dev/null
+cp "$jar" "$out/lib/dpgauss-bench.jar"
+# never loaded: kernels are prebuilt fatbins (NVRTC, PTX compiler); JCusolver links CUDA 12's libcusolver.so.11,
+# which the CUDA 13 hosts do not have (cuSOLVER is reached through the FFM binding there)
+zip -q -d "$out/lib/dpgauss-bench.jar" 'lib/libJNvPTXCompiler-*' 'lib/libJNvrtc-*' 'lib/libJCusolver-*' >/dev/null || true
 "$jdk/bin/jar" cf "$out/lib/dpgauss-engine-tests.jar" -C engine/target/test-classes .
-echo ">> mvn dependency:copy junit-platform-console-standalone:$junit_platform_version" >&2
+echo ">> junit-platform-console-standalone:$junit_platform_version" >&2
 mvn -B -q dependency:copy -Dartifact="org.junit.platform:junit-platform-console-standalone:$junit_platform_version" \
-    -DoutputDirectory="$out/lib" -Dmdep.stripVersion=true
-echo ">> jlink" >&2
-# JDK 21+ names the compression zip-0..9 (and deprecates "2"); JDK 17 knows only 0..2
-compress=2
-plugins=$("$jdk/bin/jlink" --list-plugins 2>/dev/null || true)
-case "$plugins" in *'zip-[0-9]'*) compress=zip-9 ;; esac
+    -DoutputDirectory="$out/lib" -Dmdep.stripVersion=true \
+  || { echo "build-bundle: could not get junit-platform-console-standalone (offline? run once with network: mvn dependency:get -Dartifact=org.junit.platform:junit-platform-console-standalone:$junit_platform_version)" >&2; exit 1; }
+echo ">> jlink (Java $feature)" >&2
 "$jdk/bin/jlink" --add-modules java.base,java.logging,java.management,jdk.unsupported,java.xml \
-    --strip-debug --no-man-pages --no-header-files --compress=$compress --output "$out/runtime"
-cp "$here/run-gpu-suite.sh" "$out/run-gpu-suite.sh"
+    --strip-debug --no-man-pages --no-header-files --compress=zip-9 --output "$out/runtime"
+# strip the runtime's native libraries (libjvm.so alone is ~20 MB of symbols); the JVM runs the same
+find "$out/runtime" -name '*.so' -exec strip --strip-unneeded {} + 2>/dev/null || echo "build-bundle: strip not available: runtime left unstripped" >&2
+cp "$here/run-gpu-suite.sh" "$here/vendor_reference.py" "$out/"
 chmod +x "$out/run-gpu-suite.sh"
 git -C "$root" rev-parse HEAD > "$out/COMMIT" 2>/dev/null || echo unknown > "$out/COMMIT"
+"$out/runtime/bin/java" --enable-native-access=ALL-UNNAMED -cp "$out/lib/dpgauss-bench.jar" org.dpgauss.cli.Main --version >/dev/null \
+  || { echo "build-bundle: the bundled runtime does not run the CLI" >&2; exit 1; }
 
-size=$(du -sb "$out" | cut -f1)
-echo ">> bundle $out: $((size / 1024 / 1024)) MiB ($size bytes)" >&2
-if [ "$size" -ge "$limit" ]; then
-  echo "build-bundle: the bundle is $size bytes, over the 64 MiB limit" >&2
+# what the device tool sends: the repository's tracked and untracked-not-ignored files, plus the carried bundle
+bundle=$(du -sb "$out" | cut -f1)
+repo=$(git -C "$root" ls-files -z --cached --others --exclude-standard | (cd "$root" && xargs -0 stat -c %s 2>/dev/null) \
+       | awk '{ s += $1 } END { print s + 0 }')
+sum=$((bundle + repo))
+mib() { awk -v b="$1" 'BEGIN { printf "%.1f MiB", b / 1048576 }'; }
+echo ">> bundle $out: $(mib "$bundle") ($bundle bytes); repository (working tree that travels): $(mib "$repo") ($repo bytes); together $(mib "$sum") of the 64 MiB limit" >&2
+du -sb "$out/runtime" "$out"/lib/* | awk '{ printf "     %6.1f MiB  %s\n", $1 / 1048576, $2 }' >&2
+if [ "$sum" -ge "$limit" ]; then
+  echo "build-bundle: bundle + repository = $sum bytes, over the 64 MiB the device tool carries" >&2
   exit 1
 fi
+rel=${out#"$root"/}
+echo ">> ready: run on the GPU machine (carry [\"$rel\"]): bash $rel/run-gpu-suite.sh \$OUT" >&2

@@ -106,7 +106,7 @@ final class DemoCommand implements Callable<Integer> {
             data.put("seconds", dataSeconds);
             report.put("data", data);
             report.put("mechanisms", mechanisms);
-            report.put("privacy_profile", profile);
+            report.put("privacyProfile", profile);
             report.put("numerics", numerics);
             out.println(Json.write(report));
             return 0;
@@ -140,7 +140,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         out.println(line);
         out.printf(Locale.ROOT, "    at delta=%s: exact epsilon %.4f; the zCDP conversion states %.4f%n", delta,
-                (Double) profile.get("exact_epsilon"), (Double) profile.get("zcdp_epsilon"));
+                (Double) profile.get("exactEpsilon"), (Double) profile.get("zcdpEpsilon"));
         out.println("    (reference curve for continuous noise; the release's discrete Gaussian noise is covered by "
                 + "the zCDP guarantee above)");
         out.println("non-private numerics on the same data (engine check, nothing released):");
@@ -210,9 +210,9 @@ final class DemoCommand implements Callable<Integer> {
         m.put("sigma", sigma);
         m.put("epsilon", eps);
         m.put("delta", p.delta(eps));
-        m.put("at_delta", delta);
-        m.put("exact_epsilon", p.epsilon(delta).epsilon());
-        m.put("zcdp_epsilon", Zcdp.gaussianMechanism(sensitivity, sigma).toApproxDp(delta).epsilon());
+        m.put("atDelta", delta);
+        m.put("exactEpsilon", p.epsilon(delta).epsilon());
+        m.put("zcdpEpsilon", Zcdp.gaussianMechanism(sensitivity, sigma).toApproxDp(delta).epsilon());
         m.put("seconds", seconds(t0));
         return m;
     }

@@ -16,7 +16,7 @@ import picocli.CommandLine.ScopeType;
 /** The {@code dpgauss} command line (contract in design.md "Command line"). */
 @Command(name = "dpgauss", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Differentially private statistics on Gaussian data, with exact privacy accounting.",
-        subcommands = {DemoCommand.class, SampleCommand.class, MeanCommand.class, ProjectCommand.class, MechanismCommand.class, NdisCommand.class,
+        subcommands = {DemoCommand.class, PlanCommand.class, SampleCommand.class, MeanCommand.class, ProjectCommand.class, MechanismCommand.class, NdisCommand.class,
             SecondMomentCommand.class,
             InspectCommand.class,
             Gx2Command.class, CalibrateCommand.class,

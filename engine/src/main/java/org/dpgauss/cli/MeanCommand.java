@@ -58,10 +58,18 @@ final class MeanCommand implements Callable<Integer> {
             description = "Estimator (default: ${DEFAULT-VALUE}): clipped, anisotropic, folklore, coordinate or bhs.")
     String method;
 
-    @Option(names = "--clip", paramLabel = "C",
-            description = "clipped: public L2 clipping radius around the centre (> 0); choose it without looking at "
-                    + "the data.")
-    Double clip;
+    @Option(names = "--clip", paramLabel = "C|auto",
+            description = "clipped: public L2 clipping radius around the centre (> 0), chosen without looking at "
+                    + "the data; or 'auto' to find it privately with a share of the budget (--clip-share). A radius "
+                    + "too small clips rows and biases the mean towards the centre; too large adds noise "
+                    + "proportional to it.")
+    String clip;
+
+    @Option(names = "--clip-share", defaultValue = "0.25", paramLabel = "S",
+            description = "clipped with --clip auto: the share of the budget spent finding the radius, in (0, 1) "
+                    + "(default: ${DEFAULT-VALUE}); more finds a radius that is safer on few rows, less leaves more "
+                    + "for the mean.")
+    double clipShare;
 
     @Option(names = "--covariance", paramLabel = "FILE",
             description = "anisotropic/folklore/coordinate: public d x d covariance proxy (CSV or .npy), positive "
@@ -124,9 +132,19 @@ final class MeanCommand implements Callable<Integer> {
                     + "anisotropic, folklore, coordinate, bhs");
         }
         if (clip == null) {
-            throw new IllegalArgumentException("--method clipped needs --clip C (a public clipping radius > 0)");
+            throw new IllegalArgumentException("--method clipped needs --clip C (a public clipping radius > 0) or"
+                    + " --clip auto (a radius found privately with a share of the budget)");
         }
-        ClippedGaussianMean.Builder b = ClippedGaussianMean.builder().clipRadius(clip);
+        if (clip.strip().equalsIgnoreCase("auto")) {
+            return autoClipped();
+        }
+        double clipRadius;
+        try {
+            clipRadius = Double.parseDouble(clip.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--clip=" + clip + " is neither a number nor 'auto'");
+        }
+        ClippedGaussianMean.Builder b = ClippedGaussianMean.builder().clipRadius(clipRadius);
         if (budget.rho != null) {
             b.rho(budget.rho);
         } else {
@@ -144,6 +162,25 @@ final class MeanCommand implements Callable<Integer> {
                     + input.getFileName() + " has " + data.dimension() + " columns");
         }
         PrivateRelease r = Releases.run(b.build(data.dimension()), data, delta, main.releaseContext());
+        Map<String, Object> ctx = new LinkedHashMap<>();
+        ctx.put("input", input.toString());
+        return ReleasePrinter.print(main, r, ctx);
+    }
+
+    /** The clipped mean with a privately found radius ({@code --clip auto}). */
+    private Integer autoClipped() throws IOException {
+        org.dpgauss.privacy.Zcdp total = budget.rho != null ? org.dpgauss.privacy.Zcdp.of(budget.rho)
+                : org.dpgauss.privacy.ConversionPolicy.rhoFor(budget.epsilon, delta);
+        // parameters are validated before the data are read
+        org.dpgauss.mean.AutoClippedGaussianMean.of(centre == null ? new double[1] : centre, total, clipShare);
+        Dataset data = Dataset.of(DataReader.read(input));
+        if (centre != null && centre.length != data.dimension()) {
+            throw new IllegalArgumentException("--centre has " + centre.length + " coordinates but "
+                    + input.getFileName() + " has " + data.dimension() + " columns");
+        }
+        double[] c = centre == null ? new double[data.dimension()] : centre;
+        PrivateRelease r = Releases.run(org.dpgauss.mean.AutoClippedGaussianMean.of(c, total, clipShare), data, delta,
+                main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return ReleasePrinter.print(main, r, ctx);

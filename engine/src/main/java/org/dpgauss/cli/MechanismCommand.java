@@ -1,9 +1,7 @@
 package org.dpgauss.cli;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -12,11 +10,12 @@ import org.dpgauss.io.DataReader;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.mechanism.BayesianLogisticRegression;
 import org.dpgauss.mechanism.GaussianProcessRegression;
-import org.dpgauss.mechanism.GaussianRelease;
-import org.dpgauss.mechanism.NdisGaussianMechanism;
-import org.dpgauss.mechanism.NdisSensitivity;
 import org.dpgauss.ndis.LoewnerComparableBound.Variant;
-import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.ApproxDp;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.PrivateMechanism;
+import org.dpgauss.release.PrivateRelease;
+import org.dpgauss.release.Releases;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -51,62 +50,39 @@ final class MechanismCommand extends CommandGroup {
         }
     }
 
-    /** Splits a data file into features (all but the last column) and labels (the last column). */
-    static double[][][] split(RowBlockMatrix m, Path input) {
+    /**
+     * Checks the data before the release, naming the row and the rule, never a value: at most --max-rows rows
+     * (without saying how many there are). The mechanisms themselves are defined on every finite row (see their
+     * Javadoc); these checks catch input errors at the command line.
+     */
+    static void checkRows(RowBlockMatrix m, Path input, int maxRows) {
         if (m.cols() < 2) {
             throw new IllegalArgumentException(input.getFileName() + " has " + m.cols() + " column(s): it needs the "
                     + "features followed by the label in the last column");
         }
-        int d = m.cols() - 1;
-        double[][] x = new double[m.rows()][];
-        double[][] y = {new double[m.rows()]};
-        for (int i = 0; i < m.rows(); i++) {
-            double[] row = m.row(i);
-            x[i] = Arrays.copyOf(row, d);
-            y[0][i] = row[d];
+        if (m.rows() > maxRows) {
+            throw new IllegalArgumentException(input.getFileName() + " has more rows than --max-rows=" + maxRows
+                    + ", the public maximum the guarantee is calibrated for: raise --max-rows");
         }
-        return new double[][][] {x, y};
     }
 
-    static void print(Main main, String name, GaussianRelease rel, NdisGaussianMechanism mech, RandomSource random,
-            Map<String, Object> extra, String valueName) {
-        PrintWriter out = main.spec.commandLine().getOut();
-        NdisSensitivity s = mech.sensitivityAtVariance();
-        if (main.json) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("status", "PASS");
-            m.put("mechanism", name);
-            m.put(valueName, rel.value());
-            m.put("noise_variance", rel.noiseVariance());
-            Map<String, Object> sens = new LinkedHashMap<>();
-            sens.put("Delta", s.meanSensitivity());
-            sens.put("rhoInf", s.rhoInf());
-            sens.put("nu", s.nu());
-            m.put("sensitivity", sens);
-            m.put("bound", mech.variant().name());
-            m.put("bound_delta", mech.boundDelta());
-            m.putAll(extra);
-            m.put("guarantee", rel.guarantee().toMap());
-            Main.putRandomness(m, random);
-            out.println(Json.write(m));
-        } else {
-            out.printf(Locale.ROOT, "%s: NDIS-calibrated Gaussian mechanism, bound %s%n", name, mech.variant());
-            out.println("  " + valueName + ": " + Arrays.toString(rel.value()));
-            out.printf(Locale.ROOT, "  noise:     variance sigma* = %.6g (Delta=%.4g, rhoInf=%.4g, nu=%.4g)%n",
-                    rel.noiseVariance(), s.meanSensitivity(), s.rhoInf(), s.nu());
-            out.println("  guarantee: " + rel.guarantee().describe());
-            out.println("  random:    " + random.describe());
-            Main.warnIfInsecure(out, random, "noise");
-        }
+    static Integer run(Main main, PrivateMechanism mechanism, RowBlockMatrix m, double delta, Path input) {
+        PrivateRelease r = Releases.run(mechanism, Dataset.of(m), delta, main.releaseContext());
+        Map<String, Object> ctx = new LinkedHashMap<>();
+        ctx.put("input", input.toString());
+        return ReleasePrinter.print(main, r, ctx);
     }
 
     @Command(name = "blr", mixinStandardHelpOptions = true,
             description = {"Private Bayesian logistic regression (spec ndis §6.6): theta ~ N(theta^, Sigma + sigma* I) "
-                    + "with theta^ the exact minimiser of sum log(1+exp(-y x^T theta)) + (lambda/2)||theta||^2 "
-                    + "(Newton, gradient norm < 1e-10) and the Böhning covariance Sigma = (lambda I + X^T X/4)^-1.",
+                    + "with the Böhning covariance Sigma = (lambda I + X^T X/4)^-1 and theta^ the minimiser of "
+                    + "sum log(1+exp(-y x^T theta)) + (lambda/2)||theta||^2, computed by a fixed, public procedure "
+                    + "(Newton with a certificate, else gradient descent) whose distance to the exact minimiser is "
+                    + "covered by the noise (parameter residualBound); it never fails after reading the data.",
                 "Input: features then a label in {-1, +1} in the last column; every feature row must have L2 norm "
-                        + "<= --row-bound (rows above are an error naming the row).",
-                "Guarantee: (epsilon, delta)-DP under add/remove-one-record neighbours for at most --max-rows records."})
+                        + "<= --row-bound (rows above, and other labels, are an error naming the row).",
+                "Guarantee: (epsilon, delta)-DP under add/remove-one-record neighbours for at most --max-rows records.",
+                "JSON: status, mechanism (mechanism.blr), theta, parameters, guarantee, insecure, randomness, input."})
     static final class Blr implements Callable<Integer> {
 
         @ParentCommand
@@ -127,16 +103,28 @@ final class MechanismCommand extends CommandGroup {
         @Override
         public Integer call() throws IOException {
             Variant v = calibration.variant();
+            // the public parameters are validated before the data are read (d = 1 for this check)
+            builder(1, v).build();
             RowBlockMatrix m = DataReader.read(input);
-            double[][][] xy = split(m, input);
-            BayesianLogisticRegression blr = BayesianLogisticRegression.of(m.cols() - 1, lambda, rowBound,
-                    calibration.maxRows, calibration.epsilon, calibration.delta, v);
-            RandomSource random = parent.main.randomSource();
-            GaussianRelease rel = blr.release(xy[0], xy[1][0], random);
-            Map<String, Object> extra = new LinkedHashMap<>();
-            extra.put("d", m.cols() - 1);
-            print(parent.main, "blr", rel, blr.mechanism(), random, extra, "theta");
-            return 0;
+            checkRows(m, input, calibration.maxRows);
+            int d = m.cols() - 1;
+            double[] row = new double[m.cols()];
+            for (int i = 0; i < m.rows(); i++) {
+                m.copyRow(i, row, 0);
+                if (row[d] != 1 && row[d] != -1) {
+                    throw new IllegalArgumentException("row " + (i + 1) + ": the label (last column) must be -1 or +1");
+                }
+                if (BayesianLogisticRegression.norm(row, d) > rowBound * (1 + 1e-9)) {
+                    throw new IllegalArgumentException("row " + (i + 1) + ": the feature vector's L2 norm exceeds"
+                            + " --row-bound=" + rowBound + " (spec ndis §6.6); rescale the features or raise the bound");
+                }
+            }
+            return run(parent.main, builder(d, v).build(), m, calibration.delta, input);
+        }
+
+        private BayesianLogisticRegression.Builder builder(int d, Variant v) {
+            return BayesianLogisticRegression.builder().dimension(d).lambda(lambda).rowBound(rowBound)
+                    .maxRows(calibration.maxRows).budget(calibration.budget()).bound(v);
         }
     }
 
@@ -145,7 +133,14 @@ final class MechanismCommand extends CommandGroup {
                     + "N(mu*, Sigma* + sigma*) with the GP posterior mean and variance under the RBF kernel "
                     + "k(a,b) = s^2 exp(-||a-b||^2/(2 h^2)) and noise variance sigma_n^2.",
                 "Input: inputs then a label with |y| <= --label-bound in the last column. Cost: Cholesky of n x n.",
-                "Guarantee: (epsilon, delta)-DP under add/remove-one-record neighbours for at most --max-rows records."})
+                "--max-rows sets the noise: the sensitivity grows as sqrt(n), so the added noise variance grows in "
+                        + "proportion to --max-rows (about 200 times from 500 to 100000); choose the smallest bound "
+                        + "the data are sure not to exceed.",
+                "--noise-variance must be at least 4 n (n + p + 8) 2^-53 s^2 (n = --max-rows, p inputs), so that the "
+                        + "factorisation of K + sigma_n^2 I cannot fail on any data.",
+                "Guarantee: (epsilon, delta)-DP under add/remove-one-record neighbours for at most --max-rows records.",
+                "JSON: status, mechanism (mechanism.gpr), prediction, parameters, guarantee, insecure, randomness, "
+                        + "input."})
     static final class Gpr implements Callable<Integer> {
 
         @ParentCommand
@@ -167,7 +162,7 @@ final class MechanismCommand extends CommandGroup {
         double lengthscale;
 
         @Option(names = "--noise-variance", required = true, paramLabel = "sn2",
-                description = "GP noise variance sigma_n^2 > 0.")
+                description = "GP noise variance sigma_n^2, at least 4 n (n + p + 8) 2^-53 s^2.")
         double noiseVariance;
 
         @Option(names = "--label-bound", required = true, paramLabel = "B", description = "Public bound B on |y|.")
@@ -178,29 +173,36 @@ final class MechanismCommand extends CommandGroup {
 
         @Override
         public Integer call() throws IOException {
-            Variant v = calibration.variant();
-            GaussianProcessRegression gpr = GaussianProcessRegression.of(
-                    GaussianProcessRegression.rbf(kernelVariance, lengthscale), noiseVariance, labelBound,
-                    calibration.maxRows, query, calibration.epsilon, calibration.delta, v);
+            GaussianProcessRegression gpr = GaussianProcessRegression.builder()
+                    .kernel(GaussianProcessRegression.rbf(kernelVariance, lengthscale)).noiseVariance(noiseVariance)
+                    .labelBound(labelBound).maxRows(calibration.maxRows).query(query).budget(calibration.budget())
+                    .bound(calibration.variant()).build();
             RowBlockMatrix m = DataReader.read(input);
-            double[][][] xy = split(m, input);
+            checkRows(m, input, calibration.maxRows);
+            if (m.rows() > GaussianProcessRegression.MAX_FACTORISED_ROWS) {
+                throw new IllegalArgumentException(input.getFileName() + " has more than "
+                        + GaussianProcessRegression.MAX_FACTORISED_ROWS + " rows: gpr factorises the n x n kernel"
+                        + " matrix, which must fit one Java array (spec ndis §10: n up to a few thousand)");
+            }
             if (m.cols() - 1 != query.length) {
                 throw new IllegalArgumentException("--query has " + query.length + " coordinates but "
                         + input.getFileName() + " has " + (m.cols() - 1) + " input columns (plus the label)");
             }
-            RandomSource random = parent.main.randomSource();
-            GaussianRelease rel = gpr.release(xy[0], xy[1][0], random);
-            Map<String, Object> extra = new LinkedHashMap<>();
-            extra.put("query", query);
-            extra.put("kernel", GaussianProcessRegression.rbf(kernelVariance, lengthscale).describe());
-            print(parent.main, "gpr", rel, gpr.mechanism(), random, extra, "prediction");
-            return 0;
+            for (int i = 0; i < m.rows(); i++) {
+                if (!(Math.abs(m.get(i, query.length)) <= labelBound)) {
+                    throw new IllegalArgumentException("row " + (i + 1) + ": the label (last column) is outside"
+                            + " [-B, B] with B = --label-bound=" + labelBound + " (spec ndis §6.7)");
+                }
+            }
+            return run(parent.main, gpr, m, calibration.delta, input);
         }
     }
 
     /** The public calibration inputs both NDIS mechanisms share (spec ndis §7). */
     static final class CalibrationOptions {
-        @Option(names = "--max-rows", required = true, paramLabel = "n", description = "Public maximum dataset size n.")
+        @Option(names = "--max-rows", required = true, paramLabel = "n",
+                description = "Public maximum dataset size n: the guarantee covers datasets of at most n rows, and the "
+                        + "noise is calibrated for n (gpr: its noise variance grows in proportion to n).")
         int maxRows;
 
         @Option(names = "--epsilon", required = true, description = "epsilon >= 0.")
@@ -215,6 +217,17 @@ final class MechanismCommand extends CommandGroup {
 
         Variant variant() {
             return MechanismCommand.variant(bound);
+        }
+
+        ApproxDp budget() {
+            if (!(delta > 0 && delta < 1)) {
+                throw new IllegalArgumentException("--delta=" + delta + " is outside (0, 1): the NDIS bound needs "
+                        + "delta > 0 (spec ndis §6.5.3)");
+            }
+            if (!(epsilon >= 0) || !Double.isFinite(epsilon)) {
+                throw new IllegalArgumentException("--epsilon=" + epsilon + " is outside [0, inf)");
+            }
+            return ApproxDp.of(epsilon, delta);
         }
     }
 }

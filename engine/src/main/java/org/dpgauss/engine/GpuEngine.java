@@ -35,8 +35,22 @@ import org.ejml.dense.row.CommonOps_DDRM;
  * current set (the CPU then computes that round and the rest from the same set it would have reached
  * itself), see {@link #largestGoodSubset}.
  *
- * <p>A device failure never gives a wrong answer or a crashed JVM: the call is redone on the CPU and
- * the fall-back is reported on stderr and in {@link #fallbacks()}.
+ * <p>Vendor libraries (issue 17): where the FFM cuBLAS binding loads ({@code libcublas.so.13}, Java 22+ section
+ * of the jar, see {@link #vendorDetail()}) and the data are resident, the all-rows Gram runs as DSYRK, the
+ * projection's product as DGEMM (normals still generated in our kernels) and all-rows whitening / Mahalanobis
+ * norms as DTRSM; row lists, weights and streamed data use our kernels. {@link #paths()} counts which path
+ * each call took.
+ *
+ * <p>Data residency: the last matrix a primitive saw stays on the device (one contiguous buffer), and the next
+ * primitive on the same, unchanged matrix (same object, same content fingerprint) uses it without uploading it
+ * again; d x d results come back, the n x d whitened rows come back because the API returns them on the host.
+ * The first upload runs on a second stream, block by block, overlapping the first primitive's kernels (each
+ * kernel waits on the device for its own block only).
+ *
+ * <p>A device failure never gives a wrong answer or a crashed JVM: the call is redone on the CPU, the
+ * fall-back is reported on stderr, counted and listed in {@link #fallbacks()}. With
+ * {@value #STRICT_PROPERTY}{@code =true} (the GPU tests and the GPU suite) the failure is thrown instead, so
+ * nothing that ran on the CPU can pass for a GPU result.
  */
 public final class GpuEngine implements ComputeEngine {
 
@@ -45,14 +59,25 @@ public final class GpuEngine implements ComputeEngine {
     /** System property: smallest d whose Cholesky / eigendecomposition goes to cuSOLVER (default 64). */
     public static final String SOLVER_MIN_DIM_PROPERTY = "dpgauss.gpu.solverMinDim";
 
+    /** System property: {@code true} makes a device failure throw instead of redoing the call on the CPU. */
+    public static final String STRICT_PROPERTY = "dpgauss.gpu.strict";
+    /** System property: {@code false} keeps every primitive on our kernels even where cuBLAS loads. */
+    public static final String VENDOR_BLAS_PROPERTY = "dpgauss.gpu.vendorBlas";
+
     private final int solverMinDim = Integer.getInteger(SOLVER_MIN_DIM_PROPERTY, 64);
+    private final boolean strict = Boolean.getBoolean(STRICT_PROPERTY);
+    private volatile boolean vendorBlas = !"false".equalsIgnoreCase(System.getProperty(VENDOR_BLAS_PROPERTY));
+    /** System property: {@code false} uploads a resident matrix whole before the first kernel (no overlap). */
+    public static final String OVERLAP_PROPERTY = "dpgauss.gpu.overlap";
+    private volatile boolean overlapUploads = !"false".equalsIgnoreCase(System.getProperty(OVERLAP_PROPERTY));
+    private final java.util.Map<String, Integer> paths = new java.util.TreeMap<>();
 
     private final CudaDevice device;
     private final long maxResidentBytes;
     private final List<String> fallbacks = Collections.synchronizedList(new ArrayList<>());
     private int handovers;
 
-    // LargestGoodSubset residency: the last peeled matrix stays on the device across rounds and thresholds
+    // residency: the last matrix stays on the device across primitives, LargestGoodSubset rounds and thresholds
     private WeakReference<RowBlockMatrix> cachedMatrix = new WeakReference<>(null);
     private DeviceRows cachedRows;
 
@@ -83,7 +108,93 @@ public final class GpuEngine implements ComputeEngine {
 
     @Override
     public String description() {
-        return "gpu (" + device.description() + "; d x d factorizations: " + factorizationPath() + ")";
+        return "gpu (" + device.description() + "; products: " + blasPath() + "; d x d factorizations: "
+                + factorizationPath() + ")";
+    }
+
+    /** {@code cublas-ffm} where cuBLAS is used for the all-rows Gram, projection and whitening, else {@code kernels}. */
+    public String blasPath() {
+        if (!vendorBlas) {
+            return "kernels";
+        }
+        try {
+            String b = device.blasName();
+            return b == null ? "kernels" : b;
+        } catch (CudaFailure e) {
+            return "kernels";
+        }
+    }
+
+    /**
+     * Overlapped uploads ({@code true}, the default unless {@value #OVERLAP_PROPERTY}=false): a matrix that becomes
+     * resident is uploaded block by block on a second stream while the first primitive's kernels work on the blocks
+     * already there; {@code false}: uploaded whole first.
+     */
+    public void useOverlappedUploads(boolean overlap) {
+        overlapUploads = overlap;
+    }
+
+    /** Uses cuBLAS where it loads ({@code true}, the default unless {@value #VENDOR_BLAS_PROPERTY}=false) or our kernels only. */
+    public void useVendorBlas(boolean use) {
+        vendorBlas = use;
+    }
+
+    private boolean vendorUsable() {
+        return vendorBlas && "cublas-ffm".equals(blasPath());
+    }
+
+    /**
+     * Which path runs and why not the others, one line per library: cuBLAS (FFM, where it was found in the search
+     * order DPGAUSS_CUDA_LIBDIR, venv nvidia/cu13/lib, /usr/local/cuda/lib64, system path, or why not) and
+     * cuSOLVER (JCusolver, FFM, or the host).
+     */
+    public String vendorDetail() {
+        String blas;
+        try {
+            blas = device.blasDetail();
+        } catch (CudaFailure e) {
+            blas = e.getMessage();
+        }
+        String solver;
+        try {
+            solver = device.solverDetail();
+        } catch (CudaFailure e) {
+            solver = e.getMessage();
+        }
+        return "products (Gram, projection, whitening): " + blasPath() + (vendorBlas ? "" : " (vendor BLAS switched off)")
+                + "; cuBLAS: " + blas + "\nd x d factorizations: " + factorizationDetail() + "; cuSOLVER: " + solver;
+    }
+
+    /** Calls per operation and path, e.g. {@code weightedGram:cublas-syrk=3}, {@code cholesky:host-ejml(d<64)=2}. */
+    public java.util.Map<String, Integer> paths() {
+        synchronized (paths) {
+            return new java.util.TreeMap<>(paths);
+        }
+    }
+
+    private void ran(String op, String path) {
+        synchronized (paths) {
+            paths.merge(op + ":" + path, 1, Integer::sum);
+        }
+    }
+
+    /** Device time of the last device operation (CUDA events), seconds; see {@link CudaDevice#lastDeviceSeconds()}. */
+    public double lastDeviceSeconds() {
+        return device.lastDeviceSeconds();
+    }
+
+    /** Device time of all device operations so far (seconds): a call's device time is the difference of two readings. */
+    public double totalDeviceSeconds() {
+        return device.totalDeviceSeconds();
+    }
+
+    /** Gives back the resident copy of the last matrix (the next call uploads again: end-to-end timings). */
+    public synchronized void evictResident() {
+        if (cachedRows != null) {
+            cachedRows.close();
+            cachedRows = null;
+            cachedMatrix = new WeakReference<>(null);
+        }
     }
 
     /**
@@ -121,6 +232,11 @@ public final class GpuEngine implements ComputeEngine {
                 : "host-ejml: " + why;
     }
 
+    /** Number of calls that fell back to the CPU (0 when everything ran on the device). */
+    public int fallbackCount() {
+        return fallbacks.size();
+    }
+
     /** Calls that fell back to the CPU and why (empty when everything ran on the device). */
     public List<String> fallbacks() {
         synchronized (fallbacks) {
@@ -139,13 +255,23 @@ public final class GpuEngine implements ComputeEngine {
         } catch (CudaFailure e) {
             String why = op + " ran on the CPU: " + e.getMessage();
             fallbacks.add(why);
-            System.err.println("dpgauss: warning: GPU " + why);
+            ran(op, "cpu-fallback");
+            if (strict) {
+                throw new CudaFailure("GPU " + op + " failed and " + STRICT_PROPERTY + "=true forbids the CPU fall-back ("
+                        + fallbacks.size() + " fall-back(s) so far): " + e.getMessage(), e.status(), e);
+            }
+            System.err.println("dpgauss: warning: GPU " + why + " [fall-back " + fallbacks.size() + " of this engine"
+                    + (device.brokenReason() != null ? "; the device is unusable from now on: every later GPU call runs "
+                    + "on the CPU" : "") + "]");
             return cpu.get();
         }
     }
 
-    private DeviceRows upload(RowBlockMatrix x) {
-        return device.upload(new RowBlockHostRows(x), maxResidentBytes, false);
+    /** The matrix on the device: the cached copy when it is the same, unchanged matrix, else a fresh upload (cached). */
+    private <T> T onDevice(RowBlockMatrix x, java.util.function.Function<DeviceRows, T> work) {
+        synchronized (this) {
+            return work.apply(resident(x));
+        }
     }
 
     /** Splits global row indices by block: local indices per block, and each entry's position in the list. */
@@ -199,15 +325,24 @@ public final class GpuEngine implements ComputeEngine {
                     }
                 }
             }
-            try (DeviceRows dy = upload(y)) {
-                return gram(dy, local, w, divisor);
-            }
+            double[][] wf = w;
+            boolean all = rows == null && weights == null;
+            return onDevice(y, dy -> {
+                if (all && dy.resident() && vendorUsable()) {
+                    ran("weightedGram", "cublas-syrk");
+                    return scaled(device.gramVendor(dy), d, divisor);
+                }
+                ran("weightedGram", dy.resident() ? "kernel" : "kernel-streamed");
+                return gram(dy, local, wf, divisor);
+            });
         }, () -> CpuEngine.instance().weightedGram(y, rows, weights, divisor));
     }
 
     private DMatrixRMaj gram(DeviceRows dy, int[][] local, double[][] w, double divisor) {
-        int d = dy.cols();
-        double[] sum = device.weightedGram(dy, local, w);
+        return scaled(device.weightedGram(dy, local, w), dy.cols(), divisor);
+    }
+
+    private static DMatrixRMaj scaled(double[] sum, int d, double divisor) {
         DMatrixRMaj a = new DMatrixRMaj(d, d);
         a.data = sum;
         CommonOps_DDRM.scale(1.0 / divisor, a); // as the CPU twin: multiply by the reciprocal
@@ -230,10 +365,14 @@ public final class GpuEngine implements ComputeEngine {
         }
         return withFallback("mahalanobisNorms", () -> {
             int[][][] parts = rows == null ? null : partition(x, sel);
-            double[][] q;
-            try (DeviceRows dx = upload(x)) {
-                q = device.whiten(dx, inverseFactor(lower), parts == null ? null : parts[0], true);
-            }
+            double[][] q = onDevice(x, dx -> {
+                if (parts == null && dx.resident() && vendorUsable()) {
+                    ran("mahalanobisNorms", "cublas-trsm");
+                    return device.whitenVendor(dx, lower.data, true);
+                }
+                ran("mahalanobisNorms", dx.resident() ? "kernel" : "kernel-streamed");
+                return device.whiten(dx, inverseFactor(lower), parts == null ? null : parts[0], true);
+            });
             double[] out = new double[sel.length];
             for (int b = 0; b < q.length; b++) {
                 for (int k = 0; k < q[b].length; k++) {
@@ -249,10 +388,14 @@ public final class GpuEngine implements ComputeEngine {
         Checks.notEmpty(x, "data matrix");
         Checks.lowerFactor(lower, x.cols(), "Cholesky factor");
         return withFallback("whiten", () -> {
-            double[][] z;
-            try (DeviceRows dx = upload(x)) {
-                z = device.whiten(dx, inverseFactor(lower), null, false);
-            }
+            double[][] z = onDevice(x, dx -> {
+                if (dx.resident() && vendorUsable()) {
+                    ran("whiten", "cublas-trsm");
+                    return device.whitenVendor(dx, lower.data, false);
+                }
+                ran("whiten", dx.resident() ? "kernel" : "kernel-streamed");
+                return device.whiten(dx, inverseFactor(lower), null, false);
+            });
             RowBlockMatrix out = RowBlockMatrix.zeros(x.rows(), x.cols(), x.blockRows());
             for (int b = 0; b < z.length; b++) {
                 System.arraycopy(z[b], 0, out.block(b), 0, z[b].length);
@@ -271,10 +414,10 @@ public final class GpuEngine implements ComputeEngine {
             for (int j = 0; j < m; j++) {
                 reference.copyRow(j, ref, j * d);
             }
-            double[][] dist;
-            try (DeviceRows dx = upload(x)) {
-                dist = device.largestReferenceDistances(dx, ref, m, keep);
-            }
+            double[][] dist = onDevice(x, dx -> {
+                ran("largestReferenceDistances", dx.resident() ? "kernel" : "kernel-streamed");
+                return device.largestReferenceDistances(dx, ref, m, keep);
+            });
             RowBlockMatrix out = RowBlockMatrix.zeros(x.rows(), keep);
             double[] row = new double[keep];
             for (int b = 0; b < dist.length; b++) {
@@ -294,9 +437,10 @@ public final class GpuEngine implements ComputeEngine {
         Checks.radius(radius);
         double r2 = radius * radius; // the CPU twin compares the direct sum with this same value
         return withFallback("neighbourCounts", () -> {
-            try (DeviceRows dx = upload(x)) {
+            return onDevice(x, dx -> {
+                ran("neighbourCounts", dx.resident() ? "kernel" : "kernel-streamed");
                 return device.neighbourCounts(dx, r2);
-            }
+            });
         }, () -> CpuEngine.instance().neighbourCounts(x, radius));
     }
 
@@ -308,24 +452,27 @@ public final class GpuEngine implements ComputeEngine {
         if (!(generator instanceof ChaCha20) && !(generator instanceof Philox4x32)) {
             fallbacks.add("gaussianProjection ran on the CPU: generator " + generator.name()
                     + " has no device implementation (ChaCha20 and Philox4x32 do)");
+            ran("gaussianProjection", "cpu-generator");
             return CpuEngine.instance().gaussianProjection(data, r, generator, firstIndex);
         }
         return withFallback("gaussianProjection", () -> {
-            double[] g;
-            try (DeviceRows dx = upload(data)) {
+            double[] g = onDevice(data, dx -> {
+                boolean vendor = dx.resident() && vendorUsable();
+                ran("gaussianProjection", vendor ? "cublas-gemm" : dx.resident() ? "kernel" : "kernel-streamed");
                 if (generator instanceof ChaCha20) {
                     ChaCha20 c = (ChaCha20) generator;
                     int[] key = c.keyCopy();
                     try {
-                        g = device.gaussianProjection(dx, r, key, 0, c.stream(), firstIndex);
+                        return vendor ? device.gaussianProjectionVendor(dx, r, key, 0, c.stream(), firstIndex)
+                                : device.gaussianProjection(dx, r, key, 0, c.stream(), firstIndex);
                     } finally {
                         java.util.Arrays.fill(key, 0); // the key is the secret behind privacy noise
                     }
-                } else {
-                    Philox4x32 p = (Philox4x32) generator;
-                    g = device.gaussianProjection(dx, r, null, p.key(), p.stream(), firstIndex);
                 }
-            }
+                Philox4x32 p = (Philox4x32) generator;
+                return vendor ? device.gaussianProjectionVendor(dx, r, null, p.key(), p.stream(), firstIndex)
+                        : device.gaussianProjection(dx, r, null, p.key(), p.stream(), firstIndex);
+            });
             DMatrixRMaj out = new DMatrixRMaj(d, r);
             out.data = g;
             return out;
@@ -345,8 +492,10 @@ public final class GpuEngine implements ComputeEngine {
         Checks.finite(a, "matrix");
         int d = a.numRows;
         if (d < solverMinDim || solverReason() != null) {
+            ran("cholesky", d < solverMinDim ? "host-ejml(d<" + solverMinDim + ")" : "host-ejml(no cuSOLVER)");
             return CpuEngine.instance().cholesky(a);
         }
+        ran("cholesky", factorizationPath());
         double maxDiag = 0;
         for (int j = 0; j < d; j++) {
             maxDiag = Math.max(maxDiag, Math.abs(a.unsafe_get(j, j)));
@@ -388,8 +537,10 @@ public final class GpuEngine implements ComputeEngine {
         Checks.finite(a, "matrix");
         int d = a.numRows;
         if (d < solverMinDim || solverReason() != null) {
+            ran("symmetricEigen", d < solverMinDim ? "host-ejml(d<" + solverMinDim + ")" : "host-ejml(no cuSOLVER)");
             return CpuEngine.instance().symmetricEigen(a);
         }
+        ran("symmetricEigen", factorizationPath());
         Checks.symmetric(a, "matrix");
         double[] sym = java.util.Arrays.copyOf(a.data, d * d);
         for (int i = 0; i < d; i++) {
@@ -451,6 +602,7 @@ public final class GpuEngine implements ComputeEngine {
         boolean[] s = Checks.startSet(start, y.rows());
         Checks.divisor(divisor);
         int[] rounds = new int[1];
+        ran("largestGoodSubset", "kernel+host-cholesky");
         return withFallback("largestGoodSubset", () -> peelOnDevice(y, lambda, s, divisor, rounds), () -> {
             GoodSubset cpu = LargestGoodSubsetPeeling.peel(y, lambda, s, divisor);
             return new GoodSubset(cpu.members(), rounds[0] + cpu.rounds());
@@ -466,7 +618,7 @@ public final class GpuEngine implements ComputeEngine {
             cachedRows.close();
             cachedRows = null;
         }
-        cachedRows = device.upload(new RowBlockHostRows(y), maxResidentBytes, true);
+        cachedRows = device.upload(new RowBlockHostRows(y), maxResidentBytes, true, overlapUploads);
         cachedMatrix = new WeakReference<>(y);
         return cachedRows;
     }

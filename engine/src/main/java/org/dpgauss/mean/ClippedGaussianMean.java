@@ -199,6 +199,17 @@ public final class ClippedGaussianMean implements PrivateMechanism {
                         + " ball, biasing the mean towards the centre)");
     }
 
+    /** Whether every release on n rows is an exact grid point (see {@link #checkGridRange}). */
+    boolean fitsGrid(int n) {
+        double g = grid(n);
+        for (double c : centre) {
+            if (Math.abs(c) + 2 * clipRadius > 0x1p51 * g) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Public check before touching the data, so that no data-dependent failure can occur in rounding. */
     private void checkGridRange(int n) {
         double g = grid(n);

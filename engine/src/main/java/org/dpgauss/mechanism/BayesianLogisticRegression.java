@@ -1,10 +1,21 @@
 package org.dpgauss.mechanism;
 
 import java.util.Objects;
+import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.ndis.Gaussian;
 import org.dpgauss.ndis.LoewnerComparableBound.Variant;
+import org.dpgauss.privacy.ApproxDp;
+import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.accounting.Release;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.Outcome;
+import org.dpgauss.release.PrivateMechanism;
+import org.dpgauss.release.PublicContext;
+import org.dpgauss.release.PublicParameters;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Statement;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 import org.ejml.dense.row.factory.LinearSolverFactory_DDRM;
@@ -12,75 +23,159 @@ import org.ejml.interfaces.linsol.LinearSolverDense;
 
 /**
  * Private Bayesian logistic regression (spec ndis §6.6, Def. 7, Prop. 7): release
- * {@code theta ~ N(theta^, Sigma + sigma* I_d)} with {@code theta^ = argmin L(theta; D)},
- * {@code L = sum_i ln(1 + exp(-y_i x_i^T theta)) + (lambda/2)||theta||^2}, and the Böhning covariance
- * {@code Sigma = (lambda I + (1/4) sum_i x_i x_i^T)^{-1}}.
+ * {@code theta ~ N(theta^, Sigma + sigma* I_d)} with {@code theta^} a point within a public distance r of
+ * {@code theta* = argmin L(theta; D)}, {@code L = sum_i ln(1 + exp(-y_i x_i^T theta)) + (lambda/2)||theta||^2}, and
+ * the Böhning covariance {@code Sigma = (lambda I + (1/4) sum_i x_i x_i^T)^{-1}}.
  *
  * <p><b>Guarantee.</b> {@code (epsilon, delta)}-DP under <b>add/remove</b> neighbours for records
- * {@code (x, y)} with {@code ||x||_2 <= l} and {@code y in {-1, +1}}, for datasets of at most the public size n
- * (spec §11.2: the actual size is not revealed). Sensitivities (sigma a variance):
- * {@code Delta = (l/lambda)/sqrt(sigma + 1/(lambda + n l^2/4))}, {@code rhoInf = log((sigma + 1/lambda)/(sigma +
- * 1/(lambda + n l^2/4)))}, {@code nu = d rhoInf}. Calibration: {@link NdisGaussianMechanism}.
+ * {@code (x, y)} with {@code ||x||_2 <= l} and {@code y in {-1, +1}}, for datasets of at most the public size N
+ * (spec §11.2: the actual size is not revealed). Sensitivities (sigma a variance, {@code top = 1/(lambda + N l^2/4)}):
+ * {@code Delta = (l'/lambda + 2r)/sqrt(sigma + top)} ({@code l' = l (1 + 1e-12)} covers the few ulps by which a row
+ * scaled onto the ball can exceed l), {@code rhoInf = log((sigma + 1/lambda)/(sigma + top))},
+ * {@code nu = d rhoInf}. Calibration: {@link NdisGaussianMechanism}.
  *
- * <p>theta^ is computed by damped Newton iterations until {@code ||grad L|| < 1e-10} (spec §6.6: the theory
- * assumes the exact minimiser); failure to get there is an {@link ArithmeticException}. Immutable.
+ * <p><b>Why the computed point is covered (issue 14, finding 2).</b> Prop. 7 bounds the Euclidean distance of the
+ * exact minimisers of neighbouring datasets by {@code l/lambda} and divides it by {@code sqrt(lambda_min)} of the
+ * smaller output covariance, which is at least {@code sigma + top}. The released mean is not the exact minimiser but
+ * a computed point {@code T(D)}; if {@code ||T(D) - theta*(D)|| <= r} for EVERY dataset D, then
+ * {@code ||T(D) - T(D')|| <= l/lambda + 2r} for every neighbouring pair and Prop. 7 holds with {@code l/lambda}
+ * replaced by {@code l/lambda + 2r}. Such a public r is obtained without any data-dependent stopping or failure:
+ * <ol>
+ *   <li><b>Newton with a certificate.</b> Damped Newton (Armijo backtracking) runs from 0 for at most
+ *       {@value #NEWTON_ITERATIONS} iterations (it may stop earlier once the computed gradient is below
+ *       {@code 1e-10} or has stopped improving on a certified iterate; that changes only the running time, which is
+ *       outside the guarantee). An iterate is
+ *       <i>certified</i> when {@code (||g~|| + E) / lambda <= r}, with {@code g~} the gradient computed with
+ *       compensated sums and {@code E} a rigorous bound on its floating-point error (terms below); by strong
+ *       convexity {@code ||theta - theta*|| <= ||grad L(theta)|| / lambda}, so a certified iterate is within r of
+ *       theta*. The released point is the certified iterate with the smallest computed gradient. Newton always gets
+ *       there in practice (the target {@code r = 1e-4 l/lambda} sits far above the floating-point floor of the
+ *       gradient, about {@code 2^-52 n l}), but no useful public bound on Newton's iteration count exists, so:</li>
+ *   <li><b>A covered fallback.</b> If no iterate is certified (or a Hessian factorisation fails), the released point
+ *       is K steps of gradient descent from 0 with the public step {@code 1/M}, {@code M = lambda + N l^2/4} (L is
+ *       lambda-strongly convex and M-smooth for every dataset of at most N rows). Then
+ *       {@code ||theta_K - theta*|| <= (1 - lambda/M)^K ||theta*||} and {@code ||theta*|| <= R = sqrt(2 N ln 2 /
+ *       lambda)} (since {@code (lambda/2)||theta*||^2 <= L(theta*) <= L(0) = n ln 2}), plus an accumulated
+ *       rounding term {@code E_pub/lambda + 8 u R min(K, M/lambda)} (each step errs by at most
+ *       {@code E_pub/M + 8uR}, and the contraction {@code 1 - lambda/M} sums these to at most
+ *       {@code min(K, M/lambda)} times that). K is the public count that brings the first term to
+ *       {@code 1e-4 l/lambda}; when that count would exceed the work {@code K N (d + 10) = 1e14} and
+ *       {@code R <= 0.05 l/lambda}, K = 0 (the fallback is theta = 0, residual R). The fallback's residual
+ *       {@code r_fb} is public; on ill-conditioned parameters ({@code M/lambda} large) the fallback can take long,
+ *       but it is a path the certificate has not been seen to need.</li>
+ * </ol>
+ * The covered residual is {@code r = max(1e-4 l/lambda, r_fb)}, a public parameter ({@code residualBound}). The
+ * fallback is a safety net: it adds to the noise of every release only where its residual exceeds
+ * {@code 1e-4 l/lambda}: by its rounding term (a fraction of a percent of the sensitivity for large N), or, where
+ * {@code M/lambda} is so large that the fallback is theta = 0, by at most 10 % of the sensitivity (the noise, of
+ * the order of {@code l/lambda}, is then far above any {@code theta*} such data can produce).
+ *
+ * <p>Floating-point error of the gradient: each margin {@code x_i^T theta} errs by at most
+ * {@code gamma_d ||x_i|| ||theta||}, which moves the sigmoid by at most a quarter of that; the sigmoid itself errs
+ * by at most 4u and the product by 2u; compensated summation of the n terms errs by at most {@code (2u + O(n u^2))}
+ * times their absolute sum: per coordinate {@code E_a <= 10.2u S1 + gamma_d ||theta|| S2 / 4 + 6 u lambda
+ * ||theta||} with {@code S1 = sum ||x_i|| <= n l} and {@code S2 = sum ||x_i||^2 <= n l^2}, doubled for safety,
+ * times {@code sqrt(d)} for the norm. The certificate uses the data's S1 and S2 (its outcome only selects between
+ * two covered points); the fallback's rounding term uses the public {@code N l} and {@code N l^2}.
+ *
+ * <p>The covariance {@code Sigma} is computed by a Cholesky-based inverse; were that to fail in floating point, the
+ * covariance {@code I/lambda} is used instead, which is also covered: {@code (lambda + n l^2/4)^{-1} I <= Sigma(D)
+ * <= I/lambda} for every D, so the pair stays Loewner-comparable with log-eigenvalue ratios within {@code rhoInf}
+ * and the mean shift is measured under a covariance {@code >= (sigma + top) I}.
+ *
+ * <p><b>Input.</b> The dataset's rows are the d features followed by the label. The mechanism is defined on every
+ * finite row: a feature vector longer than l is scaled onto the ball of radius l (a per-record map, so neighbours
+ * stay neighbours) and the label is {@code +1} if the last value is positive, else {@code -1}. The command line
+ * rejects rows above the bound and labels other than {@code -1, +1} before the release (naming the row). A
+ * dataset of more than N rows is outside the guarantee's domain: {@link #compute} refuses it without saying by how
+ * much.
+ *
+ * <p>Under the release contract it releases {@code theta} (length d); it never FAILs. Build it with
+ * {@link #builder()}. Immutable.
  */
-public final class BayesianLogisticRegression {
+public final class BayesianLogisticRegression implements PrivateMechanism {
 
-    /** Gradient-norm target of the minimiser (spec §6.6). */
-    public static final double GRADIENT_TOLERANCE = 1e-10;
-    private static final int MAX_ITERATIONS = 200;
+    /** The mechanism's identifier in releases. */
+    public static final String ID = "mechanism.blr";
 
+    /** Newton stops early once the computed gradient norm is below this (a speed-up only: see the class comment). */
+    static final double GRADIENT_TOLERANCE = 1e-10;
+    /** The public cap on Newton iterations. */
+    static final int NEWTON_ITERATIONS = 200;
+    /** The certified residual target, as a fraction of {@code l/lambda}. */
+    static final double RESIDUAL_FRACTION = 1e-4;
+    /** Above this fallback work {@code K N (d + 10)}, theta = 0 is the fallback if its residual R is small enough. */
+    static final double FALLBACK_WORK = 1e14;
+    /** theta = 0 is the fallback beyond the work cap when {@code R <= 0.05 l/lambda}. */
+    static final double ZERO_FALLBACK_FRACTION = 0.05;
+
+    private static final double U = 0x1p-53;
+
+    private final int dimension;
     private final double lambda;
     private final double rowBound;
     private final int maxRows;
-    private final int dimension;
+    private final ApproxDp budget;
+    private final double residualTarget;
+    private final long fallbackIterations;
+    private final double fallbackResidual;
+    private final double residualBound;
     private final NdisGaussianMechanism mechanism;
 
-    private BayesianLogisticRegression(double lambda, double rowBound, int maxRows, int dimension,
-            NdisGaussianMechanism mechanism) {
+    private BayesianLogisticRegression(int dimension, double lambda, double rowBound, int maxRows, ApproxDp budget,
+            Variant variant) {
+        this.dimension = dimension;
         this.lambda = lambda;
         this.rowBound = rowBound;
         this.maxRows = maxRows;
-        this.dimension = dimension;
-        this.mechanism = mechanism;
+        this.budget = budget;
+        this.residualTarget = RESIDUAL_FRACTION * rowBound / lambda;
+        double m = smoothness(lambda, rowBound, maxRows);
+        double r = Math.nextUp(Math.sqrt(2 * maxRows * Math.log(2) / lambda));
+        double perStep = -Math.log1p(-lambda / m); // > 0
+        long k = 0;
+        if (r > residualTarget) {
+            double needed = Math.ceil(Math.log(r / residualTarget) / perStep);
+            boolean affordable = needed * maxRows * (dimension + 10.0) <= FALLBACK_WORK;
+            // beyond the work cap, stay at theta = 0 when R alone costs at most 10 % of the sensitivity; otherwise
+            // run the long fallback (a path Newton's certificate has not been seen to need)
+            k = affordable || r > ZERO_FALLBACK_FRACTION * rowBound / lambda ? (long) Math.min(needed, 0x1p62) : 0;
+        }
+        this.fallbackIterations = k;
+        double optimisation = r * Math.exp(-k * perStep);
+        double rounding = k == 0 ? 0
+                : publicGradientError(dimension, lambda, rowBound, maxRows, 3 * r) / lambda
+                        + 8 * U * r * Math.min((double) k, m / lambda);
+        this.fallbackResidual = Math.nextUp((optimisation + rounding) * (1 + 1e-12));
+        this.residualBound = Math.max(residualTarget, fallbackResidual);
+        this.mechanism = NdisGaussianMechanism.calibrate(budget.epsilon(), budget.delta(), dimension,
+                sensitivity(dimension, lambda, rowBound, maxRows, residualBound), variant);
+    }
+
+    /** @return a builder; every parameter but the bound is required */
+    public static Builder builder() {
+        return new Builder();
     }
 
     /**
-     * @param dimension the feature dimension d, {@code >= 1}
-     * @param lambda the public regulariser, finite and {@code > 0}
-     * @param rowBound the public bound l on {@code ||x||_2}, finite and {@code > 0}
-     * @param maxRows the public maximum dataset size n, {@code >= 1}
-     * @param epsilon finite, {@code >= 0}
-     * @param delta in {@code (0, 1)}
-     * @param variant the bound ({@link NdisGaussianMechanism#DEFAULT_VARIANT} unless reproducing the paper)
-     * @return the calibrated mechanism
-     * @throws IllegalArgumentException if an argument is out of range
+     * The sensitivity function of Prop. 7 (spec §6.6) for a computed point within {@code residual} of the exact
+     * minimiser (see the class comment; {@code residual = 0} is the spec's exact-minimiser form).
+     *
+     * @param d the dimension
+     * @param lambda the regulariser
+     * @param l the row bound
+     * @param n the public maximum number of rows
+     * @param residual the public bound on the distance of the released point to the exact minimiser
+     * @return the sensitivity function
      */
-    public static BayesianLogisticRegression of(int dimension, double lambda, double rowBound, int maxRows,
-            double epsilon, double delta, Variant variant) {
-        if (dimension < 1) {
-            throw new IllegalArgumentException("dimension=" + dimension + " is outside [1, inf): at least one feature");
-        }
-        positive("lambda", lambda, "the regulariser makes L strongly convex and bounds the sensitivity l/lambda");
-        positive("rowBound", rowBound, "the public bound l on ||x|| must be a positive norm");
-        if (maxRows < 1) {
-            throw new IllegalArgumentException("maxRows=" + maxRows + " is outside [1, inf): the public maximum "
-                    + "dataset size n enters the sensitivity (spec ndis §6.6, §11.2)");
-        }
-        SensitivityFunction f = sensitivity(dimension, lambda, rowBound, maxRows);
-        return new BayesianLogisticRegression(lambda, rowBound, maxRows, dimension,
-                NdisGaussianMechanism.calibrate(epsilon, delta, dimension, f, variant));
-    }
-
-    /** The sensitivity function of Prop. 7 (spec §6.6). */
-    public static SensitivityFunction sensitivity(int d, double lambda, double l, int n) {
+    public static SensitivityFunction sensitivity(int d, double lambda, double l, int n, double residual) {
         double top = 1 / (lambda + n * l * l / 4);
         double gap = (n * l * l / 4) / (lambda * (lambda + n * l * l / 4)); // 1/lambda - top, without cancellation
+        double shift = l * (1 + 1e-12) / lambda + 2 * residual; // clipped rows may exceed l by a few ulps
         return sigma -> {
             double low = sigma + top;
             double rho = Math.log1p(gap / low);
-            return new NdisSensitivity((l / lambda) / Math.sqrt(low), rho, d * rho);
+            return new NdisSensitivity(shift / Math.sqrt(low), rho, d * rho);
         };
     }
 
@@ -89,69 +184,199 @@ public final class BayesianLogisticRegression {
         return mechanism;
     }
 
-    /** @return the guarantee of a release with this randomness */
-    public PrivacyGuarantee guarantee(RandomSource random) {
-        return mechanism.guarantee(random);
+    /** @return the public bound r on the distance of the released mean to the exact minimiser */
+    public double residualBound() {
+        return residualBound;
+    }
+
+    /** @return the public number of fallback gradient steps */
+    public long fallbackIterations() {
+        return fallbackIterations;
+    }
+
+    /** @return the guarantee of one release, as the recipe certifies it */
+    public PrivacyGuarantee guarantee() {
+        return mechanism.guarantee("Bayesian logistic regression (spec ndis §6.6, Prop. 7) at a point within the public"
+                + " residual " + residualBound + " of the exact minimiser (Newton with a certificate, else a"
+                + " fixed-step gradient fallback), records with ||x|| <= l, at most " + maxRows + " rows");
+    }
+
+    @Override
+    public NeighbouringRelation relation() {
+        return NeighbouringRelation.ADD_REMOVE;
+    }
+
+    @Override
+    public Statement state(PublicContext context) {
+        if (context.dimension() != dimension + 1) {
+            throw new IllegalArgumentException("the data have " + context.dimension() + " columns but the mechanism"
+                    + " was built for d=" + dimension + " features plus the label column (" + (dimension + 1) + ")");
+        }
+        PublicParameters.Builder p = PublicParameters.builder()
+                .put("d", dimension)
+                .put("lambda", lambda)
+                .put("rowBound", rowBound)
+                .put("maxRows", maxRows)
+                .put("epsilon", budget.epsilon())
+                .put("delta", budget.delta())
+                .put("residualBound", residualBound)
+                .put("newtonIterations", NEWTON_ITERATIONS)
+                .put("fallbackIterations", fallbackIterations);
+        mechanism.putParameters(p);
+        return Statement.builder(context, ID, guarantee())
+                .description("private Bayesian logistic regression sample, NDIS-calibrated Gaussian mechanism")
+                .parameters(p.build())
+                .accounting(Release.approxDp(ID, NeighbouringRelation.ADD_REMOVE, budget))
+                .build();
     }
 
     /**
-     * The output distribution {@code N(theta^, Sigma + sigma* I)} on a dataset (for audits).
+     * @throws IllegalArgumentException if the dataset has more rows than the public maximum N (outside the
+     *         guarantee's domain; the message does not say how many)
+     */
+    /**
+     * The public promises the sensitivity rests on (d + 1 columns, at most {@code maxRows} rows) are checked before
+     * any budget is charged.
+     */
+    @Override
+    public void validate(Dataset data, Statement stated) {
+        records(data.matrix());
+    }
+
+    @Override
+    public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
+        double[][][] xy = records(data.matrix());
+        return Outcome.pass().vector("theta", release(xy[0], xy[1][0], context.random())).build();
+    }
+
+    /** Splits, clips and sign-maps the rows (the mechanism's per-record map; see the class comment). */
+    double[][][] records(RowBlockMatrix m) {
+        if (m.cols() != dimension + 1) {
+            throw new IllegalArgumentException("the data have " + m.cols() + " columns, expected d+1=" + (dimension + 1));
+        }
+        if (m.rows() > maxRows) {
+            throw new IllegalArgumentException("the data have more rows than the public maximum N=" + maxRows
+                    + " the sensitivity was computed for (spec ndis §6.6, §11.2): raise the maximum");
+        }
+        int n = m.rows();
+        double[][] x = new double[n][dimension];
+        double[] y = new double[n];
+        double[] row = new double[dimension + 1];
+        for (int i = 0; i < n; i++) {
+            m.copyRow(i, row, 0);
+            double norm = norm(row, dimension);
+            double scale = norm > rowBound ? rowBound / norm : 1;
+            for (int j = 0; j < dimension; j++) {
+                x[i][j] = scale * row[j];
+            }
+            y[i] = row[dimension] > 0 ? 1 : -1;
+        }
+        return new double[][][] {x, {y}};
+    }
+
+    /**
+     * Overflow-safe Euclidean norm of the first k entries (the norm the row bound is checked with).
+     *
+     * @param v a row
+     * @param k how many leading entries
+     * @return their L2 norm
+     */
+    public static double norm(double[] v, int k) {
+        double max = 0;
+        for (int j = 0; j < k; j++) {
+            max = Math.max(max, Math.abs(v[j]));
+        }
+        if (max == 0) {
+            return 0;
+        }
+        double s = 0;
+        for (int j = 0; j < k; j++) {
+            double t = v[j] / max;
+            s += t * t;
+        }
+        return max * Math.sqrt(s);
+    }
+
+    /**
+     * The output distribution {@code N(theta^, Sigma + sigma* I)} on clipped records (for audits; non-private).
      *
      * @param x the features, n x d, {@code ||x_i|| <= l}
      * @param y the labels, {@code +-1}
      * @return the distribution
      */
-    public Gaussian outputDistribution(double[][] x, double[] y) {
-        check(x, y);
-        return mechanism.outputDistribution(fit(x, y, lambda, dimension), bohningCovariance(x, lambda, dimension));
+    Gaussian outputDistribution(double[][] x, double[] y) {
+        return mechanism.outputDistribution(estimate(x, y), covariance(x));
     }
 
-    /**
-     * Releases one private posterior sample.
-     *
-     * @param x the features, n x d with {@code n <= maxRows} and {@code ||x_i|| <= l}
-     * @param y the labels in {@code {-1, +1}}
-     * @param random the noise source
-     * @return the release
-     */
-    public GaussianRelease release(double[][] x, double[] y, RandomSource random) {
-        check(x, y);
-        double[] theta = fit(x, y, lambda, dimension);
-        double[] v = mechanism.release(theta, bohningCovariance(x, lambda, dimension), random);
-        return new GaussianRelease(v, mechanism.variance(), mechanism.guarantee(random));
+    /** One private posterior sample on clipped records; the computation behind {@link #compute}. */
+    double[] release(double[][] x, double[] y, RandomSource random) {
+        Objects.requireNonNull(random, "random source");
+        return mechanism.release(estimate(x, y), covariance(x), random);
     }
 
-    /**
-     * The minimiser of L by damped Newton (Armijo backtracking), to {@code ||grad|| < 1e-10}.
-     *
-     * @param x features (n may be 0)
-     * @param y labels
-     * @param lambda regulariser {@code > 0}
-     * @return theta^
-     * @throws ArithmeticException if the gradient tolerance is not reached
-     */
-    public static double[] fit(double[][] x, double[] y, double lambda) {
-        int d = x.length == 0 ? 0 : x[0].length;
-        if (d == 0) {
-            throw new IllegalArgumentException("fit needs the dimension: use fit(x, y, lambda, d) for empty data");
+    /** The Böhning covariance, or the covered {@code I/lambda} should its inversion fail (class comment). */
+    DMatrixRMaj covariance(double[][] x) {
+        DMatrixRMaj c = bohningCovariance(x, lambda, dimension);
+        if (c == null) {
+            c = CommonOps_DDRM.identity(dimension);
+            CommonOps_DDRM.scale(1 / lambda, c);
         }
-        return fit(x, y, lambda, d);
+        return c;
     }
 
-    /** As {@link #fit(double[][], double[], double)} with an explicit dimension (empty data gives 0). */
-    public static double[] fit(double[][] x, double[] y, double lambda, int d) {
+    /**
+     * The released mean theta^: the certified Newton iterate, else the public gradient-descent fallback (class
+     * comment). Never throws on finite records with {@code ||x_i|| <= l}.
+     */
+    double[] estimate(double[][] x, double[] y) {
+        double[] theta = newton(x, y);
+        return theta != null ? theta : gradientDescent(x, y, fallbackIterations);
+    }
+
+    /** @return the certified Newton iterate with the smallest computed gradient, or null if none is certified */
+    double[] newton(double[][] x, double[] y) {
+        int d = dimension;
+        int n = x.length;
         double[] theta = new double[d];
         double[] grad = new double[d];
         DMatrixRMaj h = new DMatrixRMaj(d, d);
-        double gnorm = 0;
-        for (int it = 0; it < MAX_ITERATIONS; it++) {
-            gnorm = gradientAndHessian(x, y, lambda, theta, grad, h);
-            if (gnorm < GRADIENT_TOLERANCE) {
-                return theta;
+        double s1 = 0;
+        double s2 = 0;
+        for (double[] row : x) {
+            double r = norm(row, d);
+            s1 += r;
+            s2 += r * r;
+        }
+        double inflate = 1 + 4 * (n + d + 4) * U;
+        s1 *= inflate;
+        s2 *= inflate * inflate;
+        double[] best = null;
+        double bestNorm = Double.POSITIVE_INFINITY;
+        int stalled = 0;
+        LinearSolverDense<DMatrixRMaj> solver = LinearSolverFactory_DDRM.chol(d);
+        for (int it = 0; ; it++) {
+            double gnorm = gradientAndHessian(x, y, lambda, theta, grad, h);
+            if (!Double.isFinite(gnorm)) {
+                break;
             }
-            LinearSolverDense<DMatrixRMaj> solver = LinearSolverFactory_DDRM.chol(d);
+            if (certified(gnorm, theta, s1, s2)) {
+                if (gnorm < bestNorm) {
+                    best = theta.clone();
+                    bestNorm = gnorm;
+                    stalled = 0;
+                } else {
+                    stalled++;
+                }
+                // early stops change only the running time (outside the guarantee), never what is covered
+                if (gnorm < GRADIENT_TOLERANCE || stalled >= 3) {
+                    break;
+                }
+            }
+            if (it == NEWTON_ITERATIONS) {
+                break;
+            }
             if (!solver.setA(h)) {
-                throw new ArithmeticException("the Hessian of the BLR objective is not positive definite");
+                break;
             }
             DMatrixRMaj step = new DMatrixRMaj(d, 1);
             solver.solve(new DMatrixRMaj(d, 1, true, grad), step);
@@ -159,6 +384,9 @@ public final class BayesianLogisticRegression {
             double slope = 0;
             for (int j = 0; j < d; j++) {
                 slope += grad[j] * step.get(j);
+            }
+            if (!Double.isFinite(slope) || !Double.isFinite(f0)) {
+                break;
             }
             double t = 1;
             double[] next = new double[d];
@@ -176,16 +404,50 @@ public final class BayesianLogisticRegression {
             }
             theta = next;
         }
-        gnorm = gradientAndHessian(x, y, lambda, theta, grad, h);
-        if (gnorm < GRADIENT_TOLERANCE) {
-            return theta;
-        }
-        throw new ArithmeticException("Newton's method reached gradient norm " + gnorm + " after " + MAX_ITERATIONS
-                + " iterations, not the " + GRADIENT_TOLERANCE + " the exact-minimiser assumption needs (spec §6.6)");
+        return best;
     }
 
-    /** {@code (lambda I + (1/4) sum x_i x_i^T)^{-1}} (spec §6.6). */
-    public static DMatrixRMaj bohningCovariance(double[][] x, double lambda, int d) {
+    /**
+     * Whether {@code (||g~|| + E)/lambda <= r} at theta (class comment), with {@code s1 = sum ||x_i||} and
+     * {@code s2 = sum ||x_i||^2} already inflated for their own rounding.
+     */
+    private boolean certified(double gnorm, double[] theta, double s1, double s2) {
+        double tnorm = Math.sqrt(dot(theta, theta)) * (1 + 1e-12);
+        double gammaD = (dimension + 1) * U / (1 - (dimension + 1) * U);
+        double e = 2 * Math.sqrt(dimension) * (10.2 * U * s1 + gammaD * tnorm * s2 / 4 + 6 * U * lambda * tnorm);
+        double bound = (gnorm * (1 + (dimension + 4) * U) + e) / lambda;
+        return bound * (1 + 1e-9) <= residualTarget;
+    }
+
+    /** The public bound on the gradient's floating-point error at any {@code ||theta|| <= t}, n <= N rows. */
+    static double publicGradientError(int d, double lambda, double l, int maxRows, double t) {
+        double gammaD = (d + 1) * U / (1 - (d + 1) * U);
+        double l1 = l * (1 + 1e-12);
+        return 2 * Math.sqrt(d) * ((double) maxRows * l1 * (10.2 * U + gammaD * l1 * t / 4) + 6 * U * lambda * t);
+    }
+
+    /** K steps of gradient descent from 0 with the public step 1/M (class comment). */
+    double[] gradientDescent(double[][] x, double[] y, long steps) {
+        double eta = 1 / smoothness(lambda, rowBound, maxRows);
+        double[] theta = new double[dimension];
+        double[] grad = new double[dimension];
+        for (long k = 0; k < steps; k++) {
+            gradient(x, y, lambda, theta, grad);
+            for (int j = 0; j < dimension; j++) {
+                theta[j] -= eta * grad[j];
+            }
+        }
+        return theta;
+    }
+
+    private static double smoothness(double lambda, double l, int n) {
+        return lambda + (double) n * l * l / 4;
+    }
+
+    /**
+     * {@code (lambda I + (1/4) sum x_i x_i^T)^{-1}} (spec §6.6), or null if the inversion fails in floating point.
+     */
+    static DMatrixRMaj bohningCovariance(double[][] x, double lambda, int d) {
         DMatrixRMaj p = CommonOps_DDRM.identity(d);
         CommonOps_DDRM.scale(lambda, p);
         for (double[] row : x) {
@@ -197,7 +459,7 @@ public final class BayesianLogisticRegression {
         }
         DMatrixRMaj inv = new DMatrixRMaj(d, d);
         if (!CommonOps_DDRM.invertSPD(p, inv)) {
-            throw new ArithmeticException("the Böhning precision matrix is not positive definite");
+            return null;
         }
         // symmetrise against rounding
         for (int a = 0; a < d; a++) {
@@ -205,6 +467,11 @@ public final class BayesianLogisticRegression {
                 double v = 0.5 * (inv.get(a, b) + inv.get(b, a));
                 inv.set(a, b, v);
                 inv.set(b, a, v);
+            }
+        }
+        for (int i = 0; i < d * d; i++) {
+            if (!Double.isFinite(inv.data[i])) {
+                return null;
             }
         }
         return inv;
@@ -218,61 +485,42 @@ public final class BayesianLogisticRegression {
         return f + 0.5 * lambda * dot(theta, theta);
     }
 
-    private static double gradientAndHessian(double[][] x, double[] y, double lambda, double[] theta, double[] grad,
-            DMatrixRMaj h) {
+    /** The gradient with compensated (Kahan) sums; returns its norm. */
+    static double gradient(double[][] x, double[] y, double lambda, double[] theta, double[] grad) {
         int d = theta.length;
+        double[] comp = new double[d];
         for (int j = 0; j < d; j++) {
             grad[j] = lambda * theta[j];
         }
-        h.zero();
-        for (int a = 0; a < d; a++) {
-            h.set(a, a, lambda);
-        }
         for (int i = 0; i < x.length; i++) {
-            double m = y[i] * dot(x[i], theta);
-            double s = sigmoid(-m); // d/dm ln(1+e^-m) = -s
-            double w = s * (1 - s);
+            double s = sigmoid(-y[i] * dot(x[i], theta)); // d/dm ln(1+e^-m) = -s
             for (int a = 0; a < d; a++) {
-                grad[a] -= y[i] * s * x[i][a];
-                for (int b = 0; b < d; b++) {
-                    h.add(a, b, w * x[i][a] * x[i][b]);
-                }
+                double v = -y[i] * s * x[i][a] - comp[a];
+                double t = grad[a] + v;
+                comp[a] = (t - grad[a]) - v;
+                grad[a] = t;
             }
         }
         return Math.sqrt(dot(grad, grad));
     }
 
-    private void check(double[][] x, double[] y) {
-        Objects.requireNonNull(x, "x");
-        Objects.requireNonNull(y, "y");
-        if (x.length != y.length) {
-            throw new IllegalArgumentException("x has " + x.length + " rows but y has " + y.length + " labels");
-        }
-        if (x.length > maxRows) {
-            throw new IllegalArgumentException("the data have " + x.length + " rows, above the public maximum n="
-                    + maxRows + " the sensitivity was computed for (spec ndis §6.6, §11.2)");
+    private static double gradientAndHessian(double[][] x, double[] y, double lambda, double[] theta, double[] grad,
+            DMatrixRMaj h) {
+        int d = theta.length;
+        h.zero();
+        for (int a = 0; a < d; a++) {
+            h.set(a, a, lambda);
         }
         for (int i = 0; i < x.length; i++) {
-            if (x[i].length != dimension) {
-                throw new IllegalArgumentException("row " + i + " (0-based) has " + x[i].length
-                        + " features, expected d=" + dimension);
-            }
-            double ss = 0;
-            for (double v : x[i]) {
-                if (!Double.isFinite(v)) {
-                    throw new IllegalArgumentException("row " + i + " (0-based) has a non-finite feature " + v);
+            double s = sigmoid(-y[i] * dot(x[i], theta));
+            double w = s * (1 - s);
+            for (int a = 0; a < d; a++) {
+                for (int b = 0; b < d; b++) {
+                    h.add(a, b, w * x[i][a] * x[i][b]);
                 }
-                ss += v * v;
-            }
-            if (ss > rowBound * rowBound) {
-                throw new IllegalArgumentException("row " + i + " (0-based) has ||x|| = " + Math.sqrt(ss)
-                        + " > the public bound l=" + rowBound + " (spec ndis §6.6); rescale the features or raise l");
-            }
-            if (y[i] != 1 && y[i] != -1) {
-                throw new IllegalArgumentException("row " + i + " (0-based) has label " + y[i]
-                        + ": labels must be -1 or +1");
             }
         }
+        return gradient(x, y, lambda, theta, grad);
     }
 
     static double dot(double[] a, double[] b) {
@@ -295,9 +543,108 @@ public final class BayesianLogisticRegression {
         return e / (1 + e);
     }
 
-    private static void positive(String name, double v, String why) {
-        if (!(v > 0) || !Double.isFinite(v)) {
-            throw new IllegalArgumentException(name + "=" + v + " is outside (0, inf): " + why);
+    /** Builds a {@link BayesianLogisticRegression} from named parameters (nothing can be swapped silently). */
+    public static final class Builder {
+        private Integer dimension;
+        private Double lambda;
+        private Double rowBound;
+        private Integer maxRows;
+        private ApproxDp budget;
+        private Variant variant = NdisGaussianMechanism.DEFAULT_VARIANT;
+
+        private Builder() {
+        }
+
+        /**
+         * @param d the number of features d &gt;= 1 (the data have d + 1 columns: the label is the last)
+         * @return this builder
+         */
+        public Builder dimension(int d) {
+            this.dimension = d;
+            return this;
+        }
+
+        /**
+         * @param value the public regulariser lambda &gt; 0
+         * @return this builder
+         */
+        public Builder lambda(double value) {
+            this.lambda = value;
+            return this;
+        }
+
+        /**
+         * @param l the public bound l &gt; 0 on {@code ||x||_2}
+         * @return this builder
+         */
+        public Builder rowBound(double l) {
+            this.rowBound = l;
+            return this;
+        }
+
+        /**
+         * @param n the public maximum dataset size N &gt;= 1
+         * @return this builder
+         */
+        public Builder maxRows(int n) {
+            this.maxRows = n;
+            return this;
+        }
+
+        /**
+         * @param target the (epsilon, delta) of one release (epsilon finite and &gt;= 0, delta in (0, 1))
+         * @return this builder
+         */
+        public Builder budget(ApproxDp target) {
+            this.budget = Objects.requireNonNull(target, "budget");
+            return this;
+        }
+
+        /**
+         * @param v the bound ({@link NdisGaussianMechanism#DEFAULT_VARIANT} unless reproducing the paper)
+         * @return this builder
+         */
+        public Builder bound(Variant v) {
+            this.variant = Objects.requireNonNull(v, "bound");
+            return this;
+        }
+
+        /**
+         * @return the calibrated mechanism
+         * @throws IllegalArgumentException if a parameter is out of range
+         * @throws IllegalStateException if a required parameter is missing
+         */
+        public BayesianLogisticRegression build() {
+            if (dimension == null || lambda == null || rowBound == null || maxRows == null || budget == null) {
+                throw new IllegalStateException("dimension, lambda, rowBound, maxRows and budget are required");
+            }
+            if (dimension < 1) {
+                throw new IllegalArgumentException("dimension=" + dimension + " is outside [1, inf): at least one"
+                        + " feature");
+            }
+            positive("lambda", lambda, "the regulariser makes L strongly convex and bounds the sensitivity l/lambda");
+            positive("rowBound", rowBound, "the public bound l on ||x|| must be a positive norm");
+            if (maxRows < 1) {
+                throw new IllegalArgumentException("maxRows=" + maxRows + " is outside [1, inf): the public maximum "
+                        + "dataset size N enters the sensitivity (spec ndis §6.6, §11.2)");
+            }
+            double m = smoothness(lambda, rowBound, maxRows);
+            if (!(m < 1e300) || !(lambda / m > 0)) {
+                throw new IllegalArgumentException("lambda + maxRows * rowBound^2 / 4 = " + m + " with lambda=" + lambda
+                        + ": the objective's curvature bounds must be finite and their ratio representable; rescale"
+                        + " the features (a smaller rowBound) or raise lambda");
+            }
+            if (!(budget.delta() > 0)) {
+                throw new IllegalArgumentException("delta=" + budget.delta() + " is outside (0, 1): the NDIS bound"
+                        + " needs delta > 0 (spec ndis §6.5.3)");
+            }
+            return new BayesianLogisticRegression(dimension, lambda, rowBound, maxRows, budget, variant);
+        }
+
+        private static void positive(String name, double v, String why) {
+            if (!(v > 0) || !Double.isFinite(v)) {
+                throw new IllegalArgumentException(name + "=" + v + " is outside (0, inf): " + why);
+            }
         }
     }
 }

@@ -1,10 +1,21 @@
 package org.dpgauss.mechanism;
 
 import java.util.Objects;
+import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.ndis.Gaussian;
 import org.dpgauss.ndis.LoewnerComparableBound.Variant;
+import org.dpgauss.privacy.ApproxDp;
+import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.privacy.accounting.Release;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.Outcome;
+import org.dpgauss.release.PrivateMechanism;
+import org.dpgauss.release.PublicContext;
+import org.dpgauss.release.PublicParameters;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Statement;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.factory.LinearSolverFactory_DDRM;
 import org.ejml.interfaces.linsol.LinearSolverDense;
@@ -15,18 +26,49 @@ import org.ejml.interfaces.linsol.LinearSolverDense;
  * {@code A = K + sigma_n^2 I}.
  *
  * <p><b>Guarantee.</b> {@code (epsilon, delta)}-DP under <b>add/remove</b> neighbours for records {@code (x, y)}
- * with {@code |y| <= B}, a kernel with {@code k(x, x) <= l^2} for all x, and datasets of at most the public size n
- * (spec §11.2). Sensitivities (sigma a variance, m = 1): {@code Delta = l B sqrt(n) / (sigma_n sqrt(sigma))},
+ * with {@code |y| <= B}, the RBF kernel ({@code k(x, x) = s^2 = l^2} for all x), and datasets of at most the public
+ * size N (spec §11.2). Sensitivities (sigma a variance, m = 1): {@code Delta = l B sqrt(N) / (sigma_n sqrt(sigma))},
  * {@code rhoInf = nu = log((sigma + l^2)/sigma)}. Calibration: {@link NdisGaussianMechanism}; with m = 1 the exact
  * hard covariance term of the default bound is Lemma 4 with r = 1, whose monotonicity is Prop. 4.
  *
+ * <p><b>The public bound N sets the noise.</b> Delta grows as {@code sqrt(N)}, so the calibrated noise variance
+ * sigma* grows in proportion to N: at N = 100000 it is about 200 times that at N = 500 (same epsilon, delta, B,
+ * sigma_n). Choose the smallest N that the data are sure not to exceed.
+ *
+ * <p><b>No failure after the data are read (issue 14, finding 4).</b> The noise variance is validated before any
+ * data are read: {@code sigma_n^2 >= } {@link #minimumNoiseVariance}{@code (N, p, s^2) = 4 N (N + p + 8) u s^2}
+ * ({@code u = 2^-53}, p inputs). This is Demmel's sufficient condition for the Cholesky factorisation of an SPD
+ * matrix to succeed in floating point (Higham, <i>Accuracy and Stability of Numerical Algorithms</i>, Thm. 10.7:
+ * the unit-diagonal scaling of A has smallest eigenvalue {@code >= sigma_n^2/(s^2 + sigma_n^2)}, which must exceed
+ * about {@code n(n+1)u}) with room for the rounding of the kernel entries ({@code |error| <= (p + 6) u s^2} each,
+ * so at most {@code n (p + 6) u s^2} in norm). Below it, the factorisation can fail on some data (duplicate rows make
+ * K singular) and not on their neighbours. Should the factorisation fail nonetheless, the release falls back to the
+ * prior predictive {@code (0, k**)}, which is covered by the same sensitivity: {@code |mu*(D)| <= sqrt(k*^T A^{-1}
+ * k*) ||y|| / sigma_n <= l B sqrt(n) / sigma_n} and {@code 0 <= Sigma*(D) <= k** = l^2}. The same prior is
+ * released when the n x n matrix does not fit in memory (more than {@link #MAX_FACTORISED_ROWS} rows, or an
+ * allocation failure): the command line refuses such data before the release.
+ *
+ * <p><b>Input.</b> The dataset's rows are the p inputs followed by the label. The mechanism is defined on every
+ * finite row: a label outside {@code [-B, B]} is clipped to it (a per-record map); the command line rejects such
+ * labels before the release, naming the row. A dataset of more than N rows is outside the guarantee's domain:
+ * {@link #compute} refuses it without saying by how much.
+ *
  * <p>Cost: a Cholesky factorisation of the n x n matrix A (n^3/3 flops, n^2 doubles): intended for n up to a few
- * thousand (spec §10). Immutable.
+ * thousand (spec §10). Under the release contract it releases {@code prediction} (one value); it never FAILs.
+ * Build it with {@link #builder()}. Immutable.
  */
-public final class GaussianProcessRegression {
+public final class GaussianProcessRegression implements PrivateMechanism {
 
-    /** A positive-definite kernel with a public bound on its diagonal. */
-    public interface Kernel {
+    /** The mechanism's identifier in releases. */
+    public static final String ID = "mechanism.gpr";
+
+    private static final double U = 0x1p-53;
+
+    /** The most rows whose n x n matrix fits one Java array; more get the covered prior (class comment). */
+    public static final int MAX_FACTORISED_ROWS = 46340;
+
+    /** A positive-definite kernel with a public bound on its diagonal; only the RBF kernel ({@link #rbf}). */
+    public sealed interface Kernel permits Rbf {
         /** @return k(a, b) */
         double value(double[] a, double[] b);
 
@@ -35,6 +77,37 @@ public final class GaussianProcessRegression {
 
         /** @return a short description */
         String describe();
+    }
+
+    /** The RBF kernel. */
+    static final class Rbf implements Kernel {
+        private final double variance;
+        private final double lengthscale;
+
+        Rbf(double variance, double lengthscale) {
+            this.variance = variance;
+            this.lengthscale = lengthscale;
+        }
+
+        @Override
+        public double value(double[] a, double[] b) {
+            double s = 0;
+            for (int i = 0; i < a.length; i++) {
+                double t = a[i] - b[i];
+                s += t * t;
+            }
+            return variance * Math.exp(-s / (2 * lengthscale * lengthscale));
+        }
+
+        @Override
+        public double diagonalBound() {
+            return variance;
+        }
+
+        @Override
+        public String describe() {
+            return "rbf(variance=" + variance + ", lengthscale=" + lengthscale + ")";
+        }
     }
 
     /**
@@ -47,27 +120,11 @@ public final class GaussianProcessRegression {
     public static Kernel rbf(double variance, double lengthscale) {
         positive("variance", variance, "the RBF signal variance k(x,x) must be positive");
         positive("lengthscale", lengthscale, "the RBF lengthscale must be positive");
-        return new Kernel() {
-            @Override
-            public double value(double[] a, double[] b) {
-                double s = 0;
-                for (int i = 0; i < a.length; i++) {
-                    double t = a[i] - b[i];
-                    s += t * t;
-                }
-                return variance * Math.exp(-s / (2 * lengthscale * lengthscale));
-            }
-
-            @Override
-            public double diagonalBound() {
-                return variance;
-            }
-
-            @Override
-            public String describe() {
-                return "rbf(variance=" + variance + ", lengthscale=" + lengthscale + ")";
-            }
-        };
+        if (!(2 * lengthscale * lengthscale > 0) || !Double.isFinite(2 * lengthscale * lengthscale)) {
+            throw new IllegalArgumentException("lengthscale=" + lengthscale + ": 2 h^2 must be a positive finite"
+                    + " double (rescale the inputs)");
+        }
+        return new Rbf(variance, lengthscale);
     }
 
     private final Kernel kernel;
@@ -75,45 +132,35 @@ public final class GaussianProcessRegression {
     private final double labelBound;
     private final int maxRows;
     private final double[] query;
+    private final ApproxDp budget;
     private final NdisGaussianMechanism mechanism;
 
     private GaussianProcessRegression(Kernel kernel, double noiseVariance, double labelBound, int maxRows,
-            double[] query, NdisGaussianMechanism mechanism) {
+            double[] query, ApproxDp budget, NdisGaussianMechanism mechanism) {
         this.kernel = kernel;
         this.noiseVariance = noiseVariance;
         this.labelBound = labelBound;
         this.maxRows = maxRows;
         this.query = query;
+        this.budget = budget;
         this.mechanism = mechanism;
     }
 
+    /** @return a builder; kernel, noiseVariance, labelBound, maxRows, query and budget are required */
+    public static Builder builder() {
+        return new Builder();
+    }
+
     /**
-     * @param kernel the kernel (its diagonal bound is the public {@code l^2})
-     * @param noiseVariance the GP noise variance {@code sigma_n^2 > 0}
-     * @param labelBound the public bound B on {@code |y|}, {@code > 0}
-     * @param maxRows the public maximum dataset size n, {@code >= 1}
-     * @param query the public query point x*
-     * @param epsilon finite, {@code >= 0}
-     * @param delta in {@code (0, 1)}
-     * @param variant the bound ({@link NdisGaussianMechanism#DEFAULT_VARIANT} unless reproducing the paper)
-     * @return the calibrated mechanism
+     * The smallest GP noise variance accepted: {@code 4 N (N + p + 8) 2^-53 s^2} (see the class comment).
+     *
+     * @param maxRows the public maximum N
+     * @param inputs the number p of inputs
+     * @param kernelBound the kernel's diagonal bound {@code s^2}
+     * @return the minimum {@code sigma_n^2}
      */
-    public static GaussianProcessRegression of(Kernel kernel, double noiseVariance, double labelBound, int maxRows,
-            double[] query, double epsilon, double delta, Variant variant) {
-        Objects.requireNonNull(kernel, "kernel");
-        Objects.requireNonNull(query, "query");
-        positive("noiseVariance", noiseVariance, "the GP noise variance sigma_n^2 keeps A = K + sigma_n^2 I invertible"
-                + " and bounds the sensitivity");
-        positive("labelBound", labelBound, "the public bound B on |y| must be positive");
-        if (maxRows < 1) {
-            throw new IllegalArgumentException("maxRows=" + maxRows + " is outside [1, inf): the public maximum "
-                    + "dataset size n enters the sensitivity (spec ndis §6.7, §11.2)");
-        }
-        double l2 = kernel.diagonalBound();
-        positive("kernel.diagonalBound()", l2, "the bound l^2 on k(x,x) must be positive");
-        SensitivityFunction f = sensitivity(Math.sqrt(l2), labelBound, maxRows, Math.sqrt(noiseVariance));
-        return new GaussianProcessRegression(kernel, noiseVariance, labelBound, maxRows, query.clone(),
-                NdisGaussianMechanism.calibrate(epsilon, delta, 1, f, variant));
+    public static double minimumNoiseVariance(int maxRows, int inputs, double kernelBound) {
+        return 4.0 * maxRows * ((double) maxRows + inputs + 8) * U * kernelBound;
     }
 
     /** The sensitivity function of Prop. 8 (spec §6.7). */
@@ -129,26 +176,102 @@ public final class GaussianProcessRegression {
         return mechanism;
     }
 
-    /** @return the guarantee of a release with this randomness */
-    public PrivacyGuarantee guarantee(RandomSource random) {
-        return mechanism.guarantee(random);
+    /** @return the guarantee of one release, as the recipe certifies it */
+    public PrivacyGuarantee guarantee() {
+        return mechanism.guarantee("Gaussian-process regression at one public query point (spec ndis §6.7, Prop. 8),"
+                + " " + kernel.describe() + ", |y| <= B, at most " + maxRows + " rows");
+    }
+
+    @Override
+    public NeighbouringRelation relation() {
+        return NeighbouringRelation.ADD_REMOVE;
+    }
+
+    @Override
+    public Statement state(PublicContext context) {
+        if (context.dimension() != query.length + 1) {
+            throw new IllegalArgumentException("the data have " + context.dimension() + " columns but the query point"
+                    + " has " + query.length + " coordinates: expected " + (query.length + 1) + " (the inputs plus"
+                    + " the label column)");
+        }
+        PublicParameters.Builder p = PublicParameters.builder()
+                .put("query", query)
+                .put("kernel", kernel.describe())
+                .put("gpNoiseVariance", noiseVariance)
+                .put("labelBound", labelBound)
+                .put("maxRows", maxRows)
+                .put("epsilon", budget.epsilon())
+                .put("delta", budget.delta());
+        mechanism.putParameters(p);
+        return Statement.builder(context, ID, guarantee())
+                .description("private Gaussian-process prediction at the query point, NDIS-calibrated")
+                .parameters(p.build())
+                .accounting(Release.approxDp(ID, NeighbouringRelation.ADD_REMOVE, budget))
+                .build();
     }
 
     /**
-     * The GP posterior at the query point, {@code {mu*, Sigma*}} (non-private).
+     * @throws IllegalArgumentException if the dataset has more rows than the public maximum N (outside the
+     *         guarantee's domain; the message does not say how many)
+     */
+    /**
+     * The public promises the sensitivity rests on (d + 1 columns, at most {@code maxRows} rows) are checked before
+     * any budget is charged.
+     */
+    @Override
+    public void validate(Dataset data, Statement stated) {
+        records(data.matrix());
+    }
+
+    @Override
+    public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
+        double[][][] xy = records(data.matrix());
+        return Outcome.pass().vector("prediction", release(xy[0], xy[1][0], context.random())).build();
+    }
+
+    /** Splits the rows and clips the labels to {@code [-B, B]} (the mechanism's per-record map). */
+    double[][][] records(RowBlockMatrix m) {
+        int p = query.length;
+        if (m.cols() != p + 1) {
+            throw new IllegalArgumentException("the data have " + m.cols() + " columns, expected p+1=" + (p + 1));
+        }
+        if (m.rows() > maxRows) {
+            throw new IllegalArgumentException("the data have more rows than the public maximum N=" + maxRows
+                    + " the sensitivity was computed for (spec ndis §6.7, §11.2): raise the maximum");
+        }
+        int n = m.rows();
+        double[][] x = new double[n][p];
+        double[] y = new double[n];
+        double[] row = new double[p + 1];
+        for (int i = 0; i < n; i++) {
+            m.copyRow(i, row, 0);
+            System.arraycopy(row, 0, x[i], 0, p);
+            y[i] = Math.max(-labelBound, Math.min(labelBound, row[p]));
+        }
+        return new double[][][] {x, {y}};
+    }
+
+    /**
+     * The GP posterior at the query point, {@code {mu*, Sigma*}} (non-private, for audits in this package); the
+     * prior {@code {0, k**}} should the factorisation fail (covered; see the class comment).
      *
      * @param x inputs, n x p (n may be 0)
-     * @param y labels
+     * @param y labels, {@code |y| <= B}
      * @return {@code {mu*, Sigma*}}
      */
-    public double[] posterior(double[][] x, double[] y) {
-        check(x, y);
+    double[] posterior(double[][] x, double[] y) {
         int n = x.length;
         double kss = kernel.value(query, query);
-        if (n == 0) {
-            return new double[] {0, kss};
+        double[] prior = {0, kss};
+        if (n == 0 || n > MAX_FACTORISED_ROWS) {
+            return prior;
         }
-        DMatrixRMaj a = new DMatrixRMaj(n, n);
+        DMatrixRMaj a;
+        try {
+            a = new DMatrixRMaj(n, n);
+        } catch (OutOfMemoryError e) { // the n x n matrix does not fit: the covered prior (class comment)
+            return prior;
+        }
         DMatrixRMaj ks = new DMatrixRMaj(n, 1);
         for (int i = 0; i < n; i++) {
             ks.set(i, kernel.value(query, x[i]));
@@ -161,7 +284,7 @@ public final class GaussianProcessRegression {
         }
         LinearSolverDense<DMatrixRMaj> solver = LinearSolverFactory_DDRM.chol(n);
         if (!solver.setA(a)) {
-            throw new ArithmeticException("K + sigma_n^2 I is not positive definite: is the kernel PD?");
+            return prior;
         }
         DMatrixRMaj rhs = new DMatrixRMaj(n, 2);
         for (int i = 0; i < n; i++) {
@@ -176,63 +299,147 @@ public final class GaussianProcessRegression {
             mu += ks.get(i) * sol.get(i, 0);
             q += ks.get(i) * sol.get(i, 1);
         }
-        return new double[] {mu, Math.max(0, kss - q)};
+        if (!Double.isFinite(mu) || !Double.isFinite(q)) {
+            return prior;
+        }
+        return new double[] {mu, Math.min(kss, Math.max(0, kss - q))};
     }
 
-    /** The output distribution {@code N(mu*, Sigma* + sigma*)} (for audits). */
-    public Gaussian outputDistribution(double[][] x, double[] y) {
+    /** The output distribution {@code N(mu*, Sigma* + sigma*)} (for audits; non-private). */
+    Gaussian outputDistribution(double[][] x, double[] y) {
         double[] p = posterior(x, y);
         return mechanism.outputDistribution(new double[] {p[0]}, new DMatrixRMaj(1, 1, true, p[1]));
     }
 
-    /**
-     * Releases one private prediction at the query point.
-     *
-     * @param x inputs, n x p with {@code n <= maxRows}
-     * @param y labels with {@code |y| <= B}
-     * @param random the noise source
-     * @return the release (one value)
-     */
-    public GaussianRelease release(double[][] x, double[] y, RandomSource random) {
+    /** One private prediction at the query point; the computation behind {@link #compute}. */
+    double[] release(double[][] x, double[] y, RandomSource random) {
+        Objects.requireNonNull(random, "random source");
         double[] p = posterior(x, y);
-        double[] v = mechanism.release(new double[] {p[0]}, new DMatrixRMaj(1, 1, true, p[1]), random);
-        return new GaussianRelease(v, mechanism.variance(), mechanism.guarantee(random));
-    }
-
-    private void check(double[][] x, double[] y) {
-        Objects.requireNonNull(x, "x");
-        Objects.requireNonNull(y, "y");
-        if (x.length != y.length) {
-            throw new IllegalArgumentException("x has " + x.length + " rows but y has " + y.length + " labels");
-        }
-        if (x.length > maxRows) {
-            throw new IllegalArgumentException("the data have " + x.length + " rows, above the public maximum n="
-                    + maxRows + " the sensitivity was computed for (spec ndis §6.7, §11.2)");
-        }
-        for (int i = 0; i < x.length; i++) {
-            if (x[i].length != query.length) {
-                throw new IllegalArgumentException("row " + i + " (0-based) has " + x[i].length
-                        + " inputs, the query point has " + query.length);
-            }
-            for (double v : x[i]) {
-                if (!Double.isFinite(v)) {
-                    throw new IllegalArgumentException("row " + i + " (0-based) has a non-finite input " + v);
-                }
-            }
-            if (!(kernel.value(x[i], x[i]) <= kernel.diagonalBound())) {
-                throw new IllegalArgumentException("row " + i + " (0-based) has k(x,x) = " + kernel.value(x[i], x[i])
-                        + " above the kernel's stated bound l^2=" + kernel.diagonalBound() + " (spec ndis §6.7)");
-            }
-            if (!(Math.abs(y[i]) <= labelBound)) {
-                throw new IllegalArgumentException("row " + i + " (0-based) has label " + y[i] + ", |y| above the "
-                        + "public bound B=" + labelBound + " (spec ndis §6.7)");
-            }
-        }
+        return mechanism.release(new double[] {p[0]}, new DMatrixRMaj(1, 1, true, p[1]), random);
     }
 
     private static void positive(String name, double v, String why) {
         if (!(v > 0) || !Double.isFinite(v)) {
             throw new IllegalArgumentException(name + "=" + v + " is outside (0, inf): " + why);
+        }
+    }
+
+    /** Builds a {@link GaussianProcessRegression} from named parameters (nothing can be swapped silently). */
+    public static final class Builder {
+        private Kernel kernel;
+        private Double noiseVariance;
+        private Double labelBound;
+        private Integer maxRows;
+        private double[] query;
+        private ApproxDp budget;
+        private Variant variant = NdisGaussianMechanism.DEFAULT_VARIANT;
+
+        private Builder() {
+        }
+
+        /**
+         * @param k the kernel (its diagonal bound is the public {@code l^2}), e.g. {@link #rbf}
+         * @return this builder
+         */
+        public Builder kernel(Kernel k) {
+            this.kernel = Objects.requireNonNull(k, "kernel");
+            return this;
+        }
+
+        /**
+         * @param sn2 the GP noise variance {@code sigma_n^2}, at least {@link #minimumNoiseVariance}
+         * @return this builder
+         */
+        public Builder noiseVariance(double sn2) {
+            this.noiseVariance = sn2;
+            return this;
+        }
+
+        /**
+         * @param b the public bound B &gt; 0 on {@code |y|}
+         * @return this builder
+         */
+        public Builder labelBound(double b) {
+            this.labelBound = b;
+            return this;
+        }
+
+        /**
+         * @param n the public maximum dataset size N &gt;= 1 (the noise variance grows in proportion to it)
+         * @return this builder
+         */
+        public Builder maxRows(int n) {
+            this.maxRows = n;
+            return this;
+        }
+
+        /**
+         * @param x the public query point x* (copied)
+         * @return this builder
+         */
+        public Builder query(double[] x) {
+            this.query = Objects.requireNonNull(x, "query").clone();
+            return this;
+        }
+
+        /**
+         * @param target the (epsilon, delta) of one release (epsilon finite and &gt;= 0, delta in (0, 1))
+         * @return this builder
+         */
+        public Builder budget(ApproxDp target) {
+            this.budget = Objects.requireNonNull(target, "budget");
+            return this;
+        }
+
+        /**
+         * @param v the bound ({@link NdisGaussianMechanism#DEFAULT_VARIANT} unless reproducing the paper)
+         * @return this builder
+         */
+        public Builder bound(Variant v) {
+            this.variant = Objects.requireNonNull(v, "bound");
+            return this;
+        }
+
+        /**
+         * @return the calibrated mechanism
+         * @throws IllegalArgumentException if a parameter is out of range
+         * @throws IllegalStateException if a required parameter is missing
+         */
+        public GaussianProcessRegression build() {
+            if (kernel == null || noiseVariance == null || labelBound == null || maxRows == null || query == null
+                    || budget == null) {
+                throw new IllegalStateException("kernel, noiseVariance, labelBound, maxRows, query and budget are"
+                        + " required");
+            }
+            if (query.length == 0) {
+                throw new IllegalArgumentException("the query point has no coordinates");
+            }
+            for (int j = 0; j < query.length; j++) {
+                if (!Double.isFinite(query[j])) {
+                    throw new IllegalArgumentException("query coordinate " + (j + 1) + " is " + query[j]
+                            + ": the query point must be finite");
+                }
+            }
+            positive("noiseVariance", noiseVariance, "the GP noise variance sigma_n^2 keeps A = K + sigma_n^2 I"
+                    + " invertible and bounds the sensitivity");
+            positive("labelBound", labelBound, "the public bound B on |y| must be positive");
+            if (maxRows < 1) {
+                throw new IllegalArgumentException("maxRows=" + maxRows + " is outside [1, inf): the public maximum "
+                        + "dataset size N enters the sensitivity (spec ndis §6.7, §11.2)");
+            }
+            double l2 = kernel.diagonalBound();
+            positive("kernel.diagonalBound()", l2, "the bound l^2 on k(x,x) must be positive");
+            double min = minimumNoiseVariance(maxRows, query.length, l2);
+            if (!(noiseVariance >= min)) {
+                throw new IllegalArgumentException("noiseVariance=" + noiseVariance + " is below the minimum "
+                        + String.format(java.util.Locale.ROOT, "%.3g", min) + " = 4 N (N + p + 8) 2^-53 s^2 (N="
+                        + maxRows + " maximum rows, p=" + query.length + " inputs, s^2=" + l2 + " the kernel"
+                        + " variance): below it the factorisation of K + sigma_n^2 I can fail in floating point on"
+                        + " some data (e.g. duplicate rows) and not on their neighbours; raise the noise variance");
+            }
+            SensitivityFunction f = sensitivity(Math.sqrt(l2), labelBound, maxRows, Math.sqrt(noiseVariance));
+            return new GaussianProcessRegression(kernel, noiseVariance, labelBound, maxRows, query, budget,
+                    NdisGaussianMechanism.calibrate(budget.epsilon(), budget.delta(), 1, f, variant));
         }
     }
 }

@@ -8,6 +8,7 @@ import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.release.PublicParameters;
 import org.dpgauss.privacy.noise.MultivariateGaussianNoise;
 import org.ejml.data.DMatrixRMaj;
 
@@ -133,38 +134,77 @@ public final class NdisGaussianMechanism {
     }
 
     /**
-     * @param random the randomness of the release
-     * @return {@code (epsilon, delta)}-DP under add/remove; not certified for an insecure source or the
-     *         paper-faithful bound
+     * The guarantee of one release, as the recipe certifies it: {@code (epsilon, delta)}-DP under add/remove, not
+     * certified for the paper-faithful bound. Whether the noise source is secure is taken into account by
+     * {@code org.dpgauss.release.Releases}, not here.
+     *
+     * @param notes what the query is and why its sensitivity function holds (prepended to the bound's notes)
+     * @return the guarantee
      */
-    public PrivacyGuarantee guarantee(RandomSource random) {
+    public PrivacyGuarantee guarantee(String notes) {
         boolean paper = variant == Variant.PAPER_FAITHFUL;
-        String notes = "NDIS-calibrated Gaussian mechanism (spec ndis §6.5), bound " + variant + ", noise variance "
+        String text = (notes == null || notes.isBlank() ? "" : notes.strip() + "; ")
+                + "NDIS-calibrated Gaussian mechanism (spec ndis §6.5), bound " + variant + ", noise variance "
                 + variance + (paper ? "; PAPER_FAITHFUL bound is NOT valid for every ordered pair (spec §11.1)" : "")
-                + "; idealised real-arithmetic Gaussian, floating-point effects not covered"
-                + (random.isInsecure() ? "; INSECURE seeded randomness: not private" : "");
-        return PrivacyGuarantee.approxDp(NeighbouringRelation.ADD_REMOVE, ApproxDp.of(epsilon, delta),
-                !random.isInsecure() && !paper, notes);
+                + "; idealised real-arithmetic Gaussian noise, floating-point effects of the noise not covered;"
+                + " running time is outside the guarantee";
+        return PrivacyGuarantee.approxDp(NeighbouringRelation.ADD_REMOVE, ApproxDp.of(epsilon, delta), !paper, text);
+    }
+
+    /** @return the guarantee of one release with no query notes (see {@link #guarantee(String)}) */
+    public PrivacyGuarantee guarantee() {
+        return guarantee(null);
+    }
+
+    /**
+     * The calibration's public parameters, in camelCase: {@code bound}, {@code noiseVariance} (sigma*, a
+     * variance), {@code meanSensitivity}, {@code rhoInf}, {@code nu} (the sensitivity at sigma*) and
+     * {@code boundDelta} (the bound's delta at sigma*, at most delta).
+     *
+     * @param into the builder to add them to
+     * @return the builder
+     */
+    public PublicParameters.Builder putParameters(PublicParameters.Builder into) {
+        NdisSensitivity s = sensitivityAtVariance();
+        return into.put("bound", variantId(variant))
+                .put("noiseVariance", variance)
+                .put("meanSensitivity", s.meanSensitivity())
+                .put("rhoInf", s.rhoInf())
+                .put("nu", s.nu())
+                .put("boundDelta", boundDelta());
+    }
+
+    /** @return the command-line name of a bound: {@code sound-exact-hard}, {@code sound}, {@code paper-faithful} */
+    public static String variantId(Variant v) {
+        switch (v) {
+            case SOUND_EXACT_HARD:
+                return "sound-exact-hard";
+            case SOUND:
+                return "sound";
+            default:
+                return "paper-faithful";
+        }
     }
 
     /**
      * @param mean mu(D), length m
      * @param covariance Sigma(D), m x m, symmetric PSD
-     * @return the output distribution {@code N(mu, Sigma + sigma* I)}
+     * @return the output distribution {@code N(mu, Sigma + sigma* I)} (non-private: for audits in this package)
      */
-    public Gaussian outputDistribution(double[] mean, DMatrixRMaj covariance) {
+    Gaussian outputDistribution(double[] mean, DMatrixRMaj covariance) {
         return Gaussian.of(mean, noisy(mean, covariance));
     }
 
     /**
-     * One sample of {@code N(mu, Sigma + sigma* I)}.
+     * One sample of {@code N(mu, Sigma + sigma* I)}; the computation behind the mechanisms' releases, package-private
+     * (releases go through the contract, {@code org.dpgauss.release.Releases}).
      *
      * @param mean mu(D), length m
      * @param covariance Sigma(D), m x m, symmetric PSD
      * @param random the source of the noise
      * @return the release
      */
-    public double[] release(double[] mean, DMatrixRMaj covariance, RandomSource random) {
+    double[] release(double[] mean, DMatrixRMaj covariance, RandomSource random) {
         DMatrixRMaj c = noisy(mean, covariance);
         double[] z = MultivariateGaussianNoise.ofCovariance(c, random).sample();
         double[] out = mean.clone();

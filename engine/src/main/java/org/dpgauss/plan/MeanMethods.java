@@ -20,7 +20,22 @@ final class MeanMethods implements MethodProvider {
     public List<PlannedMethod> plan(PlanQuery q) {
         List<PlannedMethod> out = new ArrayList<>();
         out.add(clipped(q));
+        out.add(clippedAuto(q));
         return out;
+    }
+
+    /** The clipped mean with a private radius: needs no public bound; its error depends on the data's scale. */
+    private static PlannedMethod clippedAuto(PlanQuery q) {
+        Zcdp rho = ConversionPolicy.rhoFor(q.budget().epsilon(), q.budget().delta());
+        org.dpgauss.mean.AutoClippedGaussianMean m = org.dpgauss.mean.AutoClippedGaussianMean.of(q.centre(), rho,
+                org.dpgauss.mean.AutoClippedGaussianMean.DEFAULT_SHARE);
+        Statement s = Planner.state(m, q.rows(), q.dimension(), q.budget().delta());
+        String cmd = String.format(Locale.ROOT, "dpgauss mean --method clipped --clip auto --epsilon %s --delta %s",
+                num(q.budget().epsilon()), num(q.budget().delta()));
+        return PlannedMethod.applicable("clipped --clip auto", org.dpgauss.mean.AutoClippedGaussianMean.ID,
+                s.accuracy().orElse(null), -1, List.of("nothing public: a quarter of the budget finds the radius"),
+                cmd, "when no public radius is known: the error is that of the clipped mean at a radius within a"
+                        + " factor 2 of the farthest rows (it FAILs only on too few rows for the budget)");
     }
 
     private static PlannedMethod clipped(PlanQuery q) {
@@ -42,6 +57,6 @@ final class MeanMethods implements MethodProvider {
     }
 
     static String num(double x) {
-        return x == Math.rint(x) && Math.abs(x) < 1e15 ? Long.toString((long) x) : Double.toString(x);
+        return new java.math.BigDecimal(Double.toString(x)).stripTrailingZeros().toPlainString();
     }
 }

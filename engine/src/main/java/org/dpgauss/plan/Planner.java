@@ -95,6 +95,14 @@ public final class Planner {
         Optional<PlannedMethod> best = methods.stream().filter(PlannedMethod::applicable)
                 .filter(m -> m.predicted().isPresent())
                 .min(Comparator.comparingDouble(m -> m.predicted().get().expected()));
+        if (best.isEmpty()) {
+            // nothing predicts a number: take a method that needs no public bound (a private parameter finder)
+            best = methods.stream().filter(PlannedMethod::applicable).filter(m -> m.predicted().isEmpty()).findFirst();
+            if (best.isPresent()) {
+                return new Plan(query, methods, best.get(), "no public bound was given, so no method can predict"
+                        + " its error from public facts alone; this one finds its parameters privately");
+            }
+        }
         String reason;
         if (best.isPresent()) {
             PlannedMethod b = best.get();

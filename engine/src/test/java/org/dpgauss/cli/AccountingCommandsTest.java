@@ -172,4 +172,40 @@ class AccountingCommandsTest {
         MainTest.Run text = run("ndis", "audit", "--pair", p.toString(), "--epsilon", "1", "--delta", "0.19");
         assertTrue(text.out.contains("REFUTED"), text.out);
     }
+
+    /**
+     * Issue 14 (one naming rule): every JSON key the no-data commands print, at any depth, is lower camelCase, like
+     * the release contract's. They release nothing private, so they keep their own shapes.
+     */
+    @Test
+    void accountingJsonKeysAreLowerCamelCase(@TempDir Path dir) throws Exception {
+        Path p = pair(dir, "{\"mean1\":[1,0],\"cov1\":[[2,0.5],[0.5,1]],\"mean2\":[0,0],\"cov2\":[[1,0],[0,1]]}");
+        String[][] commands = {
+            {"calibrate", "gaussian", "--epsilon", "1", "--delta", "1e-5", "--json"},
+            {"calibrate", "projection", "--epsilon", "1", "--delta", "1e-5", "--rank", "3", "--json"},
+            {"gx2", "cdf", "--weights", "1,-2", "--x", "0.5", "--error-bounds", "--json"},
+            {"gx2", "cdf", "--weights", "1", "--x", "0.5", "--upper", "--json"},
+            {"ndis", "delta", "--pair", p.toString(), "--epsilon", "0,1", "--both-orderings", "--json"},
+            {"ndis", "epsilon", "--pair", p.toString(), "--delta", "0.01", "--json"},
+            {"ndis", "audit", "--pair", p.toString(), "--epsilon", "1", "--delta", "0.2", "--eta", "1e-6", "--json"}};
+        for (String[] c : commands) {
+            MainTest.Run r = run(c);
+            assertEquals(0, r.code, String.join(" ", c) + ": " + r.err);
+            assertCamel(r.json(), String.join(" ", c));
+        }
+    }
+
+    private static void assertCamel(JsonNode j, String where) {
+        if (j.isObject()) {
+            for (java.util.Iterator<java.util.Map.Entry<String, JsonNode>> it = j.fields(); it.hasNext(); ) {
+                java.util.Map.Entry<String, JsonNode> e = it.next();
+                assertTrue(e.getKey().matches("[a-z][a-zA-Z0-9]*"), where + ": key " + e.getKey());
+                assertCamel(e.getValue(), where);
+            }
+        } else if (j.isArray()) {
+            for (JsonNode v : j) {
+                assertCamel(v, where);
+            }
+        }
+    }
 }

@@ -7,6 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,75 +28,206 @@ class MechanismCommandTest {
         return p;
     }
 
+    private static MainTest.Run run(String... args) {
+        return MainTest.run(args);
+    }
+
+    private static TreeSet<String> keys(JsonNode j) {
+        TreeSet<String> k = new TreeSet<>();
+        for (Iterator<String> it = j.fieldNames(); it.hasNext(); ) {
+            k.add(it.next());
+        }
+        return k;
+    }
+
     @Test
     void blrReleasesThetaWithTheContractJson() throws Exception {
         Path in = csv("blr.csv", "x1,x2,y", "0.5,0.1,1", "-0.3,0.2,-1", "0.7,-0.6,1", "-0.1,-0.9,-1", "0.2,0.2,1");
-        MainTest.Run r = ProjectCommandTest.run("mechanism", "blr", "--input", in.toString(), "--lambda", "1",
+        MainTest.Run r = run("mechanism", "blr", "--input", in.toString(), "--lambda", "1",
                 "--row-bound", "1", "--max-rows", "1000", "--epsilon", "1", "--delta", "1e-5", "--json",
                 "--insecure-seed", "4");
         assertEquals(0, r.code, r.err);
         JsonNode j = r.json();
         assertEquals("PASS", j.get("status").asText());
+        assertEquals("mechanism.blr", j.get("mechanism").asText());
         assertEquals(2, j.get("theta").size());
-        assertEquals(2, j.get("d").asInt());
-        assertEquals("SOUND_EXACT_HARD", j.get("bound").asText());
-        assertTrue(j.get("bound_delta").asDouble() <= 1e-5);
+        JsonNode p = j.get("parameters");
+        assertEquals(2, p.get("d").asInt());
+        assertEquals("sound-exact-hard", p.get("bound").asText());
+        assertTrue(p.get("boundDelta").asDouble() <= 1e-5);
+        assertEquals(1e-4, p.get("residualBound").asDouble(), 1e-18);
+        assertTrue(p.get("noiseVariance").asDouble() > 1);
         assertEquals("add-remove", j.get("guarantee").get("relation").asText());
-        assertTrue(j.get("noise_variance").asDouble() > 1);
+        assertFalse(j.get("guarantee").get("certified").asBoolean(), "insecure seed");
+        assertTrue(j.get("insecure").asBoolean());
+        for (String k : keys(j)) {
+            assertTrue(k.matches("[a-z][a-zA-Z0-9]*"), k);
+        }
+        for (String k : keys(p)) {
+            assertTrue(k.matches("[a-z][a-zA-Z0-9]*"), k);
+        }
 
-        MainTest.Run p = ProjectCommandTest.run("mechanism", "blr", "--input", in.toString(), "--lambda", "1",
+        MainTest.Run s = run("mechanism", "blr", "--input", in.toString(), "--lambda", "1",
+                "--row-bound", "1", "--max-rows", "1000", "--epsilon", "1", "--delta", "1e-5", "--json");
+        assertTrue(s.json().get("guarantee").get("certified").asBoolean(), "secure noise, sound bound");
+        MainTest.Run pf = run("mechanism", "blr", "--input", in.toString(), "--lambda", "1",
                 "--row-bound", "1", "--max-rows", "1000", "--epsilon", "1", "--delta", "1e-5", "--json",
                 "--bound", "paper-faithful");
-        assertEquals(0, p.code, p.err);
-        assertFalse(p.json().get("guarantee").get("certified").asBoolean(), "paper-faithful is never certified");
-        assertTrue(p.json().get("noise_variance").asDouble() < j.get("noise_variance").asDouble());
+        assertEquals(0, pf.code, pf.err);
+        assertFalse(pf.json().get("guarantee").get("certified").asBoolean(), "paper-faithful is never certified");
+        assertTrue(pf.json().get("parameters").get("noiseVariance").asDouble() < p.get("noiseVariance").asDouble());
+
+        MainTest.Run text = run("mechanism", "blr", "--input", in.toString(), "--lambda", "1",
+                "--row-bound", "1", "--max-rows", "1000", "--epsilon", "1", "--delta", "1e-5");
+        assertEquals(0, text.code, text.err);
+        assertTrue(text.out.startsWith("PASS  mechanism.blr"), text.out);
+        assertTrue(text.out.contains("theta:"), text.out);
     }
 
+    /** Finding 8: the errors name the row and the rule, never the label, the norm or the exact row count. */
     @Test
-    void blrRejectsBadLabelsAndRows() throws Exception {
-        Path labels = csv("l.csv", "0.5,0.1,1", "-0.3,0.2,0");
-        MainTest.Run r = ProjectCommandTest.run("mechanism", "blr", "--input", labels.toString(), "--lambda", "1",
+    void blrRejectsBadLabelsAndRowsWithoutQuotingThem() throws Exception {
+        Path labels = csv("l.csv", "0.5,0.1,1", "-0.3,0.2,0.25");
+        MainTest.Run r = run("mechanism", "blr", "--input", labels.toString(), "--lambda", "1",
                 "--row-bound", "1", "--max-rows", "10", "--epsilon", "1", "--delta", "1e-5");
         assertEquals(1, r.code);
-        assertTrue(r.err.contains("row 1 (0-based) has label 0.0"), r.err);
-        Path big = csv("b.csv", "0.5,0.1,1", "3,0.2,-1");
-        MainTest.Run b = ProjectCommandTest.run("mechanism", "blr", "--input", big.toString(), "--lambda", "1",
+        assertTrue(r.err.contains("row 2: the label (last column) must be -1 or +1"), r.err);
+        assertFalse(r.err.contains("0.25"), r.err);
+        Path big = csv("b.csv", "0.5,0.1,1", "3.125,0.2,-1");
+        MainTest.Run b = run("mechanism", "blr", "--input", big.toString(), "--lambda", "1",
                 "--row-bound", "1", "--max-rows", "10", "--epsilon", "1", "--delta", "1e-5");
-        assertTrue(b.err.contains("row 1 (0-based)"), b.err);
-        MainTest.Run n = ProjectCommandTest.run("mechanism", "blr", "--input", big.toString(), "--lambda", "1",
+        assertEquals(1, b.code);
+        assertTrue(b.err.contains("row 2: the feature vector's L2 norm exceeds --row-bound=1.0"), b.err);
+        assertFalse(b.err.contains("3.1"), b.err);
+        MainTest.Run n = run("mechanism", "blr", "--input", big.toString(), "--lambda", "1",
                 "--row-bound", "5", "--max-rows", "1", "--epsilon", "1", "--delta", "1e-5");
-        assertTrue(n.err.contains("public maximum n=1"), n.err);
+        assertEquals(1, n.code);
+        assertTrue(n.err.contains("more rows than --max-rows=1"), n.err);
+        assertFalse(n.err.contains("2 rows"), n.err);
+        // a row a few ulps above the bound (unit-normalised data) is accepted
+        Path unit = csv("u.csv", "0.6,0.8000000000000002,1", "1,0,-1");
+        MainTest.Run u = run("mechanism", "blr", "--input", unit.toString(), "--lambda", "1",
+                "--row-bound", "1", "--max-rows", "10", "--epsilon", "1", "--delta", "1e-5");
+        assertEquals(0, u.code, u.err);
+    }
+
+    /** Rows of 5 features uniform in [-scale, scale] with a logistic label (as NdisReleaseTest.scaled). */
+    private Path scaled(String name, int n, double scale, long seed) throws Exception {
+        SplittableRandom r = new SplittableRandom(seed);
+        double[] w = {0.3, -0.2, 0.1, 0.05, -0.1};
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            double m = 0;
+            StringBuilder sb = new StringBuilder();
+            for (int j = 0; j < 5; j++) {
+                double x = (2 * r.nextDouble() - 1) * scale;
+                m += x * w[j];
+                sb.append(String.format(Locale.ROOT, "%.17g", x)).append(',');
+            }
+            m = 3 * m / scale;
+            sb.append(r.nextDouble() < 1 / (1 + Math.exp(-m)) ? "1" : "-1");
+            lines.add(sb.toString());
+        }
+        return csv(name, lines.toArray(new String[0]));
+    }
+
+    /**
+     * Finding 2: at features of scale 3000 with --row-bound 10000 the old Newton tolerance (1e-10, absolute) was met
+     * on 3461 rows and missed with the 3462nd added: one run released theta, its neighbour exited 1 quoting the
+     * gradient norm. Both now release, with the same JSON fields.
+     */
+    @Test
+    void blrNeighbouringPairAtLargeScaleGivesTheSameFields() throws Exception {
+        Path d = scaled("d.csv", 3461, 3000, 11);
+        Path dPlus = scaled("dplus.csv", 3462, 3000, 11);
+        String[] common = {"--lambda", "1", "--row-bound", "10000", "--max-rows", "100000", "--epsilon", "1",
+            "--delta", "1e-5", "--json"};
+        MainTest.Run a = run(concat(new String[] {"mechanism", "blr", "--input", d.toString()}, common));
+        MainTest.Run b = run(concat(new String[] {"mechanism", "blr", "--input", dPlus.toString()}, common));
+        assertEquals(0, a.code, a.err);
+        assertEquals(0, b.code, b.err);
+        assertEquals(keys(a.json()), keys(b.json()));
+        assertEquals(keys(a.json().get("parameters")), keys(b.json().get("parameters")));
+        assertEquals(a.json().get("parameters"), b.json().get("parameters"));
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] c = new String[a.length + b.length];
+        System.arraycopy(a, 0, c, 0, a.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return c;
     }
 
     @Test
     void gprReleasesOnePrediction() throws Exception {
         Path in = csv("gpr.csv", "0.1,0.5", "0.4,-0.2", "0.9,1");
-        MainTest.Run r = ProjectCommandTest.run("mechanism", "gpr", "--input", in.toString(), "--query", "0.3",
+        MainTest.Run r = run("mechanism", "gpr", "--input", in.toString(), "--query", "0.3",
                 "--noise-variance", "1", "--label-bound", "1", "--max-rows", "1", "--epsilon", "1", "--delta",
                 "1e-5", "--json");
         assertEquals(1, r.code, "3 rows > --max-rows 1");
-        MainTest.Run ok = ProjectCommandTest.run("mechanism", "gpr", "--input", in.toString(), "--query", "0.3",
+        assertTrue(r.err.contains("more rows than --max-rows=1"), r.err);
+        assertFalse(r.err.contains("3 rows"), r.err);
+        MainTest.Run ok = run("mechanism", "gpr", "--input", in.toString(), "--query", "0.3",
                 "--noise-variance", "1", "--label-bound", "1", "--max-rows", "10", "--epsilon", "1", "--delta",
                 "1e-5", "--json");
         assertEquals(0, ok.code, ok.err);
         JsonNode j = ok.json();
         assertEquals(1, j.get("prediction").size());
         assertEquals("PASS", j.get("status").asText());
-        MainTest.Run one = ProjectCommandTest.run("mechanism", "gpr", "--input", in.toString(), "--query", "0.3",
-                "--noise-variance", "1", "--label-bound", "1", "--max-rows", "1", "--epsilon", "1", "--delta",
-                "1e-5", "--json");
-        assertTrue(one.err.contains("public maximum"), one.err);
-        MainTest.Run dims = ProjectCommandTest.run("mechanism", "gpr", "--input", in.toString(), "--query", "0.3,1",
+        assertEquals("mechanism.gpr", j.get("mechanism").asText());
+        assertEquals(1.0, j.get("parameters").get("gpNoiseVariance").asDouble());
+        assertEquals(0.3, j.get("parameters").get("query").get(0).asDouble());
+        MainTest.Run dims = run("mechanism", "gpr", "--input", in.toString(), "--query", "0.3,1",
                 "--noise-variance", "1", "--label-bound", "1", "--max-rows", "10", "--epsilon", "1", "--delta",
                 "1e-5");
         assertTrue(dims.err.contains("--query has 2 coordinates"), dims.err);
+        Path label = csv("gl.csv", "0.1,0.5", "0.4,-1.75");
+        MainTest.Run l = run("mechanism", "gpr", "--input", label.toString(), "--query", "0.3",
+                "--noise-variance", "1", "--label-bound", "1", "--max-rows", "10", "--epsilon", "1", "--delta",
+                "1e-5");
+        assertEquals(1, l.code);
+        assertTrue(l.err.contains("row 2: the label (last column) is outside [-B, B]"), l.err);
+        assertFalse(l.err.contains("1.75"), l.err);
+    }
+
+    /**
+     * Finding 4: with --noise-variance 1e-17 the run used to fail after reading the data exactly when they held a
+     * duplicate row (a singular K + sigma_n^2 I); the parameter is now refused before any data are read (the input
+     * need not even exist), and at an accepted noise variance duplicate-row neighbours both release.
+     */
+    @Test
+    void gprDuplicateRowNeighboursAndTheNoiseVarianceRule() throws Exception {
+        Path dup = csv("dup.csv", "0.2,0.5", "0.2,0.5", "0.7,-0.1");
+        Path single = csv("single.csv", "0.2,0.5", "0.7,-0.1");
+        MainTest.Run tiny = run("mechanism", "gpr", "--input", dup.toString(), "--query", "0.3",
+                "--noise-variance", "1e-17", "--label-bound", "1", "--max-rows", "10", "--epsilon", "1", "--delta",
+                "1e-5");
+        MainTest.Run tinySingle = run("mechanism", "gpr", "--input", single.toString(), "--query", "0.3",
+                "--noise-variance", "1e-17", "--label-bound", "1", "--max-rows", "10", "--epsilon", "1", "--delta",
+                "1e-5");
+        MainTest.Run missing = run("mechanism", "gpr", "--input", dir.resolve("absent.csv").toString(), "--query",
+                "0.3", "--noise-variance", "1e-17", "--label-bound", "1", "--max-rows", "10", "--epsilon", "1",
+                "--delta", "1e-5");
+        assertEquals(1, tiny.code);
+        assertTrue(tiny.err.contains("4 N (N + p + 8) 2^-53 s^2"), tiny.err);
+        assertEquals(tiny.err, tinySingle.err, "the same public refusal on both neighbours");
+        assertEquals(tiny.err, missing.err, "refused before the input is read");
+        String[] ok = {"--query", "0.3", "--noise-variance", "1e-12", "--label-bound", "1", "--max-rows", "10",
+            "--epsilon", "1", "--delta", "1e-5", "--json"};
+        MainTest.Run a = run(concat(new String[] {"mechanism", "gpr", "--input", dup.toString()}, ok));
+        MainTest.Run b = run(concat(new String[] {"mechanism", "gpr", "--input", single.toString()}, ok));
+        assertEquals(0, a.code, a.err);
+        assertEquals(0, b.code, b.err);
+        assertEquals(keys(a.json()), keys(b.json()));
     }
 
     @Test
-    void helpStatesGuaranteeAndNeighbours() {
-        MainTest.Run h = ProjectCommandTest.run("mechanism", "blr", "--help");
+    void helpStatesGuaranteeNeighboursAndWhatMaxRowsDoes() {
+        MainTest.Run h = run("mechanism", "blr", "--help");
         assertEquals(0, h.code);
         assertTrue(h.out.contains("add/remove"));
-        assertTrue(ProjectCommandTest.run("mechanism", "gpr", "--help").out.contains("(epsilon, delta)-DP"));
+        MainTest.Run g = run("mechanism", "gpr", "--help");
+        assertTrue(g.out.contains("(epsilon, delta)-DP"));
+        assertTrue(g.out.replaceAll("\\s+", " ").contains("grows in proportion to --max-rows"), g.out);
     }
 }

@@ -1,9 +1,13 @@
 package org.dpgauss.engine;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.condition.EnabledIf;
 
-/** The contract run against the CUDA backend, data resident on the device. Skipped (with the reason) without a GPU. */
+/**
+ * The contract run against the CUDA backend, data resident on the device, cuBLAS where it loads. Skipped (with
+ * the reason) without a GPU; fails if any call fell back to the CPU.
+ */
 @Tag("gpu")
 @EnabledIf(value = "org.dpgauss.engine.GpuTestSupport#gpuUsable",
         disabledReason = "GPU-only: no usable CUDA device and compiled kernels on this machine")
@@ -12,5 +16,10 @@ class GpuEngineContractTest extends ComputeEngineContractTest {
     @Override
     protected ComputeEngine createEngine() {
         return GpuTestSupport.engine();
+    }
+
+    @AfterEach
+    void noCallFellBackToTheCpu() {
+        GpuTestSupport.assertNoFallbacks(engine);
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.dpgauss.kernels.CudaDevice;
 import org.dpgauss.random.ChaCha20;
 import org.dpgauss.random.Philox4x32;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
@@ -19,6 +20,11 @@ class GpuParityTest extends EngineParityTest {
     @Override
     protected ComputeEngine candidate() {
         return GpuTestSupport.engine();
+    }
+
+    @AfterEach
+    void noCallFellBackToTheCpu() {
+        GpuTestSupport.assertNoFallbacks(GpuTestSupport.engine());
     }
 
     @Test
@@ -61,6 +67,38 @@ class GpuParityTest extends EngineParityTest {
     void engineReportsWhatRuns() {
         GpuEngine g = GpuTestSupport.engine();
         assertTrue(g.description().contains("d x d factorizations: " + g.factorizationPath()), g.description());
+        assertTrue(g.description().contains("products: " + g.blasPath()), g.description());
+        System.out.println("[dpgauss GPU] " + g.description() + "\n[dpgauss GPU] " + g.vendorDetail()
+                + "\n[dpgauss GPU] paths so far: " + g.paths());
         assertTrue(g.fallbacks().isEmpty(), "no call fell back to the CPU: " + g.fallbacks());
+        if (Boolean.getBoolean(GpuTestSupport.REQUIRE_VENDOR_PROPERTY)) {
+            assertEquals("cublas-ffm", g.blasPath(), g.vendorDetail());
+            assertEquals("cusolver-ffm", g.factorizationPath(), g.vendorDetail());
+        }
+    }
+
+    @Test
+    void vendorPathsRunWhereCublasLoadsAndAgreeWithTheKernels() {
+        GpuEngine g = GpuTestSupport.engine();
+        org.dpgauss.linalg.RowBlockMatrix x = data(20_000, 24, 3_001, 21);
+        ComputeEngine cpu = CpuEngine.instance();
+        org.ejml.data.DMatrixRMaj gram = cpu.weightedGram(x, null, null, x.rows());
+        org.ejml.data.DMatrixRMaj l = cpu.cholesky(gram).lower();
+        java.util.Map<String, Integer> before = g.paths();
+        assertRelative(gram.data, g.weightedGram(x, null, null, x.rows()).data, 1e-10, "Gram");
+        assertRelative(cpu.mahalanobisNorms(x, l, null), g.mahalanobisNorms(x, l, null), 1e-10, "norms");
+        assertRelative(cpu.whiten(x, l).block(2), g.whiten(x, l).block(2), 1e-10, "whitened block 2");
+        Philox4x32 p = Philox4x32.withKey(7L, 2L);
+        assertRelative(cpu.gaussianProjection(x, 9, p, 5).data, g.gaussianProjection(x, 9, p, 5).data, 1e-12,
+                "projection");
+        java.util.Map<String, Integer> after = g.paths();
+        String path = g.blasPath();
+        System.out.println("[dpgauss GPU] products through " + path + ": " + after);
+        if ("cublas-ffm".equals(path)) {
+            for (String k : new String[] {"weightedGram:cublas-syrk", "mahalanobisNorms:cublas-trsm", "whiten:cublas-trsm",
+                "gaussianProjection:cublas-gemm"}) {
+                assertTrue(after.getOrDefault(k, 0) > before.getOrDefault(k, 0), k + " ran: " + after);
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 package org.dpgauss.engine;
 
 import org.dpgauss.kernels.CudaDevice;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.condition.EnabledIf;
 
@@ -16,5 +17,10 @@ class GpuStreamedEngineContractTest extends ComputeEngineContractTest {
     @Override
     protected ComputeEngine createEngine() {
         return GpuEngine.open(CudaDevice.shared(), 0L);
+    }
+
+    @AfterEach
+    void noCallFellBackToTheCpu() {
+        GpuTestSupport.assertNoFallbacks(engine);
     }
 }

@@ -26,14 +26,14 @@ class MechanismSelfAuditTest {
     void gprWorstCasePairsStayWithinTheClaim() {
         double[] q = {0.2};
         GaussianProcessRegression.Kernel k = GaussianProcessRegression.rbf(1, 0.5);
-        GaussianProcessRegression g1 = GaussianProcessRegression.of(k, 1, 1, 1, q, EPS, DELTA,
+        GaussianProcessRegression g1 = NdisMechanismTest.gpr(k, 1, 1, 1, q, EPS, DELTA,
                 NdisGaussianMechanism.DEFAULT_VARIANT);
         double[] single = audit1(g1.outputDistribution(new double[][] {q}, new double[] {1}),
                 g1.outputDistribution(new double[0][], new double[0]));
         assertTrue(single[0] <= DELTA && single[1] <= DELTA, Arrays.toString(single));
 
         int n = 20;
-        GaussianProcessRegression g = GaussianProcessRegression.of(k, 0.25, 1, n, q, EPS, DELTA,
+        GaussianProcessRegression g = NdisMechanismTest.gpr(k, 0.25, 1, n, q, EPS, DELTA,
                 NdisGaussianMechanism.DEFAULT_VARIANT);
         double[][] x = new double[n][1];
         double[] y = new double[n];
@@ -63,7 +63,7 @@ class MechanismSelfAuditTest {
     @Test
     void blrOneDimensionalPairsStayWithinTheClaim() {
         int n = 40;
-        BayesianLogisticRegression m = BayesianLogisticRegression.of(1, 1, 1, n, EPS, DELTA,
+        BayesianLogisticRegression m = NdisMechanismTest.blr(1, 1, 1, n, EPS, DELTA,
                 NdisGaussianMechanism.DEFAULT_VARIANT);
         double[][] x = NdisMechanismTest.data(n, 1, 77);
         double[] y = NdisMechanismTest.labels(x, new double[] {3}, 78);
@@ -96,7 +96,7 @@ class MechanismSelfAuditTest {
     void blrMultivariatePairsStayWithinTheClaim() {
         int n = 30;
         int d = 3;
-        BayesianLogisticRegression m = BayesianLogisticRegression.of(d, 1, 1, n, EPS, DELTA,
+        BayesianLogisticRegression m = NdisMechanismTest.blr(d, 1, 1, n, EPS, DELTA,
                 NdisGaussianMechanism.DEFAULT_VARIANT);
         double[][] x = NdisMechanismTest.data(n, d, 5);
         double[] y = NdisMechanismTest.labels(x, new double[] {2, -1, 1}, 6);

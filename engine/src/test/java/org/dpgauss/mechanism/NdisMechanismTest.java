@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.dpgauss.ndis.LoewnerComparableBound.Variant;
+import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
@@ -68,18 +69,33 @@ class NdisMechanismTest {
 
     private static NdisGaussianMechanism build(double[] r, Variant v) {
         if (r[0] == 0) {
-            return GaussianProcessRegression.of(GaussianProcessRegression.rbf(r[3] * r[3], 1), r[2] * r[2], 1,
-                    (int) r[1], X1, r[5], r[6], v).mechanism();
+            return gpr(GaussianProcessRegression.rbf(r[3] * r[3], 1), r[2] * r[2], 1, (int) r[1], X1, r[5], r[6], v)
+                    .mechanism();
         }
-        return BayesianLogisticRegression.of((int) r[2], r[4], r[3], (int) r[1], r[5], r[6], v).mechanism();
+        return blr((int) r[2], r[4], r[3], (int) r[1], r[5], r[6], v).mechanism();
     }
 
-    /** Newton reaches ||grad|| < 1e-10 and the result is a minimum (spec §6.6). */
+    static BayesianLogisticRegression blr(int d, double lambda, double l, int n, double eps, double delta,
+            Variant v) {
+        return BayesianLogisticRegression.builder().dimension(d).lambda(lambda).rowBound(l).maxRows(n)
+                .budget(ApproxDp.of(eps, delta)).bound(v).build();
+    }
+
+    static GaussianProcessRegression gpr(GaussianProcessRegression.Kernel k, double sn2, double b, int n, double[] q,
+            double eps, double delta, Variant v) {
+        return GaussianProcessRegression.builder().kernel(k).noiseVariance(sn2).labelBound(b).maxRows(n).query(q)
+                .budget(ApproxDp.of(eps, delta)).bound(v).build();
+    }
+
+    /** Newton reaches ||grad|| < 1e-10 on well-scaled data and the result is a minimum (spec §6.6). */
     @Test
     void blrFitIsTheExactMinimiser() {
         double[][] x = data(300, 4, 3);
         double[] y = labels(x, new double[] {2, -1, 0.5, 0}, 5);
-        double[] theta = BayesianLogisticRegression.fit(x, y, 0.5);
+        BayesianLogisticRegression m = blr(4, 0.5, 1, 1000, 1, 1e-5, NdisGaussianMechanism.DEFAULT_VARIANT);
+        double[] theta = m.estimate(x, y);
+        double[] g = new double[4];
+        assertTrue(BayesianLogisticRegression.gradient(x, y, 0.5, theta, g) < 1e-10, "Newton's certified point");
         double f = BayesianLogisticRegression.objective(x, y, 0.5, theta);
         double h = 1e-4;
         for (int j = 0; j < 4; j++) {
@@ -112,7 +128,8 @@ class NdisMechanismTest {
         // separable data with weak regularisation still converges
         double[][] sx = {{1, 0}, {-1, 0}, {0.9, 0.1}};
         double[] sy = {1, -1, 1};
-        assertEquals(2, BayesianLogisticRegression.fit(sx, sy, 1e-3).length);
+        BayesianLogisticRegression weak = blr(2, 1e-3, 1, 1000, 1, 1e-5, NdisGaussianMechanism.DEFAULT_VARIANT);
+        assertTrue(BayesianLogisticRegression.gradient(sx, sy, 1e-3, weak.newton(sx, sy), new double[2]) < 1e-10);
     }
 
     /** GPR posterior with one observation in closed form. */
@@ -120,8 +137,7 @@ class NdisMechanismTest {
     void gprPosteriorMatchesTheClosedForm() {
         GaussianProcessRegression.Kernel k = GaussianProcessRegression.rbf(2, 0.7);
         double[] q = {0.3, -0.1};
-        GaussianProcessRegression g = GaussianProcessRegression.of(k, 0.25, 1, 10, q, 1, 1e-5,
-                NdisGaussianMechanism.DEFAULT_VARIANT);
+        GaussianProcessRegression g = gpr(k, 0.25, 1, 10, q, 1, 1e-5, NdisGaussianMechanism.DEFAULT_VARIANT);
         double[][] x = {{0.5, 0.2}};
         double[] y = {0.8};
         double ks = k.value(q, x[0]);
@@ -131,10 +147,13 @@ class NdisMechanismTest {
         double[] empty = g.posterior(new double[0][], new double[0]);
         assertEquals(0, empty[0]);
         assertEquals(2, empty[1]);
+        // labels beyond B are clipped (the mechanism's per-record map); more rows than N are refused, without the count
+        double[][][] r = g.records(org.dpgauss.linalg.RowBlockMatrix.of(new double[][] {{0, 0, 0.5}, {1, 1, 1.5}}));
+        assertEquals(1.0, r[1][0][1]);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> g.posterior(new double[][] {{0, 0}, {1, 1}}, new double[] {0.5, 1.5}));
-        assertTrue(e.getMessage().contains("row 1 (0-based)"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> g.posterior(new double[11][2], new double[11]));
+                () -> g.records(org.dpgauss.linalg.RowBlockMatrix.of(new double[11][3])));
+        assertTrue(e.getMessage().contains("more rows than the public maximum N=10"), e.getMessage());
+        assertFalse(e.getMessage().contains("11 rows"), e.getMessage());
     }
 
     /**
@@ -148,7 +167,8 @@ class NdisMechanismTest {
         int d = 3;
         double lambda = 0.5;
         int n = 40;
-        SensitivityFunction f = BayesianLogisticRegression.sensitivity(d, lambda, 1, n);
+        BayesianLogisticRegression mech = blr(d, lambda, 1, n, 1, 1e-5, NdisGaussianMechanism.DEFAULT_VARIANT);
+        SensitivityFunction f = BayesianLogisticRegression.sensitivity(d, lambda, 1, n, 0);
         double sigma = 0.3;
         NdisSensitivity s = f.at(sigma);
         double worstMean = 0;
@@ -157,8 +177,8 @@ class NdisMechanismTest {
             double[] y = labels(x, new double[] {1, -2, 0.3}, 200 + t);
             double[][] x2 = java.util.Arrays.copyOf(x, n - 1);
             double[] y2 = java.util.Arrays.copyOf(y, n - 1);
-            double[] m1 = BayesianLogisticRegression.fit(x, y, lambda);
-            double[] m2 = BayesianLogisticRegression.fit(x2, y2, lambda);
+            double[] m1 = mech.estimate(x, y);
+            double[] m2 = mech.estimate(x2, y2);
             DMatrixRMaj c1 = plus(BayesianLogisticRegression.bohningCovariance(x, lambda, d), sigma);
             DMatrixRMaj c2 = plus(BayesianLogisticRegression.bohningCovariance(x2, lambda, d), sigma);
             // D ⊃ D': Sigma(D) <= Sigma(D'); Mahalanobis under the smaller covariance c1
@@ -191,8 +211,8 @@ class NdisMechanismTest {
 
     @Test
     void releasesAreCentredAndCarryTheGuarantee() {
-        GaussianProcessRegression g = GaussianProcessRegression.of(GaussianProcessRegression.rbf(1, 1), 1, 1, 5,
-                X1, 1, 1e-5, NdisGaussianMechanism.DEFAULT_VARIANT);
+        GaussianProcessRegression g = gpr(GaussianProcessRegression.rbf(1, 1), 1, 1, 5, X1, 1, 1e-5,
+                NdisGaussianMechanism.DEFAULT_VARIANT);
         double[][] x = {{0.1}, {0.5}, {-0.4}};
         double[] y = {0.5, -0.2, 0.9};
         double[] p = g.posterior(x, y);
@@ -201,7 +221,7 @@ class NdisMechanismTest {
         double sum = 0;
         double sq = 0;
         for (int i = 0; i < k; i++) {
-            double v = g.release(x, y, rnd).value()[0];
+            double v = g.release(x, y, rnd)[0];
             sum += v;
             sq += v * v;
         }
@@ -209,14 +229,13 @@ class NdisMechanismTest {
         // mean within 5 SE (failure probability 6e-7), variance within 15 % (sd of the sample variance 3.2 %)
         assertEquals(p[0], sum / k, 5 * Math.sqrt(var / k));
         assertEquals(var, sq / k - (sum / k) * (sum / k), 0.15 * var);
-        PrivacyGuarantee gu = g.release(x, y, rnd).guarantee();
+        PrivacyGuarantee gu = g.guarantee();
         assertEquals(NeighbouringRelation.ADD_REMOVE, gu.relation());
-        assertFalse(gu.certified());
-        assertTrue(g.guarantee(RandomSource.secure()).certified());
-        GaussianProcessRegression paper = GaussianProcessRegression.of(GaussianProcessRegression.rbf(1, 1), 1, 1, 5,
-                X1, 1, 1e-5, Variant.PAPER_FAITHFUL);
-        assertFalse(paper.guarantee(RandomSource.secure()).certified(), "paper-faithful is never certified");
-        assertTrue(paper.guarantee(RandomSource.secure()).notes().contains("NOT valid"));
+        assertTrue(gu.certified(), "the recipe is certified; an insecure source is accounted for by Releases");
+        GaussianProcessRegression paper = gpr(GaussianProcessRegression.rbf(1, 1), 1, 1, 5, X1, 1, 1e-5,
+                Variant.PAPER_FAITHFUL);
+        assertFalse(paper.guarantee().certified(), "paper-faithful is never certified");
+        assertTrue(paper.guarantee().notes().contains("NOT valid"));
     }
 
     static DMatrixRMaj plus(DMatrixRMaj c, double s) {

@@ -68,6 +68,8 @@ public final class CudaDevice implements AutoCloseable {
     // owning-thread state
     private CUdevice dev;
     private CUstream stream;
+    /** Second stream: resident rows are uploaded on it while kernels on {@link #stream} work on earlier blocks. */
+    private CUstream copyStream;
     private final Map<String, CUfunction> functions = new HashMap<>();
     private final Map<String, CUmodule> modules = new HashMap<>();
     private DevicePool pool;
@@ -78,7 +80,17 @@ public final class CudaDevice implements AutoCloseable {
     private int stageNext;
     private DenseSolver solver;
     private String solverReason;
+    private String solverPassedOver;
     private boolean solverTried;
+    private DenseBlas blas;
+    private String blasReason;
+    private boolean blasTried;
+    private final CUevent[] timing = new CUevent[2];
+    private volatile double lastDeviceSeconds = Double.NaN;
+    private volatile double totalDeviceSeconds;
+
+    /** Rows per fixed chunk of the vendor (cuBLAS) paths: sums run chunk by chunk in global row order. */
+    static final long VENDOR_CHUNK_ROWS = 1L << 16;
 
     /** The process-wide device (opened on first use). */
     public static synchronized CudaDevice shared() {
@@ -118,6 +130,7 @@ public final class CudaDevice implements AutoCloseable {
             }
         }
         stream = DriverCalls.createStream();
+        copyStream = DriverCalls.createStream();
         long[] mem = DriverCalls.memInfo();
         pool = new DevicePool(Math.max(64L << 20, mem[1] / 8));
         for (int s = 0; s < 2; s++) {
@@ -125,6 +138,8 @@ public final class CudaDevice implements AutoCloseable {
             stageView[s] = DriverCalls.pinnedView(stage[s], STAGE_BYTES);
             stageFree[s] = DriverCalls.createEvent();
         }
+        timing[0] = DriverCalls.createEvent();
+        timing[1] = DriverCalls.createEvent();
         return (String) opened[2] + ", " + (mem[1] >> 20) + " MiB";
     }
 
@@ -144,6 +159,22 @@ public final class CudaDevice implements AutoCloseable {
     /** Device name, compute capability, driver API version and memory. */
     public String description() {
         return description;
+    }
+
+    /**
+     * Device time of the last completed operation (CUDA events on the stream around its work: its uploads,
+     * kernels, vendor calls and downloads, not the host's preparation), in seconds; NaN before the first.
+     */
+    public double lastDeviceSeconds() {
+        return lastDeviceSeconds;
+    }
+
+    /**
+     * Sum of {@link #lastDeviceSeconds()} over every operation so far: the device time of a call made of several
+     * operations (LargestGoodSubset's rounds) is the difference of two readings.
+     */
+    public double totalDeviceSeconds() {
+        return totalDeviceSeconds;
     }
 
     /** Null while usable; otherwise why the device was given up. */
@@ -192,7 +223,14 @@ public final class CudaDevice implements AutoCloseable {
         return submit(what, () -> {
             pool.beginScope();
             try {
+                DriverCalls.record(timing[0], stream);
                 T result = work.call();
+                DriverCalls.record(timing[1], stream);
+                // the compute stream is idle at the end of every operation: buffers given back to the pool during
+                // it can be reused by the next one on either stream (the copy stream's uploads rely on this)
+                DriverCalls.waitFor(timing[1]);
+                lastDeviceSeconds = DriverCalls.elapsedSeconds(timing[0], timing[1]);
+                totalDeviceSeconds += lastDeviceSeconds; // owning thread only writes it
                 pool.endScope(false);
                 return result;
             } catch (Throwable t) {
@@ -208,8 +246,13 @@ public final class CudaDevice implements AutoCloseable {
 
     // ---------- transfers (owning thread) ----------------------------------------------------------
 
-    /** Uploads doubles through the pinned staging buffers (asynchronous, ordered on the stream). */
+    /** Uploads doubles through the pinned staging buffers (asynchronous, ordered on the compute stream). */
     private void uploadDoubles(CUdeviceptr dst, double[] src, int off, int len) {
+        uploadDoubles(dst, src, off, len, stream);
+    }
+
+    /** Uploads doubles through the pinned staging buffers, asynchronous and ordered on {@code on}. */
+    private void uploadDoubles(CUdeviceptr dst, double[] src, int off, int len, CUstream on) {
         int per = STAGE_BYTES / 8;
         for (int done = 0; done < len; done += per) {
             int n = Math.min(per, len - done);
@@ -217,8 +260,8 @@ public final class CudaDevice implements AutoCloseable {
             ByteBuffer bb = stageView[s];
             bb.clear();
             bb.asDoubleBuffer().put(src, off + done, n);
-            DriverCalls.copyToDeviceAsync(dst.withByteOffset((long) done * 8), stage[s], (long) n * 8, stream);
-            releaseStage(s);
+            DriverCalls.copyToDeviceAsync(dst.withByteOffset((long) done * 8), stage[s], (long) n * 8, on);
+            releaseStage(s, on);
         }
     }
 
@@ -231,7 +274,7 @@ public final class CudaDevice implements AutoCloseable {
             bb.clear();
             bb.asIntBuffer().put(src, done, n);
             DriverCalls.copyToDeviceAsync(dst.withByteOffset((long) done * 4), stage[s], (long) n * 4, stream);
-            releaseStage(s);
+            releaseStage(s, stream);
         }
     }
 
@@ -244,8 +287,8 @@ public final class CudaDevice implements AutoCloseable {
         return s;
     }
 
-    private void releaseStage(int s) {
-        DriverCalls.record(stageFree[s], stream);
+    private void releaseStage(int s, CUstream on) {
+        DriverCalls.record(stageFree[s], on);
         stageUsed[s] = true;
     }
 
@@ -258,6 +301,26 @@ public final class CudaDevice implements AutoCloseable {
 
     void uploadInto(CUdeviceptr dst, HostRows host, int b) {
         uploadDoubles(dst, host.block(b), 0, host.blockRowCount(b) * host.cols());
+    }
+
+    /**
+     * Block b uploaded on the copy stream; the returned event completes with it (the compute stream waits on it
+     * with {@link #computeWaits} before a kernel reads the block).
+     */
+    CUevent uploadIntoOverlapped(CUdeviceptr dst, HostRows host, int b) {
+        uploadDoubles(dst, host.block(b), 0, host.blockRowCount(b) * host.cols(), copyStream);
+        CUevent done = DriverCalls.createEvent();
+        DriverCalls.record(done, copyStream);
+        return done;
+    }
+
+    void computeWaits(CUevent e) {
+        DriverCalls.streamWait(stream, e);
+    }
+
+    /** Blocks the owning thread until every upload issued on the copy stream is done. */
+    void copiesDone() {
+        DriverCalls.synchronize(copyStream);
     }
 
     private DevicePool.Buffer upload(double[] a) {
@@ -369,12 +432,21 @@ public final class CudaDevice implements AutoCloseable {
      * 60% of the free device memory, else streamed block by block.
      */
     public DeviceRows upload(HostRows host, long maxResidentBytes, boolean withFingerprint) {
+        return upload(host, maxResidentBytes, withFingerprint, false);
+    }
+
+    /**
+     * As {@link #upload(HostRows, long, boolean)}; with {@code overlapped}, resident rows are not uploaded now but
+     * block by block on a second stream as the first kernels ask for them, each kernel waiting (on the device)
+     * for its block only, so the first primitive's transfers overlap its compute.
+     */
+    public DeviceRows upload(HostRows host, long maxResidentBytes, boolean withFingerprint, boolean overlapped) {
         long fp = withFingerprint ? fingerprint(host) : 0;
         return onOwner("upload rows", () -> {
             long bytes = (long) host.rows() * host.cols() * 8;
             long free = DriverCalls.memInfo()[0] + pool.cachedBytes();
             boolean resident = bytes <= maxResidentBytes && bytes <= (long) (0.6 * free);
-            DeviceRows rows = new DeviceRows(this, host, resident, fp);
+            DeviceRows rows = new DeviceRows(this, host, resident, fp, overlapped);
             if (resident) {
                 try {
                     rows.uploadAll();
@@ -714,6 +786,135 @@ public final class CudaDevice implements AutoCloseable {
         });
     }
 
+    // ---------- vendor (cuBLAS) paths on resident rows ------------------------------------------------
+
+    private DenseBlas requireBlas(DeviceRows x) {
+        if (!ensureBlas()) {
+            throw new IllegalStateException("cuBLAS unavailable: " + blasReason);
+        }
+        if (!x.resident) {
+            throw new IllegalStateException("the cuBLAS paths need resident rows");
+        }
+        return blas;
+    }
+
+    /**
+     * {@code sum_k y_k y_k^T} over all rows with cuBLAS DSYRK, in fixed chunks of {@link #VENDOR_CHUNK_ROWS}
+     * rows accumulated in row order (so the result does not depend on the host blocking); d x d row-major,
+     * exactly symmetric. Resident rows only.
+     */
+    public double[] gramVendor(DeviceRows y) {
+        return onOwner("weighted Gram (cuBLAS)", () -> {
+            DenseBlas b = requireBlas(y);
+            int d = y.cols;
+            DevicePool.Buffer c = pool.take((long) d * d * 8);
+            long cAt = Handles.address(c.ptr);
+            DriverCalls.zero32(c.ptr, (long) d * d * 2, stream);
+            for (long s0 = 0; s0 < y.rows; s0 += VENDOR_CHUNK_ROWS) {
+                int k = (int) Math.min(VENDOR_CHUNK_ROWS, y.rows - s0);
+                y.ready(s0, s0 + k);
+                // row-major rows are column-major d x k (lda d): C = A A^T, upper (col-major) = row-major lower
+                b.syrk(true, false, d, k, 1.0, y.address(s0), d, 1.0, cAt, d);
+            }
+            double[] total = new double[d * d];
+            download(total, 0, c.ptr, (long) d * d);
+            give(c);
+            for (int p = 0; p < d; p++) {
+                for (int q = 0; q < p; q++) {
+                    total[q * d + p] = total[p * d + q];
+                }
+            }
+            return total;
+        });
+    }
+
+    /**
+     * Gaussian projection {@code X^T G} (d x r, row-major) with the normals generated on the device (as
+     * {@link #gaussianProjection}) and the product by cuBLAS DGEMM, in fixed row chunks accumulated in row order.
+     */
+    public double[] gaussianProjectionVendor(DeviceRows x, int r, int[] key8, long philoxKey, long streamId,
+            long first) {
+        return onOwner("Gaussian projection (cuBLAS)", () -> {
+            DenseBlas b = requireBlas(x);
+            int d = x.cols;
+            long chunk = Math.max(CHUNK_ROWS, Math.min(VENDOR_CHUNK_ROWS, NORMALS_DOUBLES / r));
+            DevicePool.Buffer key = key8 == null ? null : uploadSecret(key8);
+            DevicePool.Buffer c = pool.take((long) d * r * 8);
+            DevicePool.Buffer g = pool.take(Math.min(chunk, x.rows) * r * 8);
+            try {
+                DriverCalls.zero32(c.ptr, (long) d * r * 2, stream);
+                long cAt = Handles.address(c.ptr);
+                long gAt = Handles.address(g.ptr);
+                for (long s0 = 0; s0 < x.rows; s0 += chunk) {
+                    long ns = Math.min(chunk, x.rows - s0);
+                    long nG = ns * r;
+                    long start = first + s0 * r;
+                    if (key8 != null) {
+                        launch("dp_projection_normals_chacha20", gridFor((nG + 7) / 8 + 1, 256), 1, 1, 256, 1,
+                                Pointer.to(ptr(key), i64(streamId), i64(start), ptr(g), i64(nG)));
+                    } else {
+                        launch("dp_projection_normals_philox", gridFor((nG + 1) / 2 + 1, 256), 1, 1, 256, 1,
+                                Pointer.to(i64(philoxKey), i64(streamId), i64(start), ptr(g), i64(nG)));
+                    }
+                    x.ready(s0, s0 + ns);
+                    // G (ns x r row-major) is column-major r x ns; X rows are column-major d x ns:
+                    // C (column-major r x d = row-major d x r) += G X^T
+                    b.gemm(false, true, r, d, (int) ns, 1.0, gAt, r, x.address(s0), d, 1.0, cAt, r);
+                }
+                double[] out = new double[d * r];
+                download(out, 0, c.ptr, (long) d * r);
+                return out;
+            } finally {
+                give(c, g);
+                scrub(key);
+            }
+        });
+    }
+
+    /**
+     * Whitening of all rows with cuBLAS DTRSM: {@code z_k = L^{-1} x_k} (L d x d row-major lower), per block the
+     * whitened rows (count x d) or, with {@code normsOnly}, their squared norms.
+     */
+    public double[][] whitenVendor(DeviceRows x, double[] lower, boolean normsOnly) {
+        return onOwner(normsOnly ? "Mahalanobis norms (cuBLAS)" : "whitening (cuBLAS)", () -> {
+            DenseBlas b = requireBlas(x);
+            int d = x.cols;
+            long n = x.rows;
+            DevicePool.Buffer l = upload(lower);
+            DevicePool.Buffer z = pool.take(n * d * 8);
+            DevicePool.Buffer q = normsOnly ? pool.take(n * 8) : null;
+            try {
+                x.ready(0, n);
+                DriverCalls.copyDeviceAsync(z.ptr, x.block(0), n * d * 8, stream);
+                long zAt = Handles.address(z.ptr);
+                // L row-major is L^T column-major (upper): solve (L^T)^T Z = X, Z column-major d x n
+                for (long s0 = 0; s0 < n; s0 += Integer.MAX_VALUE / 2) {
+                    int cols = (int) Math.min(Integer.MAX_VALUE / 2, n - s0);
+                    b.trsm(true, true, d, cols, 1.0, Handles.address(l.ptr), d, zAt + s0 * d * 8, d);
+                }
+                if (normsOnly) {
+                    launch("dp_row_squared_norms", gridFor(n, 256), 1, 1, 256, 1,
+                            Pointer.to(ptr(z), i32(d), i64(n), ptr(q)));
+                }
+                double[][] result = new double[x.blockCount()][];
+                for (int blk = 0; blk < x.blockCount(); blk++) {
+                    int count = x.blockRowCount(blk);
+                    long start = x.blockStart(blk);
+                    if (normsOnly) {
+                        result[blk] = new double[count];
+                        download(result[blk], 0, q.ptr.withByteOffset(start * 8), count);
+                    } else {
+                        result[blk] = new double[count * d];
+                        download(result[blk], 0, z.ptr.withByteOffset(start * d * 8), (long) count * d);
+                    }
+                }
+                return result;
+            } finally {
+                give(l, z, q);
+            }
+        });
+    }
+
     // ---------- d x d factorizations: cuSOLVER where it loads ---------------------------------------
 
     private boolean ensureSolver() {
@@ -725,6 +926,7 @@ public final class CudaDevice implements AutoCloseable {
             } catch (CudaFailure e) {
                 try {
                     solver = FfmSolver.open(stream);
+                    solverPassedOver = "not JCusolver: " + e.getMessage();
                 } catch (CudaFailure f) {
                     // the libraries did not load: the device itself is fine
                     solverReason = e.getMessage() + "; " + f.getMessage();
@@ -734,6 +936,36 @@ public final class CudaDevice implements AutoCloseable {
             }
         }
         return solver != null;
+    }
+
+    private boolean ensureBlas() {
+        if (!blasTried) {
+            blasTried = true;
+            try {
+                blas = FfmBlas.open(stream);
+            } catch (CudaFailure e) {
+                blasReason = e.getMessage(); // the library did not load: the device itself is fine
+            } catch (LinkageError | RuntimeException e) {
+                blasReason = "FFM cuBLAS binding: " + e;
+            }
+        }
+        return blas != null;
+    }
+
+    /** The cuBLAS binding in use ({@code cublas-ffm}), or null (loads it on first call). */
+    public String blasName() {
+        return onOwner("cuBLAS", () -> ensureBlas() ? blas.name() : null);
+    }
+
+    /** Where cuBLAS was found, or why not: every place searched and what happened there. */
+    public String blasDetail() {
+        return onOwner("cuBLAS", () -> ensureBlas() ? blas.detail() : blasReason);
+    }
+
+    /** Where cuSOLVER was found, or why not. */
+    public String solverDetail() {
+        return onOwner("cuSOLVER", () -> ensureSolver()
+                ? solver.detail() + (solverPassedOver == null ? "" : "; " + solverPassedOver) : solverReason);
     }
 
     /** The cuSOLVER binding in use ({@code cusolver-jcusolver} or {@code cusolver-ffm}), or null. */
@@ -828,6 +1060,10 @@ public final class CudaDevice implements AutoCloseable {
             if (brokenReason == null) {
                 submit("close the CUDA device", () -> {
                     DriverCalls.synchronize(stream);
+                    if (blas != null) {
+                        blas.close();
+                        blas = null;
+                    }
                     if (solver != null) {
                         solver.close();
                         solver = null;

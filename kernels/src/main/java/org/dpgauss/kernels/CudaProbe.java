@@ -68,6 +68,26 @@ public final class CudaProbe {
         return true;
     }
 
+    /**
+     * The linker's own words from an UnsatisfiedLinkError message (JCuda nests the attempts with stack traces):
+     * every {@code UnsatisfiedLinkError: ...} line, e.g. {@code libJCudaDriver-...so: libcuda.so.1: cannot open
+     * shared object file: No such file or directory}; the first line where there is none.
+     */
+    static String linkErrors(String msg) {
+        StringBuilder sb = new StringBuilder();
+        for (String line : msg.split("\\R")) {
+            int at = line.indexOf("UnsatisfiedLinkError: ");
+            if (at >= 0) {
+                sb.append(sb.length() == 0 ? "" : " | ").append(line.substring(at + "UnsatisfiedLinkError: ".length()).strip());
+            }
+        }
+        if (sb.length() == 0) {
+            int nl = msg.indexOf('\n');
+            return nl > 0 ? msg.substring(0, nl) : msg;
+        }
+        return sb.toString();
+    }
+
     public static Result probe() {
         boolean kernels = kernelsPresent();
         if (Boolean.getBoolean("dpgauss.cuda.disable")) {
@@ -76,15 +96,17 @@ public final class CudaProbe {
         try {
             return DriverCalls.probeDevice(kernels);
         } catch (Throwable t) {
-            // UnsatisfiedLinkError where libcuda.so is absent, CudaException where the driver refuses
-            String msg = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+            // UnsatisfiedLinkError where JCuda's native library or libcuda.so does not load, CudaException where
+            // the driver refuses: the message keeps the real error (the linker's or the driver's own words)
+            String msg = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage().strip();
+            if (t instanceof UnsatisfiedLinkError) {
+                return new Result(false, kernels, null, "no CUDA driver usable from Java: JCuda's native library did not "
+                        + "load (it needs libcuda.so.1 from an NVIDIA driver); the linker said: " + linkErrors(msg)
+                        + (t.getCause() != null ? " (cause: " + t.getCause() + ")" : ""));
+            }
             int nl = msg.indexOf('\n');
             if (nl > 0) {
                 msg = msg.substring(0, nl);
-            }
-            if (t instanceof UnsatisfiedLinkError) {
-                return new Result(false, kernels, null, "no CUDA driver on this machine (JCuda's native library did not "
-                        + "load; it needs libcuda.so from an NVIDIA driver)");
             }
             return new Result(false, kernels, null, "no usable CUDA device (" + t.getClass().getSimpleName()
                     + ": " + msg + ")");

@@ -12,6 +12,9 @@ interface DenseSolver extends AutoCloseable {
     /** {@code cusolver-jcusolver} or {@code cusolver-ffm}. */
     String name();
 
+    /** Library and where it was found. */
+    String detail();
+
     int potrfWorkspace(int d, CUdeviceptr a);
 
     void potrf(int d, CUdeviceptr a, CUdeviceptr work, int lwork, CUdeviceptr info);

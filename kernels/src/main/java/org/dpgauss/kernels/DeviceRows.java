@@ -3,8 +3,10 @@ package org.dpgauss.kernels;
 import jcuda.driver.CUdeviceptr;
 
 /**
- * A row-block matrix as the device holds it. Resident: every block was uploaded once and stays until
- * {@link #close()} (LargestGoodSubset reuses it across rounds and thresholds). Streamed (the data do not
+ * A row-block matrix as the device holds it. Resident: every block was uploaded once, into one contiguous
+ * device buffer (row-major n x d, whatever the host blocking, so vendor routines and fixed row chunks see the
+ * same layout for any block size), and stays until {@link #close()} (the engine reuses it across primitives,
+ * LargestGoodSubset across rounds and thresholds). Streamed (the data do not
  * fit the memory budget): blocks are uploaded on demand into three slots, least recently used first,
  * so any pass touches each block (or each pair of blocks) with one upload.
  */
@@ -17,22 +19,35 @@ public final class DeviceRows implements AutoCloseable {
     final int rows;
     final int cols;
     final boolean resident;
-    private final DevicePool.Buffer[] blocks;
+    private final int blockCount;
+    private DevicePool.Buffer all;
     private final int[] slotBlock = new int[SLOTS];
     private final long[] slotUse = new long[SLOTS];
     private final DevicePool.Buffer[] slotBuf = new DevicePool.Buffer[SLOTS];
     private long clock;
     private volatile boolean closed;
     private final long fingerprint;
+    /** Resident rows uploaded lazily on the copy stream, block by block (see {@link CudaDevice#upload}). */
+    private final boolean overlapped;
+    /** Overlapped: blocks [0, issued) have their upload issued; ready[b] completes with block b's copy. */
+    private int issued;
+    /** Overlapped: the compute stream has waited for blocks [0, waited). */
+    private int waited;
+    private jcuda.driver.CUevent[] ready;
 
     DeviceRows(CudaDevice device, HostRows host, boolean resident, long fingerprint) {
+        this(device, host, resident, fingerprint, false);
+    }
+
+    DeviceRows(CudaDevice device, HostRows host, boolean resident, long fingerprint, boolean overlapped) {
         this.device = device;
         this.host = host;
         this.rows = host.rows();
         this.cols = host.cols();
         this.resident = resident;
-        this.blocks = new DevicePool.Buffer[host.blockCount()];
+        this.blockCount = host.blockCount();
         this.fingerprint = fingerprint;
+        this.overlapped = overlapped && resident;
         java.util.Arrays.fill(slotBlock, -1);
     }
 
@@ -45,7 +60,7 @@ public final class DeviceRows implements AutoCloseable {
     }
 
     public int blockCount() {
-        return blocks.length;
+        return blockCount;
     }
 
     public int blockStart(int b) {
@@ -75,10 +90,14 @@ public final class DeviceRows implements AutoCloseable {
     CUdeviceptr block(int b) {
         check();
         if (resident) {
-            if (blocks[b] == null) {
-                blocks[b] = device.uploadBlock(host, b);
+            if (all == null) {
+                uploadAll();
             }
-            return blocks[b].ptr;
+            if (overlapped) {
+                readyThrough(b);
+            }
+            long off = (long) host.blockStart(b) * cols * 8;
+            return off == 0 ? all.ptr : all.ptr.withByteOffset(off);
         }
         clock++;
         for (int s = 0; s < SLOTS; s++) {
@@ -95,7 +114,7 @@ public final class DeviceRows implements AutoCloseable {
         }
         if (slotBuf[victim] == null) {
             long maxBytes = 0;
-            for (int k = 0; k < blocks.length; k++) {
+            for (int k = 0; k < blockCount; k++) {
                 maxBytes = Math.max(maxBytes, (long) host.blockRowCount(k) * cols * 8);
             }
             slotBuf[victim] = device.pool().takeOwned(maxBytes);
@@ -106,11 +125,78 @@ public final class DeviceRows implements AutoCloseable {
         return slotBuf[victim].ptr;
     }
 
-    /** Owning thread only: uploads every block now (resident mode). */
+    /**
+     * Owning thread only: the contiguous device buffer, and every block's upload issued on the compute stream
+     * (resident mode); overlapped rows only get the buffer here, their blocks are uploaded as they are asked for.
+     */
     void uploadAll() {
-        for (int b = 0; b < blocks.length; b++) {
-            block(b);
+        check();
+        if (all != null) {
+            return;
         }
+        all = device.pool().takeOwned(Math.max(8L, (long) rows * cols * 8));
+        if (overlapped) {
+            ready = new jcuda.driver.CUevent[blockCount];
+            return;
+        }
+        for (int b = 0; b < blockCount; b++) {
+            long off = (long) host.blockStart(b) * cols * 8;
+            device.uploadInto(off == 0 ? all.ptr : all.ptr.withByteOffset(off), host, b);
+        }
+    }
+
+    /**
+     * Owning thread only, overlapped rows: issues the uploads of blocks up to {@code b} on the copy stream (in
+     * order) and makes the compute stream wait for block {@code b}'s copy (hence for every earlier one).
+     */
+    private void readyThrough(int b) {
+        while (issued <= b) {
+            long off = (long) host.blockStart(issued) * cols * 8;
+            ready[issued] = device.uploadIntoOverlapped(off == 0 ? all.ptr : all.ptr.withByteOffset(off), host, issued);
+            issued++;
+        }
+        if (waited <= b) {
+            device.computeWaits(ready[b]);
+            waited = b + 1;
+        }
+    }
+
+    /** Owning thread only, resident: rows [from, to) are on the device for work issued next on the compute stream. */
+    void ready(long from, long to) {
+        check();
+        if (all == null) {
+            uploadAll();
+        }
+        if (overlapped && to > from) {
+            readyThrough(blockOf(to - 1));
+        }
+    }
+
+    /** The block that holds row {@code row}. */
+    int blockOf(long row) {
+        int lo = 0;
+        int hi = blockCount - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (host.blockStart(mid) <= row) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
+    }
+
+    /** Owning thread only, resident only: the device address of row {@code row} (rows are contiguous). */
+    long address(long row) {
+        check();
+        if (!resident) {
+            throw new IllegalStateException("streamed rows have no contiguous device address");
+        }
+        if (all == null) {
+            uploadAll();
+        }
+        return Handles.address(all.ptr) + row * cols * 8;
     }
 
     private void check() {
@@ -125,10 +211,17 @@ public final class DeviceRows implements AutoCloseable {
             return;
         }
         closed = true;
-        for (int b = 0; b < blocks.length; b++) {
-            device.pool().give(blocks[b]);
-            blocks[b] = null;
+        if (ready != null) {
+            if (issued > 0) {
+                device.copiesDone(); // no copy may still write into the buffer the pool hands out next
+            }
+            for (int b = 0; b < issued; b++) {
+                DriverCalls.destroyEvent(ready[b]);
+            }
+            ready = null;
         }
+        device.pool().give(all);
+        all = null;
         for (int s = 0; s < SLOTS; s++) {
             device.pool().give(slotBuf[s]);
             slotBuf[s] = null;

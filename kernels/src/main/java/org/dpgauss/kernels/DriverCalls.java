@@ -156,8 +156,24 @@ final class DriverCalls {
         run("cuEventRecord", () -> JCudaDriver.cuEventRecord(e, s));
     }
 
+    /** Later work on {@code s} waits for {@code e} (recorded on another stream) without blocking the host. */
+    static void streamWait(CUstream s, CUevent e) {
+        run("cuStreamWaitEvent", () -> JCudaDriver.cuStreamWaitEvent(s, e, 0));
+    }
+
+    static void destroyEvent(CUevent e) {
+        run("cuEventDestroy", () -> JCudaDriver.cuEventDestroy(e));
+    }
+
     static void waitFor(CUevent e) {
         run("cuEventSynchronize", () -> JCudaDriver.cuEventSynchronize(e));
+    }
+
+    /** Seconds between two recorded events (both complete). */
+    static double elapsedSeconds(CUevent start, CUevent end) {
+        float[] ms = new float[1];
+        run("cuEventElapsedTime", () -> JCudaDriver.cuEventElapsedTime(ms, start, end));
+        return ms[0] * 1e-3;
     }
 
     static void synchronize(CUstream s) {

@@ -11,13 +11,15 @@ import jcuda.driver.CUstream;
  */
 final class FfmSolver implements DenseSolver {
 
+    static final String LIBRARY = "libcusolver.so.12";
+
     private FfmSolver() {
     }
 
     /** Why the FFM binding cannot be used here, or null when {@link #open} may succeed. */
     static String unavailableReason() {
         return "the FFM cuSOLVER binding needs a Java 22+ runtime and a jar built on JDK 22+ (this runtime is "
-                + Runtime.version() + ")";
+                + Runtime.version() + "; the GPU bundle ships Java 25)";
     }
 
     static FfmSolver open(CUstream stream) {
@@ -27,6 +29,11 @@ final class FfmSolver implements DenseSolver {
     @Override
     public String name() {
         return "cusolver-ffm";
+    }
+
+    @Override
+    public String detail() {
+        return unavailableReason();
     }
 
     @Override

@@ -57,6 +57,11 @@ final class SolverCalls implements DenseSolver {
     }
 
     @Override
+    public String detail() {
+        return "JCusolver 12.6 (libcusolver.so.11 from the loader's path)";
+    }
+
+    @Override
     public int potrfWorkspace(int d, CUdeviceptr a) {
         cusolverDnHandle h = handle;
         int[] lwork = new int[1];

@@ -5,23 +5,23 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUstream;
 
 /**
  * cuSOLVER through java.lang.foreign (Java 22+ section of the multi-release jar): reaches
- * {@code libcusolver.so.12} (CUDA 13), which JCusolver 12.6 cannot load. The handle is bound to the
+ * {@code libcusolver.so.12} (CUDA 13), which JCusolver 12.6 cannot load, found by {@link FfmLibraries} in the
+ * order of {@link LibrarySearch} (DPGAUSS_CUDA_LIBDIR, the venv's nvidia/cu13/lib, /usr/local/cuda/lib64, the
+ * system path). The handle is bound to the
  * stream of {@link CudaDevice}, whose owning thread has the device's primary context current, so cuSOLVER
  * works in that context. Every status other than CUSOLVER_STATUS_SUCCESS becomes a {@link CudaFailure}.
  */
 final class FfmSolver implements DenseSolver {
 
-    /** Library names tried in order. */
-    static final String[] LIBRARIES = {"libcusolver.so.12", "libcusolver.so"};
+    /** The CUDA 13 cuSOLVER, found by {@link FfmLibraries} in the order of {@link LibrarySearch}. */
+    static final String LIBRARY = "libcusolver.so.12";
 
     private static final int FILL_UPPER = 1;   // cublasFillMode_t CUBLAS_FILL_MODE_UPPER
     private static final int EIG_VECTORS = 1;  // cusolverEigMode_t CUSOLVER_EIG_MODE_VECTOR
@@ -33,61 +33,53 @@ final class FfmSolver implements DenseSolver {
     private final MethodHandle syevd;
     private final MethodHandle destroy;
 
-    private FfmSolver(MemorySegment handle, SymbolLookup lib, Linker linker) {
+    private final String detail;
+
+    private FfmSolver(MemorySegment handle, FfmLibraries.Loaded lib, int version) {
         this.handle = handle;
-        potrfBufferSize = fn(lib, linker, "cusolverDnDpotrf_bufferSize",
+        this.detail = lib.describe() + ", cuSOLVER version " + version;
+        potrfBufferSize = lib.function("cusolverDnDpotrf_bufferSize",
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
-        potrf = fn(lib, linker, "cusolverDnDpotrf",
+        potrf = lib.function("cusolverDnDpotrf",
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
-        syevdBufferSize = fn(lib, linker, "cusolverDnDsyevd_bufferSize",
+        syevdBufferSize = lib.function("cusolverDnDsyevd_bufferSize",
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
-        syevd = fn(lib, linker, "cusolverDnDsyevd", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT,
+        syevd = lib.function("cusolverDnDsyevd", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT,
                 JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
-        destroy = fn(lib, linker, "cusolverDnDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        destroy = lib.function("cusolverDnDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     }
 
     static String unavailableReason() {
         try {
-            lookup();
+            FfmLibraries.load(LIBRARY);
             return null;
         } catch (CudaFailure e) {
             return e.getMessage();
         }
     }
 
-    private static SymbolLookup lookup() {
-        StringBuilder tried = new StringBuilder();
-        for (String name : LIBRARIES) {
-            try {
-                return SymbolLookup.libraryLookup(name, Arena.global());
-            } catch (IllegalArgumentException e) {
-                tried.append(tried.length() == 0 ? "" : ", ").append(name);
-            }
-        }
-        throw new CudaFailure("the FFM cuSOLVER binding found none of " + tried + " on the library path "
-                + "(install the CUDA 13 math libraries or set LD_LIBRARY_PATH)", "DPGAUSS_NO_CUSOLVER", null);
-    }
-
-    private static MethodHandle fn(SymbolLookup lib, Linker linker, String name, FunctionDescriptor fd) {
-        MemorySegment sym = lib.find(name).orElseThrow(() -> new CudaFailure("the cuSOLVER library has no symbol "
-                + name, "DPGAUSS_NO_CUSOLVER", null));
-        return linker.downcallHandle(sym, fd);
-    }
-
     static FfmSolver open(CUstream stream) {
-        SymbolLookup lib = lookup();
-        Linker linker = Linker.nativeLinker();
-        MethodHandle create = fn(lib, linker, "cusolverDnCreate", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        MethodHandle setStream = fn(lib, linker, "cusolverDnSetStream",
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        FfmLibraries.Loaded lib = FfmLibraries.load(LIBRARY);
+        MethodHandle create = lib.function("cusolverDnCreate", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        MethodHandle setStream = lib.function("cusolverDnSetStream", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        MethodHandle getVersion = lib.function("cusolverGetVersion", FunctionDescriptor.of(JAVA_INT, ADDRESS));
         MemorySegment h;
+        int version;
         try (Arena arena = Arena.ofConfined()) {
+            MemorySegment v = arena.allocate(JAVA_INT);
+            check("cusolverGetVersion", invoke(getVersion, v));
+            version = v.get(JAVA_INT, 0);
             MemorySegment out = arena.allocate(ADDRESS);
             check("cusolverDnCreate", invoke(create, out));
             h = out.get(ADDRESS, 0);
         }
         check("cusolverDnSetStream", invoke(setStream, h, MemorySegment.ofAddress(Handles.address(stream))));
-        return new FfmSolver(h, lib, linker);
+        try {
+            return new FfmSolver(h, lib, version); // resolves the routines' symbols
+        } catch (CudaFailure e) {
+            invoke(lib.function("cusolverDnDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS)), h); // no handle leaks
+            throw e;
+        }
     }
 
     private static int invoke(MethodHandle m, Object... args) {
@@ -128,6 +120,11 @@ final class FfmSolver implements DenseSolver {
     @Override
     public String name() {
         return "cusolver-ffm";
+    }
+
+    @Override
+    public String detail() {
+        return detail;
     }
 
     @Override

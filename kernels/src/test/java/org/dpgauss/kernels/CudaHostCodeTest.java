@@ -89,6 +89,11 @@ class CudaHostCodeTest {
         CudaProbe.Result r = CudaProbe.probe();
         assertNotNull(r.reason());
         assertFalse(r.reason().isBlank());
+        System.out.println("probe: " + r.reason());
+        if (!r.deviceUsable() && r.reason().contains("did not load")) {
+            // the real link error is kept (issue 17), not replaced by a generic "no CUDA driver"
+            assertTrue(r.reason().contains("the linker said: ") && r.reason().contains("libcuda.so"), r.reason());
+        }
         if (r.deviceUsable()) {
             assertNotNull(r.device());
         }
@@ -100,6 +105,17 @@ class CudaHostCodeTest {
         } finally {
             System.clearProperty("dpgauss.cuda.disable");
         }
+    }
+
+    @Test
+    void linkErrorsKeepTheLinkersWordsWithoutStackTraces() {
+        String jcuda = "Error while loading native library \"JCudaDriver-12.6.0-linux-x86_64\"\nOperating system name: Linux\n"
+                + "Stack trace from the attempt to load the library as a resource:\njava.lang.UnsatisfiedLinkError: "
+                + "/tmp/x/libJCudaDriver-12.6.0-linux-x86_64.so: libcuda.so.1: cannot open shared object file: No such file "
+                + "or directory\n\tat java.base/jdk.internal.loader.NativeLibraries.load(Native Method)\n";
+        assertEquals("/tmp/x/libJCudaDriver-12.6.0-linux-x86_64.so: libcuda.so.1: cannot open shared object file: No such "
+                + "file or directory", CudaProbe.linkErrors(jcuda));
+        assertEquals("first line", CudaProbe.linkErrors("first line\nsecond"));
     }
 
     @Test

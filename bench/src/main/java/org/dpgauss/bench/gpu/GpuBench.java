@@ -27,36 +27,50 @@ import org.dpgauss.random.Philox4x32;
 import org.ejml.data.DMatrixRMaj;
 
 /**
- * GPU vs CPU time of every compute primitive in one run, at the shapes of issue 5: (n, d) = (1e6, 100) and
- * (1e5, 1000), in row blocks of the default size (64 MiB). Each call is timed end to end as a caller sees
- * it (upload, kernels, download; LargestGoodSubset keeps its data resident across rounds). Neighbour
- * counting is quadratic in n, so it runs on the first {@code --pairs-rows} rows (stated in the JSON).
+ * GPU vs CPU time of every compute primitive in one run, at the shapes of issues 5 and 17: (n, d) = (1e6, 100) and
+ * (1e5, 1000), in row blocks of the default size (64 MiB). Per primitive and path it records:
+ * <ul>
+ * <li>{@code cpuMedianSeconds}: the CPU engine, end to end;</li>
+ * <li>{@code gpuEndToEndMedianSeconds}: the GPU as a caller sees it on data that are not on the device yet
+ * (the resident copy is given back before each repetition: fingerprint, upload, kernels, download);</li>
+ * <li>{@code gpuResidentMedianSeconds}: the same call with the data already resident (issue 17 item 2);</li>
+ * <li>{@code gpuDeviceMedianSeconds}: the device time of the resident call (CUDA events around each of its
+ * operations on the compute stream: kernels, vendor calls, the small uploads and the results' downloads, summed
+ * over the call's operations), the "kernel-only" figure;</li>
+ * <li>{@code path}: which path ran ({@code cublas-syrk}, {@code kernel}, ...) from {@link GpuEngine#paths()};
+ * products (Gram, projection, whitening) are timed twice where cuBLAS loads: {@code vendor} and
+ * {@code kernels} (our kernels, cuBLAS switched off).</li>
+ * </ul>
+ * A row whose GPU call fell back to the CPU says so ({@code fellBackToCpu}) and has no ratio; the run then exits
+ * with status 1. Neighbour counting is quadratic in n, so it runs on the first {@code --pairs-rows} rows.
  *
  * <pre>
  * java -cp benchmarks.jar org.dpgauss.bench.gpu.GpuBench --out DIR [--shapes 1000000x100,100000x1000]
- *      [--repeat 3] [--cpu-repeat 1] [--pairs-rows 100000,30000] [--candidate cpu]
+ *      [--repeat 3] [--cpu-repeat 1] [--pairs-rows 40000,15000] [--candidate cpu] [--ops gram,norms,...]
  * </pre>
  * {@code --candidate cpu} times the CPU against itself (a check of the harness where no GPU exists; its JSON
- * says so and holds no GPU measurement).
- * Writes DIR/gpu-bench.json: machine, command, date, engine descriptions, and per (shape, primitive) the
- * CPU and GPU median seconds and their ratio {@code cpu_over_gpu} (speed-up) and {@code gpu_over_cpu}.
- * Without a usable GPU it writes {@code {"status":"no-gpu","reason":..}} and exits with status 3.
+ * says so and holds no GPU measurement). The JSON is rewritten after every row, so a run stopped by a time limit
+ * keeps what it measured. Without a usable GPU it writes {@code {"status":"no-gpu","reason":..}} and exits 3.
  */
 public final class GpuBench {
 
     private GpuBench() {
     }
 
+    private static Path jsonFile;
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
     public static void main(String[] args) throws IOException {
         Map<String, String> opt = parse(args);
         Path out = Path.of(opt.getOrDefault("out", "."));
         Files.createDirectories(out);
-        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        jsonFile = out.resolve("gpu-bench.json");
         Map<String, Object> report = new LinkedHashMap<>();
-        report.put("benchmark", "dpgauss GPU vs CPU primitives (issue 5)");
+        report.put("benchmark", "dpgauss GPU vs CPU primitives (issues 5, 17)");
         report.put("date", Instant.now().toString());
         report.put("command", "GpuBench " + String.join(" ", args));
         report.put("machine", MachineInfo.describe());
+        report.put("java", Runtime.version().toString());
         ComputeEngine gpu;
         boolean harnessCheck = "cpu".equals(opt.get("candidate"));
         if (harnessCheck) {
@@ -69,13 +83,16 @@ public final class GpuBench {
             } catch (EngineUnavailableException e) {
                 report.put("status", "no-gpu");
                 report.put("reason", e.getMessage());
-                json.writeValue(out.resolve("gpu-bench.json").toFile(), report);
+                JSON.writeValue(jsonFile.toFile(), report);
                 System.err.println("dpgauss GPU bench: no GPU: " + e.getMessage());
                 System.exit(3);
                 return;
             }
             report.put("status", "ok");
-            report.put("factorizationPath", ((GpuEngine) gpu).factorizationPath());
+            GpuEngine g = (GpuEngine) gpu;
+            report.put("factorizationPath", g.factorizationPath());
+            report.put("blasPath", g.blasPath());
+            report.put("vendorDetail", g.vendorDetail());
         }
         ComputeEngine cpu = CpuEngine.instance();
         report.put("gpu", gpu.description());
@@ -83,8 +100,17 @@ public final class GpuBench {
         int repeat = Integer.parseInt(opt.getOrDefault("repeat", "3"));
         int cpuRepeat = Integer.parseInt(opt.getOrDefault("cpu-repeat", "1"));
         String[] shapes = opt.getOrDefault("shapes", "1000000x100,100000x1000").split(",");
-        String[] pairs = opt.getOrDefault("pairs-rows", "100000,30000").split(",");
+        String[] pairs = opt.getOrDefault("pairs-rows", "40000,15000").split(",");
+        java.util.Set<String> ops = new java.util.HashSet<>(Arrays.asList(opt.getOrDefault("ops",
+                "gram,norms,whiten,distances,neighbours,projection,peel").split(",")));
+        boolean vendor = gpu instanceof GpuEngine && "cublas-ffm".equals(((GpuEngine) gpu).blasPath());
         List<Map<String, Object>> rows = new ArrayList<>();
+        report.put("results", rows);
+        int fellBack = 0;
+        // every shape's data first, then the products (Gram, norms, whitening, projection) of every shape, then
+        // the other primitives: a run cut by its time limit keeps the figures the issue's targets are about
+        List<Object[]> products = new ArrayList<>();
+        List<Object[]> others = new ArrayList<>();
         for (int s = 0; s < shapes.length; s++) {
             String[] nd = shapes[s].toLowerCase(Locale.ROOT).split("x");
             int n = (int) Double.parseDouble(nd[0]);
@@ -97,52 +123,166 @@ public final class GpuBench {
             DMatrixRMaj l = cpu.cholesky(cpu.weightedGram(x, null, null, n)).lower();
             double radius = Math.sqrt(2.0 * d);
             double lambda = 1.5 * d;
-            rows.add(time("weightedGram", n, d, repeat, cpuRepeat, cpu, gpu, e -> () -> e.weightedGram(x, null, null, n)));
-            rows.add(time("mahalanobisNorms", n, d, repeat, cpuRepeat, cpu, gpu, e -> () -> e.mahalanobisNorms(x, l, null)));
-            rows.add(time("whiten", n, d, repeat, cpuRepeat, cpu, gpu, e -> () -> e.whiten(x, l)));
-            rows.add(time("largestReferenceDistances(|R|=64,keep=9)", n, d, repeat, cpuRepeat, cpu, gpu,
-                    e -> () -> e.largestReferenceDistances(x, ref, 9)));
-            rows.add(time("neighbourCounts", pairRows, d, repeat, cpuRepeat, cpu, gpu,
-                    e -> () -> e.neighbourCounts(few, radius)));
-            rows.add(time("gaussianProjection(ChaCha20,r=50)", n, d, repeat, cpuRepeat, cpu, gpu,
-                    e -> () -> e.gaussianProjection(x, 50, ChaCha20.withKey(new int[] {1, 2, 3, 4, 5, 6, 7, 8}, 0), 0)));
-            rows.add(time("gaussianProjection(Philox,r=50)", n, d, repeat, cpuRepeat, cpu, gpu,
-                    e -> () -> e.gaussianProjection(x, 50, Philox4x32.withKey(1L, 0L), 0)));
-            rows.add(time("largestGoodSubset(lambda=1.5d)", n, d, repeat, cpuRepeat, cpu, gpu,
-                    e -> () -> e.largestGoodSubset(x, lambda, null, n)));
-            report.put("results", rows);
-            json.writeValue(out.resolve("gpu-bench.json").toFile(), report); // partial results survive a timeout
+            for (String mode : vendor ? new String[] {"vendor", "kernels"} : new String[] {"kernels"}) {
+                if (ops.contains("gram")) {
+                    products.add(new Object[] {"weightedGram", mode, x, (Call) e -> () -> e.weightedGram(x, null, null, n)});
+                }
+                if (ops.contains("norms")) {
+                    products.add(new Object[] {"mahalanobisNorms", mode, x, (Call) e -> () -> e.mahalanobisNorms(x, l, null)});
+                }
+                if (ops.contains("whiten")) {
+                    products.add(new Object[] {"whiten", mode, x, (Call) e -> () -> e.whiten(x, l)});
+                }
+                if (ops.contains("projection")) {
+                    products.add(new Object[] {"gaussianProjection(ChaCha20,r=50)", mode, x, (Call) e -> () ->
+                            e.gaussianProjection(x, 50, ChaCha20.withKey(new int[] {1, 2, 3, 4, 5, 6, 7, 8}, 0), 0)});
+                    products.add(new Object[] {"gaussianProjection(Philox,r=50)", mode, x, (Call) e -> () ->
+                            e.gaussianProjection(x, 50, Philox4x32.withKey(1L, 0L), 0)});
+                }
+            }
+            if (ops.contains("distances")) {
+                others.add(new Object[] {"largestReferenceDistances(|R|=64,keep=9)", "kernels", x,
+                    (Call) e -> () -> e.largestReferenceDistances(x, ref, 9)});
+            }
+            if (ops.contains("neighbours")) {
+                others.add(new Object[] {"neighbourCounts(n=" + pairRows + ")", "kernels", few,
+                    (Call) e -> () -> e.neighbourCounts(few, radius)});
+            }
+            if (ops.contains("peel")) {
+                others.add(new Object[] {"largestGoodSubset(lambda=1.5d)", "kernels", x,
+                    (Call) e -> () -> e.largestGoodSubset(x, lambda, null, n)});
+            }
+        }
+        List<Object[]> plan = new ArrayList<>(products);
+        plan.addAll(others);
+        java.util.Map<String, Double> cpuTimes = new java.util.HashMap<>();
+        for (Object[] p : plan) {
+            String op = (String) p[0];
+            String mode = (String) p[1];
+            RowBlockMatrix data = (RowBlockMatrix) p[2];
+            Call call = (Call) p[3];
+            if (gpu instanceof GpuEngine) {
+                ((GpuEngine) gpu).useVendorBlas("vendor".equals(mode));
+            }
+            Map<String, Object> row = time(op, mode, data.rows(), data.cols(), repeat, cpuRepeat, cpu, gpu, data, call,
+                    cpuTimes);
+            if (Boolean.TRUE.equals(row.get("fellBackToCpu"))) {
+                fellBack++;
+            }
+            rows.add(row);
+            JSON.writeValue(jsonFile.toFile(), report); // partial results survive a time limit
         }
         if (gpu instanceof GpuEngine) {
-            report.put("fallbacks", ((GpuEngine) gpu).fallbacks());
-            report.put("largestGoodSubsetHandovers", ((GpuEngine) gpu).handovers());
+            ((GpuEngine) gpu).useVendorBlas(true);
+            ((GpuEngine) gpu).evictResident();
         }
-        json.writeValue(out.resolve("gpu-bench.json").toFile(), report);
-        log("wrote %s", out.resolve("gpu-bench.json"));
+        if (gpu instanceof GpuEngine) {
+            GpuEngine g = (GpuEngine) gpu;
+            report.put("fallbacks", g.fallbacks());
+            report.put("paths", g.paths());
+            report.put("largestGoodSubsetHandovers", g.handovers());
+        }
+        report.put("complete", true);
+        JSON.writeValue(jsonFile.toFile(), report);
+        log("wrote %s", jsonFile);
+        if (fellBack > 0) {
+            System.err.println("dpgauss GPU bench: " + fellBack + " GPU measurement(s) fell back to the CPU: see "
+                    + "'fallbacks' in " + jsonFile);
+            System.exit(1);
+        }
     }
 
     interface Call {
         Supplier<Object> on(ComputeEngine e);
     }
 
-    private static Map<String, Object> time(String op, int n, int d, int repeat, int cpuRepeat, ComputeEngine cpu,
-            ComputeEngine gpu, Call call) {
-        double[] g = run(call.on(gpu), repeat, true);
-        double[] c = run(call.on(cpu), cpuRepeat, false);
+    private static Map<String, Object> time(String op, String mode, int n, int d, int repeat, int cpuRepeat,
+            ComputeEngine cpu, ComputeEngine gpu, RowBlockMatrix data, Call call, Map<String, Double> cpuTimes) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("op", op);
+        m.put("mode", mode);
         m.put("n", n);
         m.put("d", d);
-        m.put("gpuSeconds", g);
-        m.put("cpuSeconds", c);
-        double gm = median(g);
-        double cm = median(c);
-        m.put("gpuMedianSeconds", gm);
+        GpuEngine g = gpu instanceof GpuEngine ? (GpuEngine) gpu : null;
+        int fallbacksBefore = g == null ? 0 : g.fallbackCount();
+        Map<String, Integer> pathsBefore = g == null ? Map.of() : g.paths();
+        double[] e2e;
+        double[] resident = null;
+        double[] device = null;
+        if (g != null) {
+            call.on(gpu).get(); // warm-up: module load, pool, JIT, cuBLAS heuristics
+            e2e = new double[repeat];
+            for (int k = 0; k < repeat; k++) {
+                g.evictResident();
+                e2e[k] = once(call.on(gpu));
+            }
+            call.on(gpu).get(); // resident again
+            resident = new double[repeat];
+            device = new double[repeat];
+            for (int k = 0; k < repeat; k++) {
+                double before = g.totalDeviceSeconds();
+                resident[k] = once(call.on(gpu));
+                device[k] = g.totalDeviceSeconds() - before; // every device operation of the call (peeling: all rounds)
+            }
+        } else {
+            e2e = run(call.on(gpu), repeat, true);
+        }
+        String cpuKey = op + "@" + n + "x" + d;
+        Double cm = cpuTimes.get(cpuKey);
+        if (cm == null) { // the CPU figure once per op and shape (the same input for vendor and kernels modes)
+            double[] c = run(call.on(cpu), cpuRepeat, false);
+            m.put("cpuSeconds", c);
+            cm = median(c);
+            cpuTimes.put(cpuKey, cm);
+        }
         m.put("cpuMedianSeconds", cm);
-        m.put("cpu_over_gpu", cm / gm);
-        m.put("gpu_over_cpu", gm / cm);
-        log("%-45s n=%-8d d=%-5d gpu %.4f s  cpu %.4f s  speed-up %.1fx", op, n, d, gm, cm, cm / gm);
+        m.put("gpuEndToEndSeconds", e2e);
+        double em = median(e2e);
+        m.put("gpuEndToEndMedianSeconds", em);
+        m.put("cpu_over_gpu", cm / em);
+        m.put("gpu_over_cpu", em / cm);
+        String line = String.format(Locale.ROOT, "%-42s %-7s n=%-8d d=%-5d cpu %.4f s  gpu e2e %.4f s (x%.1f)", op, mode,
+                n, d, cm, em, cm / em);
+        if (g != null) {
+            double rm = median(resident);
+            double dm = median(device);
+            m.put("gpuResidentSeconds", resident);
+            m.put("gpuResidentMedianSeconds", rm);
+            m.put("gpuDeviceSeconds", device);
+            m.put("gpuDeviceMedianSeconds", dm);
+            m.put("cpu_over_gpu_resident", cm / rm);
+            m.put("cpu_over_gpu_device", cm / dm);
+            Map<String, Integer> after = g.paths();
+            List<String> ran = new ArrayList<>();
+            for (Map.Entry<String, Integer> en : after.entrySet()) {
+                if (!en.getValue().equals(pathsBefore.get(en.getKey()))) {
+                    ran.add(en.getKey());
+                }
+            }
+            m.put("path", ran);
+            line += String.format(Locale.ROOT, "  resident %.4f s (x%.1f)  device %.4f s (x%.1f)  %s", rm, cm / rm, dm,
+                    cm / dm, ran);
+            if (g.fallbackCount() > fallbacksBefore) {
+                m.put("fellBackToCpu", true);
+                m.put("fallbacks", g.fallbacks().subList(fallbacksBefore, g.fallbackCount()));
+                for (String k : new String[] {"cpu_over_gpu", "gpu_over_cpu", "cpu_over_gpu_resident", "cpu_over_gpu_device"}) {
+                    m.put(k, null);
+                }
+                line += "  FELL BACK TO THE CPU: no GPU figure";
+            }
+        }
+        log("%s", line);
         return m;
+    }
+
+    private static double once(Supplier<Object> body) {
+        long t0 = System.nanoTime();
+        Object r = body.get();
+        double t = (System.nanoTime() - t0) * 1e-9;
+        if (r == null) {
+            throw new IllegalStateException("no result");
+        }
+        return t;
     }
 
     private static double[] run(Supplier<Object> body, int repeat, boolean warmup) {

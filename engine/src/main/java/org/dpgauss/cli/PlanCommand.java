@@ -1,0 +1,119 @@
+package org.dpgauss.cli;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.dpgauss.plan.Family;
+import org.dpgauss.plan.PlanQuery;
+import org.dpgauss.plan.PlannedMethod;
+import org.dpgauss.plan.Planner;
+import org.dpgauss.privacy.ApproxDp;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** Plans a release from public facts only: reads no data, spends no budget. */
+@Command(name = "plan", mixinStandardHelpOptions = true,
+        description = {"Before reading any data: for the public facts you have (n, d, the budget, any public bounds), "
+                + "every method's predicted error, its minimum n, what it needs from you, and which to choose.",
+            "Predictions are the mechanisms' own a-priori accuracy statements (the same ones each release prints), "
+                + "stated on these facts; nothing is read and no budget is spent."})
+final class PlanCommand implements Callable<Integer> {
+
+    @ParentCommand
+    Main main;
+
+    @Parameters(index = "0", paramLabel = "FAMILY", description = "What to release: mean, second-moment, project or sample.")
+    String family;
+
+    @Option(names = "--n", required = true, paramLabel = "N",
+            description = "The number of rows (public under replace-one; for project, a public upper bound).")
+    int n;
+
+    @Option(names = "--d", required = true, paramLabel = "D", description = "The number of columns.")
+    int d;
+
+    @Option(names = "--epsilon", required = true, paramLabel = "E", description = "The total epsilon of the release.")
+    double epsilon;
+
+    @Option(names = "--delta", defaultValue = "1e-6", paramLabel = "D",
+            description = "The total delta (default: ${DEFAULT-VALUE}).")
+    double delta;
+
+    @Option(names = "--clip", paramLabel = "C",
+            description = "mean: a public L2 radius around the public centre that covers the rows, if you know one.")
+    Double clip;
+
+    @Option(names = "--centre", split = ",", paramLabel = "c1,c2,..",
+            description = "mean: the public centre of the clipping ball (default: the origin).")
+    double[] centre;
+
+    @Option(names = "--row-bound", paramLabel = "L",
+            description = "second-moment, project: a public bound on every row's L2 norm, if you know one.")
+    Double rowBound;
+
+    @Option(names = "--variances", split = ",", paramLabel = "v1,v2,..",
+            description = "mean, sample: a public diagonal covariance proxy, if you have one.")
+    double[] variances;
+
+    @Option(names = "--rank", paramLabel = "R", description = "project: the projection rank r.")
+    Integer rank;
+
+    @Override
+    public Integer call() {
+        PlanQuery.Builder b = PlanQuery.builder(Family.fromId(family), n, d, ApproxDp.of(epsilon, delta));
+        if (clip != null) {
+            b.clipRadius(clip);
+        }
+        if (centre != null) {
+            b.centre(centre);
+        }
+        if (rowBound != null) {
+            b.rowBound(rowBound);
+        }
+        if (variances != null) {
+            b.variances(variances);
+        }
+        if (rank != null) {
+            b.rank(rank);
+        }
+        Planner.Plan plan = Planner.plan(b.build());
+        PrintWriter out = main.spec.commandLine().getOut();
+        if (main.json) {
+            out.println(Json.write(plan.toMap()));
+            return 0;
+        }
+        out.printf(Locale.ROOT, "plan for %s: n=%d, d=%d, epsilon=%s, delta=%s (no data read, no budget spent)%n",
+                plan.query().family().id(), n, d, ReleasePrinter.fmt(epsilon), ReleasePrinter.fmt(delta));
+        for (PlannedMethod m : plan.methods()) {
+            out.println();
+            out.println("  " + m.method() + (m.applicable() ? "" : "  (does not run on these facts)"));
+            if (m.applicable()) {
+                m.predicted().ifPresentOrElse(
+                        a -> ReleasePrinter.wrap("    predicted: ", ReleasePrinter.accuracyText(a)).forEach(out::println),
+                        () -> out.println("    predicted: (this method states no a-priori accuracy)"));
+            } else {
+                ReleasePrinter.wrap("    why not:   ", m.reason()).forEach(out::println);
+            }
+            m.minimumRows().ifPresent(r -> out.printf(Locale.ROOT, "    minimum n: %,d%n", r));
+            if (!m.needs().isEmpty()) {
+                ReleasePrinter.wrap("    needs:     ", String.join("; ", m.needs())).forEach(out::println);
+            }
+            if (!m.whenToChoose().isEmpty()) {
+                ReleasePrinter.wrap("    choose it: ", m.whenToChoose()).forEach(out::println);
+            }
+            if (!m.command().isEmpty()) {
+                ReleasePrinter.wrap("    run:       ", m.command() + " --input FILE").forEach(out::println);
+            }
+        }
+        out.println();
+        if (plan.recommended().isPresent()) {
+            ReleasePrinter.wrap("recommended: ", plan.recommended().get().method() + ", " + plan.reason())
+                    .forEach(out::println);
+        } else {
+            ReleasePrinter.wrap("recommended: none; ", plan.reason()).forEach(out::println);
+        }
+        return 0;
+    }
+}
