@@ -26,7 +26,7 @@ import picocli.CommandLine.ScopeType;
         exitCodeList = {"0:success (a private release PASSed, or a command that releases nothing private ran)",
             "1:bad input, invalid parameter or unavailable engine (message on stderr)",
             "2:bad command-line usage",
-            "3:FAIL: a private test inside the mechanism failed and nothing was released (see the README)",
+            "3:FAIL: a private test inside the mechanism failed and nothing was released (see docs/cli.md)",
             "4:budget exceeded: the release would exceed the privacy budget; nothing was read or released"})
 public final class Main implements Runnable {
 

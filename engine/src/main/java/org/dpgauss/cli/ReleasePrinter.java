@@ -61,7 +61,7 @@ final class ReleasePrinter {
             if (!r.failMeaning().isEmpty()) {
                 lines.addAll(wrap("  what a FAIL means: ", r.failMeaning()));
             }
-            lines.add("  (see \"When a release FAILs\" in the README; exit code " + Main.EXIT_FAIL + ")");
+            lines.add("  (see \"When a release FAILs\" in docs/cli.md; exit code " + Main.EXIT_FAIL + ")");
         }
         r.accuracy().ifPresent(a -> lines.addAll(wrap("  accuracy:   ", accuracyText(a))));
         StringBuilder p = new StringBuilder();

@@ -35,7 +35,7 @@ import picocli.CommandLine.ParentCommand;
                     + "Steinke 2020, Cor. 13, the one the project uses everywhere (never worse than epsilon = rho + "
                     + "2 sqrt(rho ln(1/delta))). With --lambda-epsilon the two steps (Algorithm 4 and Algorithm 1) are "
                     + "composed by the privacy accountant at --delta.",
-            "Output: the release of every dpgauss mechanism (README, 'The release'): the raw private matrix "
+            "Output: the release of every dpgauss mechanism (docs/cli.md, 'What a release contains'): the raw private matrix "
                     + "(symmetric, possibly indefinite) as \"secondMoment\"; with --psd also its projection onto the "
                     + "PSD cone (free post-processing) as \"psdProjection\"; the public \"parameters\" and the "
                     + "\"guarantee\". A FAIL (Algorithm 4 released no usable bucket; subsample-aggregate's test failed) "
@@ -171,7 +171,7 @@ final class SecondMomentCommand implements Callable<Integer> {
                         + " sqrt(d)) is %.3g times the eigen-split threshold kappa_t/(10m): noise directions enter the"
                         + " split, lambda_min shrinks level after level and the estimate can be less accurate than"
                         + " one-shot noise (--method analyze-gauss); a larger n or rho, or a smaller --m, brings the"
-                        + " ratio below 1 (see README, second-moment, 'Which method').%n", ratio);
+                        + " ratio below 1 (see docs/cli.md, second-moment, 'Which method').%n", ratio);
             }
         }
         Map<String, Object> ctx = new LinkedHashMap<>();

@@ -1,22 +1,22 @@
 #!/usr/bin/env bash
-# Checks that README.md documents every command-line option of dpgauss.
+# Checks that docs/cli.md, the command reference, documents every command-line option of dpgauss.
 #
 # Walks `./dpgauss --help`, then `./dpgauss <cmd> --help` and recursively every subcommand
 # (e.g. `ndis delta`), and extracts the option names from the option list of each help text.
 #   - Global options (--engine, --json, --insecure-seed, --progress, -h/--help, -V/--version), which every
-#     command inherits, must appear somewhere in README.md.
-#   - Every other option must appear in the README section of its top-level command: the text from
+#     command inherits, must appear somewhere in docs/cli.md.
+#   - Every other option must appear in the docs/cli.md section of its top-level command: the text from
 #     the heading "### `dpgauss <cmd>..." up to the next heading of level 1-3.
 #   - bench/README.md must name every bench/run-*.sh, bench/gpu-bundle/*.sh and bench/crosscheck/*.py.
 # Prints one line per missing item and exits 1 if any is missing (0 otherwise, 2 on a usage error).
 #
-# Usage: scripts/check-readme-options.sh [README]      (default: README.md at the repository root)
+# Usage: scripts/check-cli-options.sh [FILE]      (default: docs/cli.md in the repository)
 # Environment: DPGAUSS (launcher, default ./dpgauss; it builds the project on first use).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-readme="${1:-$root/README.md}"
+readme="${1:-$root/docs/cli.md}"
 dpgauss="${DPGAUSS:-$root/dpgauss}"
-[ -f "$readme" ] || { echo "check-readme-options: $readme not found" >&2; exit 2; }
+[ -f "$readme" ] || { echo "check-cli-options: $readme not found" >&2; exit 2; }
 
 globals=" -h --help -V --version --json --engine --insecure-seed --progress "
 missing=0
@@ -61,7 +61,7 @@ walk() {
       grep -qF -e "$opt" "$readme" || { echo "MISSING: global option $opt (dpgauss $*)"; missing=$((missing + 1)); }
     elif [ -n "$top" ]; then
       if ! grep -qE -e "(^|[^A-Za-z0-9-])${opt}([^A-Za-z0-9-]|$)" <<<"$section"; then
-        echo "MISSING: $opt of 'dpgauss $*' is not in the README section of 'dpgauss $top'"
+        echo "MISSING: $opt of 'dpgauss $*' is not in the docs/cli.md section of 'dpgauss $top'"
         missing=$((missing + 1))
       fi
     fi
@@ -86,7 +86,7 @@ if [ -f "$bench_readme" ]; then
 fi
 
 if [ "$missing" -gt 0 ]; then
-  echo "check-readme-options: $missing item(s) missing ($checked checked)"
+  echo "check-cli-options: $missing item(s) missing ($checked checked)"
   exit 1
 fi
-echo "check-readme-options: all $checked options and scripts are documented"
+echo "check-cli-options: all $checked options and scripts are documented"

@@ -13,19 +13,19 @@ import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * README.md is the user's manual: every option of every command must be explained in the README section of
- * its top-level command (the text from the heading {@code ### `dpgauss <cmd>} to the next heading of level
- * 1-3). The options every command inherits need only appear somewhere. The same rule as
- * {@code scripts/check-readme-options.sh}, read from the picocli model instead of the help text, so CI
- * catches an undocumented option.
+ * docs/cli.md is the command reference: every command has a section (the text from the heading
+ * {@code ### `dpgauss <cmd>} to the next heading of level 1-3) and every option of the command and its
+ * subcommands is explained there. The options every command inherits need only appear somewhere in the file.
+ * The same rule as {@code scripts/check-cli-options.sh}, read from the picocli model instead of the help text,
+ * so CI catches an undocumented option.
  */
-class ReadmeDocumentsEveryOptionTest {
+class CliReferenceDocumentsEveryOptionTest {
 
     private static final List<String> GLOBAL = List.of("--help", "--version", "--json", "--engine", "--insecure-seed", "--progress");
 
     @Test
-    void everyOptionOfEveryCommandIsInItsReadmeSection() throws IOException {
-        String readme = Files.readString(readmePath());
+    void everyOptionOfEveryCommandIsInItsSection() throws IOException {
+        String readme = Files.readString(referencePath());
         List<String> missing = new ArrayList<>();
         for (String g : GLOBAL) {
             if (!readme.contains("`" + g) && !readme.contains(g + " ")) {
@@ -39,12 +39,12 @@ class ReadmeDocumentsEveryOptionTest {
             }
             String section = section(readme, top.getKey());
             if (section == null) {
-                missing.add("no README section \"### `dpgauss " + top.getKey() + "\"");
+                missing.add("no section \"### `dpgauss " + top.getKey() + "\"");
                 continue;
             }
             collect(top.getValue(), top.getKey(), section, missing);
         }
-        assertTrue(missing.isEmpty(), "README.md does not explain: " + String.join("; ", missing));
+        assertTrue(missing.isEmpty(), "docs/cli.md does not explain: " + String.join("; ", missing));
     }
 
     private static void collect(CommandLine cl, String path, String section, List<String> missing) {
@@ -86,13 +86,13 @@ class ReadmeDocumentsEveryOptionTest {
         return sb == null ? null : sb.toString();
     }
 
-    private static Path readmePath() {
-        // Surefire runs in the module directory (engine/); the README is at the repository root.
+    private static Path referencePath() {
+        // Surefire runs in the module directory (engine/); docs/ is at the repository root.
         for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-            if (Files.isRegularFile(p.resolve("README.md")) && Files.isDirectory(p.resolve("engine"))) {
-                return p.resolve("README.md");
+            if (Files.isRegularFile(p.resolve("docs/cli.md")) && Files.isDirectory(p.resolve("engine"))) {
+                return p.resolve("docs/cli.md");
             }
         }
-        throw new IllegalStateException("README.md not found above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException("docs/cli.md not found above " + Path.of("").toAbsolutePath());
     }
 }
