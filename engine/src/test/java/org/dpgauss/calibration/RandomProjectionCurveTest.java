@@ -4,6 +4,7 @@ import static org.dpgauss.calibration.GaussianMechanismCurveTest.assertMessage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.apache.commons.statistics.distribution.NormalDistribution;
 import org.junit.jupiter.api.Test;
 
 /** Properties of the random-projection curve and its calibrations (spec ndis §5.5, §6.1, §6.3, §6.4, §9.1 12, 13). */
@@ -128,13 +129,25 @@ class RandomProjectionCurveTest {
 
     @Test
     void ptrSplitsTheBudget() {
-        double third = 1e-6 / 3;
-        for (double sT : new double[] {5, 10, 20, 100}) {
-            RandomProjectionCurve.PtrCalibration c = RandomProjectionCurve.ptr(1, 100, 1, third, third, third, sT);
-            assertTrue(c.epsilonT() + c.epsilonR() <= 1 + 1e-15);
-            assertEquals(RandomProjectionCurve.ptrTestEpsilon(third, sT, 1), c.epsilonT(), 0);
-            assertTrue(GaussianMechanismCurve.delta(c.epsilonT(), 1.0, sT) <= third);
+        // an unequal split and l = 2, so that swapping two deltas or using l instead of l^2 shows
+        double deltaR = 5e-7;
+        double deltaT = 3e-7;
+        double deltaPtr = 2e-7;
+        double l = 2;
+        double sensitivity = l * l; // of lambda_min(D^T D) under add/remove (Weyl)
+        for (double sT : new double[] {20, 40, 80, 400}) {
+            RandomProjectionCurve.PtrCalibration c = RandomProjectionCurve.ptr(1, 100, l, deltaR, deltaT, deltaPtr, sT);
+            // eps_T is the smallest epsilon at which the Gaussian test is deltaT-private
+            assertTrue(GaussianMechanismCurve.delta(c.epsilonT(), sensitivity, sT) <= deltaT * (1 + 1e-9));
+            assertTrue(c.epsilonT() > 1e-6 && GaussianMechanismCurve.delta(c.epsilonT() - 1e-6, sensitivity, sT) > deltaT,
+                    "eps_T is not the smallest at sT=" + sT);
+            assertEquals(1 - c.epsilonT(), c.epsilonR(), 1e-15);
+            assertEquals(RandomProjectionCurve.leverageBound(c.epsilonR(), deltaR, 100), c.leverage(), 0);
+            assertEquals(l * l / c.leverage(), c.ridge(), 1e-12 * c.ridge());
+            double alpha = sT * NormalDistribution.of(0, 1).inverseSurvivalProbability(deltaPtr);
+            assertEquals(alpha, c.alpha(), 1e-9 * alpha);
         }
+        double third = 1e-6 / 3;
         assertMessage(() -> RandomProjectionCurve.ptr(1, 100, 1, third, third, third, 1), "increase sT");
     }
 
