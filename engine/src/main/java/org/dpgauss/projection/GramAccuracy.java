@@ -58,8 +58,8 @@ final class GramAccuracy {
     /** The metric without one. */
     static final String RELATIVE_METRIC = "spectral error of the Gram estimate relative to ||D^T D|| + lambda";
 
-    private static final String CLIP_NOTE = "; rows clipped onto the ball (clipRows) make it the error against the"
-            + " Gram of the clipped rows";
+    private static final String CLIP_NOTE = "; with clipRows the error is against the Gram of the rows after each is"
+            + " brought to norm <= l";
 
     private GramAccuracy() {
     }
