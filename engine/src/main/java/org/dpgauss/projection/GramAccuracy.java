@@ -106,17 +106,17 @@ final class GramAccuracy {
         String tail = (clip ? CLIP_NOTE : "") + extra;
         if (maxRows <= 0) {
             return Accuracy.of(RELATIVE_METRIC, wishartDeviation(d, r), wishartBound(d, r, beta), PROBABILITY,
-                    "bound: for any data with rows of L2 norm <= l (Gaussian singular values, Vershynin 2012 Cor."
-                            + " 5.35); expected: exact when the ridge dominates D^T D, smaller when the data dominate;"
-                            + " give a public bound on the number of rows (maxRows) for an absolute statement"
-                            + tail);
+                    "every row has L2 norm <= l (the bound: Gaussian singular values, Vershynin 2012 Cor. 5.35);"
+                            + " the expected value is exact when the ridge dominates D^T D and smaller when the data"
+                            + " dominate; a public bound on the number of rows (maxRows, --max-rows) gives an absolute"
+                            + " statement" + tail);
         }
         double t = maxRows * effectiveRowBound * effectiveRowBound;
         return Accuracy.of(METRIC, sketchExpected(t, lambda, d, r), sketchBound(t, lambda, d, r, beta), PROBABILITY,
-                "bound: for any data of at most maxRows=" + maxRows + " rows of L2 norm <= l (||D^T D|| <= maxRows"
-                        + " l^2; Gaussian singular values, Vershynin 2012 Cor. 5.35, or Chebyshev on the exact"
-                        + " Frobenius second moment); expected: for about maxRows rows of norm about l whose Gram is"
-                        + " dominated by one direction (uncentred data), less for fewer, shorter or spread-out rows"
+                "the data have at most maxRows=" + maxRows + " rows, each of L2 norm <= l (the bound: ||D^T D||"
+                        + " <= maxRows l^2 with Gaussian singular values, Vershynin 2012 Cor. 5.35, or Chebyshev on the"
+                        + " exact Frobenius second moment); the expected value is for about maxRows rows of norm about"
+                        + " l pointing mostly one way (uncentred data): fewer, shorter or spread-out rows give less"
                         + tail);
     }
 
@@ -141,10 +141,10 @@ final class GramAccuracy {
             double logs = Math.log(4 * d / beta);
             double c = 2.0 / 3 * Math.max(1, (1 - q) / q) * logs + Math.sqrt(logs * (1 - q) / (2 * q));
             return Accuracy.of(RELATIVE_METRIC, wishartDeviation(d, r) / q, f / q + (1 + f) * c, PROBABILITY,
-                    "lambda is the inner ridge; bound: for any data with rows of L2 norm <= l (Gaussian singular"
-                            + " values, Vershynin 2012 Cor. 5.35, and matrix Bernstein, Tropp 2012 Thm 1.4, for the"
-                            + " sampling); expected: exact when the ridge dominates; give a public bound on the number"
-                            + " of rows (maxRows) for an absolute statement" + tail);
+                    "every row has L2 norm <= l; lambda is the inner ridge (the bound: Gaussian singular values,"
+                            + " Vershynin 2012 Cor. 5.35, and matrix Bernstein, Tropp 2012 Thm 1.4, for the sampling);"
+                            + " the expected value is exact when the ridge dominates; a public bound on the number of"
+                            + " rows (maxRows, --max-rows) gives an absolute statement" + tail);
         }
         double l2 = effectiveRowBound * effectiveRowBound;
         double t = maxRows * l2;
@@ -156,9 +156,9 @@ final class GramAccuracy {
         double second = (2 * trace2 + 2 * lambda * (1 + d) * q * t + d * (1.0 + d) * lambda * lambda) / (r * q * q)
                 + sampling;
         return Accuracy.of(METRIC, expected, Math.sqrt(second / beta), PROBABILITY,
-                "bound: for any data of at most maxRows=" + maxRows + " rows of L2 norm <= l (Chebyshev on the"
-                        + " exact Frobenius second moment of sketch plus sampling error); expected: for about maxRows"
-                        + " rows of norm about l whose Gram is dominated by one direction (uncentred data), less for"
-                        + " fewer, shorter or spread-out rows" + tail);
+                "the data have at most maxRows=" + maxRows + " rows, each of L2 norm <= l (the bound: Chebyshev on"
+                        + " the exact Frobenius second moment of sketch plus sampling error); the expected value is for"
+                        + " about maxRows rows of norm about l pointing mostly one way (uncentred data): fewer,"
+                        + " shorter or spread-out rows give less" + tail);
     }
 }

@@ -31,7 +31,8 @@ import org.ejml.data.DMatrixRMaj;
  *
  * <p><b>Release contract.</b> It releases {@code projection} with public parameters {@code d}, {@code rank}, the
  * row bound and its slack (as {@link RandomProjectionMechanism}), {@code samplingRate}, {@code epsilon0},
- * {@code delta0}, {@code leverage} and {@code ridge} of the inner M_RP; it never FAILs. Every row is checked
+ * {@code delta0}, {@code leverage} and {@code ridge} of the inner M_RP (and {@code maxRows} when given); it never
+ * FAILs. Its accuracy statement ({@link #accuracy(int)}) counts the sketch and the sampling error. Every row is checked
  * against the bound (rejected or clipped) before sampling, so an out-of-bound row is reported whether or not it
  * would have been sampled. The Gram estimate ({@link ProjectionRelease#gramEstimate()}) is divided by q (spec §6.3
  * [X]): unbiased for {@code D^T D} of the full data. Floating point: as {@link RandomProjectionMechanism}.
@@ -77,7 +78,7 @@ public final class PoissonSubsampledProjection implements PrivateMechanism {
      * @return the statement
      */
     public Accuracy accuracy(int d) {
-        Args.rank(d);
+        Args.dimension(d);
         return GramAccuracy.poisson(d, mechanism.rank(), mechanism.ridge(), q, mechanism.effectiveRowBound(),
                 mechanism.maxRows(), mechanism.clippingRows());
     }

@@ -55,7 +55,9 @@ import org.ejml.data.DMatrixRMaj;
  * <p><b>Release contract.</b> It releases {@code projection}, {@code lambdaLowerBound} (the noised lower bound,
  * covered by the test's {@code (eps_T, delta_T)}) and {@code ridge} (a function of it), with public parameters
  * {@code d}, {@code rank}, the row bound and its slack, {@code epsilonT}, {@code epsilonR}, {@code deltaR},
- * {@code deltaT}, {@code deltaPtr}, {@code testNoise}, {@code alpha}, {@code leverage} and {@code targetRidge}.
+ * {@code deltaT}, {@code deltaPtr}, {@code testNoise}, {@code alpha}, {@code leverage}, {@code targetRidge} (and
+ * {@code maxRows} when given); its accuracy ({@link #accuracy(int)}) is stated at the target ridge, the largest it
+ * can add.
  * It never FAILs, so it has no fail meaning. Rows beyond the bound are rejected (or clipped) as in
  * {@link RandomProjectionMechanism}, before the test. Build it with {@link #builder()}.
  *
@@ -214,10 +216,10 @@ public final class PtrProjection implements PrivateMechanism {
      * @return the statement
      */
     public Accuracy accuracy(int d) {
-        Args.rank(d);
+        Args.dimension(d);
         return GramAccuracy.projection(d, rank, targetRidge, BoundedRows.effectiveBound(rowBound), maxRows, clipRows,
-                "; stated at PTR's largest ridge (the target ridge, when the private lower bound on lambda_min is"
-                        + " 0): a large lambda_min(D^T D) lowers the ridge and the error");
+                "; it is stated at PTR's largest ridge (the target ridge, reached when the private lower bound on"
+                        + " lambda_min is 0): a large lambda_min(D^T D) lowers the ridge and the error");
     }
 
     /** @return eps_T of the test (discrete-noise bound) */

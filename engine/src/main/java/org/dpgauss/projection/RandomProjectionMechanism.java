@@ -43,7 +43,10 @@ import org.ejml.data.DMatrixRMaj;
  *
  * <p><b>Release contract.</b> A {@link PrivateMechanism}: it releases {@code projection} (the {@code d x r} matrix
  * M) with public parameters {@code d}, {@code rank}, {@code rowBound}, {@code rowBoundSlack},
- * {@code effectiveRowBound}, {@code leverage}, {@code ridge} and {@code clipRows}; it never FAILs. The only
+ * {@code effectiveRowBound}, {@code leverage}, {@code ridge}, {@code clipRows} and, when given, {@code maxRows};
+ * it never FAILs. It states the a-priori accuracy of the Gram estimate ({@link #accuracy(int)}, from public
+ * quantities only): absolute with a public bound on the number of rows ({@link #maxRows(long)}), relative to
+ * {@code ||D^T D|| + lambda} without one (see {@code GramAccuracy}). The only
  * exception {@link #compute} raises is the row-bound rejection above (when clipping is off): input validation,
  * made before any randomness is drawn. Use {@link ProjectionRelease#of} for the Gram estimate of a release.
  *
@@ -193,7 +196,7 @@ public final class RandomProjectionMechanism implements PrivateMechanism {
      * @return the statement
      */
     public Accuracy accuracy(int d) {
-        Args.rank(d);
+        Args.dimension(d);
         return GramAccuracy.projection(d, rank, ridge, effectiveRowBound(), maxRows, clipRows, "");
     }
 
