@@ -107,7 +107,8 @@ public final class PtrProjection implements PrivateMechanism {
         double c = Math.floor(bound * bound / grid) + 1;
         if (!(c <= 0x1p52)) {
             throw new IllegalArgumentException("rowBound=" + rowBound + " is " + c + " grid spacings of the PTR noise"
-                    + " (sT=" + sT + "): l^2/sT must be below 2^31 for exact discrete noise; increase sT");
+                    + " (sT=" + sT + "): l^2/sT must be below 2^31 for exact discrete noise; sT >= "
+                    + (float) (bound * bound * 0x1p-30) + " suffices");
         }
         this.sensitivity = (long) c;
         this.epsilonT = testEpsilon(deltaT, sensitivity, scale);
