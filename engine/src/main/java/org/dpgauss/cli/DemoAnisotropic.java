@@ -54,8 +54,8 @@ public final class DemoAnisotropic {
         for (AnisotropicMethod method : AnisotropicMethod.values()) {
             Map<String, Object> m = new LinkedHashMap<>();
             String name = method == AnisotropicMethod.ANISOTROPIC
-                    ? "anisotropic mean, known covariance (Algorithm 1, M = Sigma)"
-                    : "folklore mean (Algorithm 1, M = I)";
+                    ? "anisotropic mean, known covariance proxy"
+                    : "folklore mean (identity covariance proxy)";
             m.put("name", name);
             if (!(epsilon < 21)) {
                 m.put("status", "SKIPPED");
@@ -72,6 +72,8 @@ public final class DemoAnisotropic {
             PrivacyGuarantee g = r.guarantee();
             m.put("status", r.status().name());
             m.put("guarantee", g.toMap());
+            m.put("mechanism", r.mechanism());
+            r.accuracy().ifPresent(a -> m.put("accuracy", a.toMap()));
             m.put("guarantee_text", g.describe());
             if (r.isPass()) {
                 double[] e = r.vector("mean");

@@ -112,44 +112,149 @@ final class DemoCommand implements Callable<Integer> {
             return 0;
         }
         out.println("dpgauss demo: every mechanism of this build on synthetic Gaussian data");
-        out.printf(Locale.ROOT, "engine:     %s%n            %s%n", engine.description(), selection.reason());
-        out.printf(Locale.ROOT, "randomness: %s%n", random.describe());
-        out.printf(Locale.ROOT, "data:       n=%d rows, d=%d columns from N(mu=(1,..,1), Sigma=diag(0.5..2)) "
-                + "(synthetic, %.3f s)%n", n, d, dataSeconds);
-        out.println("mechanisms:");
+        out.printf(Locale.ROOT, "data:    n=%d rows, d=%d columns from N(mu=(1,..,1), Sigma=diag(0.5..2))%n", n, d);
+        ReleasePrinter.wrap("engine:  ", engine.name() + " (" + shortReason(selection.reason()) + ")")
+                .forEach(out::println);
+        ReleasePrinter.wrap("noise:   ", random.describe()).forEach(out::println);
+        out.println("Each release shows what it released, its privacy guarantee, the error it states before");
+        out.println("seeing the data (expected, and a bound at a probability) beside the error it really made.");
         for (Map<String, Object> m : mechanisms) {
-            out.printf(Locale.ROOT, "  %s [%s]%n", m.get("name"), m.get("status"));
-            out.printf(Locale.ROOT, "    guarantee: %s%n", m.get("guarantee_text"));
-            if (m.containsKey("expected_error")) {
-                out.printf(Locale.ROOT, "    error:     %s = %.4g (expected about %.3g)%n", m.get("error_metric"),
-                        (Double) m.get("error"), (Double) m.get("expected_error"));
-            } else if (m.containsKey("relative_gram_error")) {
-                out.printf(Locale.ROOT, "    error:     %s = %.4g%n", m.get("error_metric"),
-                        (Double) m.get("relative_gram_error"));
+            out.println();
+            for (String l : demoLines(m)) {
+                out.println(l);
             }
-            out.printf(Locale.ROOT, "    time:      %.3f s%n", (Double) m.get("seconds"));
         }
-        out.printf(Locale.ROOT, "privacy profile of the Gaussian mechanism with the mean's sensitivity %.4g and "
-                + "sigma %.4g (exact NDIS, both orderings; %.3f s):%n", (Double) profile.get("sensitivity"),
-                (Double) profile.get("sigma"), (Double) profile.get("seconds"));
-        double[] pe = (double[]) profile.get("epsilon");
-        double[] pd = (double[]) profile.get("delta");
-        StringBuilder line = new StringBuilder("    epsilon -> delta:");
-        for (int i = 0; i < pe.length; i++) {
-            line.append(String.format(Locale.ROOT, "  %s -> %.3g", pe[i], pd[i]));
-        }
-        out.println(line);
-        out.printf(Locale.ROOT, "    at delta=%s: exact epsilon %.4f; the zCDP conversion states %.4f%n", delta,
-                (Double) profile.get("exactEpsilon"), (Double) profile.get("zcdpEpsilon"));
-        out.println("    (reference curve for continuous noise; the release's discrete Gaussian noise is covered by "
-                + "the zCDP guarantee above)");
-        out.println("non-private numerics on the same data (engine check, nothing released):");
-        out.printf(Locale.ROOT, "  Gram + Cholesky + Mahalanobis norms + eigendecomposition: %.3f s; "
-                + "eigenvalues of the sample covariance in [%.4f, %.4f] (true [0.5, 2])%n",
-                (Double) numerics.get("seconds"), (Double) numerics.get("min_eigenvalue"),
-                (Double) numerics.get("max_eigenvalue"));
+        out.println();
+        out.println("Why the means differ at the same budget: the clipped mean spends it all on one noisy average");
+        out.println("inside a public radius; the anisotropic and folklore means split it between a private filter,");
+        out.println("a noisy count and the average, and pay for needing no radius; the sampler and the");
+        out.println("covariance-aware mean need no bounds at all, and millions of rows to be certified.");
+        out.println();
+        double exact = (Double) profile.get("exactEpsilon");
+        double converted = (Double) profile.get("zcdpEpsilon");
+        out.printf(Locale.ROOT, "Exact accounting: the clipped mean's noise, measured exactly (NDIS, both orderings),%n");
+        out.printf(Locale.ROOT, "is (%s, %s)-DP; the zCDP statement above converts to epsilon %s. The conversion is%n",
+                ReleasePrinter.fmt(exact), ReleasePrinter.fmt(delta), ReleasePrinter.fmt(converted));
+        out.printf(Locale.ROOT, "a safe upper bound; the exact value is %.0f%% smaller (for continuous noise; the%n",
+                100 * (1 - exact / converted));
+        out.println("release's discrete noise is covered by its zCDP guarantee).");
+        out.println();
+        out.println("Engine check on the same data (non-private, nothing released): Gram, Cholesky,");
+        out.printf(Locale.ROOT, "Mahalanobis norms and eigendecomposition in %.3g s; sample covariance eigenvalues%n",
+                (Double) numerics.get("seconds"));
+        out.printf(Locale.ROOT, "in [%s, %s] (true [0.5, 2]).%n", ReleasePrinter.fmt((Double) numerics.get("min_eigenvalue")),
+                ReleasePrinter.fmt((Double) numerics.get("max_eigenvalue")));
         Main.warnIfInsecure(out, random, "noise");
         return 0;
+    }
+
+    /** The first clause of an engine-selection reason, so the line stays short. */
+    static String shortReason(String reason) {
+        String r = reason == null ? "" : reason;
+        int cut = r.indexOf(':');
+        return cut > 0 && cut < 80 ? r.substring(0, cut) : (r.length() > 80 ? r.substring(0, 77) + "..." : r);
+    }
+
+    /** One sentence per mechanism on when to choose it. */
+    static String whenToChoose(String mechanism) {
+        String m = mechanism == null ? "" : mechanism;
+        if (m.startsWith("mean.clipped")) {
+            return "when a public radius around a public centre covers the rows: the simplest mean, never FAILs";
+        }
+        if (m.startsWith("projection")) {
+            return "to share a sketch of the Gram matrix (PCA, regression) under add/remove neighbours";
+        }
+        if (m.equals("mean.anisotropic")) {
+            return "with a public covariance proxy and unequal variances: the error does not grow with d";
+        }
+        if (m.equals("mean.folklore")) {
+            return "the baseline of the anisotropic mean, when no useful covariance proxy is known";
+        }
+        if (m.startsWith("second-moment.recursive")) {
+            return "with a public lower bound on the smallest eigenvalue: error relative to the spectrum";
+        }
+        if (m.startsWith("second-moment.analyze-gauss")) {
+            return "one noisy X^T X: best when the rows fill the public radius R";
+        }
+        if (m.startsWith("second-moment.coinpress")) {
+            return "iterative whitening: robust when R is a loose bound on the rows";
+        }
+        if (m.startsWith("second-moment.subsample")) {
+            return "the baseline of the recursive method; it needs very many rows";
+        }
+        if (m.startsWith("sample")) {
+            return "one private draw from an unknown Gaussian with no bounds at all; millions of rows";
+        }
+        if (m.equals("mean.bhs")) {
+            return "a covariance-aware mean with no bounds at all; certified from millions of rows";
+        }
+        return "";
+    }
+
+    /** The text lines of one demo entry, each under 100 characters. */
+    @SuppressWarnings("unchecked")
+    static List<String> demoLines(Map<String, Object> m) {
+        List<String> lines = new ArrayList<>();
+        String mech = m.get("mechanism") == null ? "" : " (" + m.get("mechanism") + ")";
+        lines.addAll(ReleasePrinter.wrap("", m.get("name") + mech + " [" + m.get("status") + "]"));
+        Object g = m.get("guarantee");
+        if (g instanceof Map) {
+            lines.addAll(ReleasePrinter.wrap("  guarantee: ", guaranteeSummary((Map<String, Object>) g)));
+        } else if (m.get("guarantee_text") != null) {
+            lines.addAll(ReleasePrinter.wrap("  note:      ", roundLongNumbers(String.valueOf(m.get("guarantee_text")))));
+        }
+        Object a = m.get("accuracy");
+        Object err = m.containsKey("error") ? m.get("error") : m.get("relative_gram_error");
+        if (a instanceof Map) {
+            Map<String, Object> acc = (Map<String, Object>) a;
+            lines.addAll(ReleasePrinter.wrap("  stated:    ", acc.get("metric") + ": expected "
+                    + ReleasePrinter.fmt((Double) acc.get("expected")) + ", at most "
+                    + ReleasePrinter.fmt((Double) acc.get("bound")) + " with probability "
+                    + ReleasePrinter.fmt((Double) acc.get("probability"))));
+            if (m.get("accuracyRealised") instanceof Double) {
+                lines.add("  realised:  " + ReleasePrinter.fmt((Double) m.get("accuracyRealised")));
+            } else if (err instanceof Double) {
+                lines.addAll(ReleasePrinter.wrap("  realised:  ", ReleasePrinter.fmt((Double) err) + " ("
+                        + m.get("error_metric") + ")"));
+            }
+        } else if (err instanceof Double) {
+            String expected = m.get("expected_error") instanceof Double
+                    ? ", expected about " + ReleasePrinter.fmt((Double) m.get("expected_error")) : "";
+            lines.addAll(ReleasePrinter.wrap("  error:     ", m.get("error_metric") + " = "
+                    + ReleasePrinter.fmt((Double) err) + expected));
+        }
+        String when = whenToChoose((String) m.get("mechanism"));
+        if (!when.isEmpty()) {
+            lines.addAll(ReleasePrinter.wrap("  choose it: ", when));
+        }
+        return lines;
+    }
+
+    /** Rounds numbers printed at full precision inside a message to 4 significant digits. */
+    static String roundLongNumbers(String text) {
+        java.util.regex.Matcher mt = java.util.regex.Pattern.compile("\\d+\\.\\d{5,}(E-?\\d+)?").matcher(text);
+        StringBuilder sb = new StringBuilder();
+        while (mt.find()) {
+            mt.appendReplacement(sb, ReleasePrinter.fmt(Double.parseDouble(mt.group())));
+        }
+        mt.appendTail(sb);
+        return sb.toString();
+    }
+
+    /** e.g. {@code eps 5.22, delta 1e-06 (zCDP rho 0.5), replace-one neighbours; certified}. */
+    static String guaranteeSummary(Map<String, Object> g) {
+        StringBuilder sb = new StringBuilder();
+        if (g.get("epsilon") != null) {
+            sb.append("eps ").append(ReleasePrinter.fmt((Double) g.get("epsilon"))).append(", delta ")
+                    .append(ReleasePrinter.fmt((Double) g.get("delta")));
+        }
+        if (g.get("rho") != null) {
+            sb.append(sb.length() > 0 ? " " : "").append("(zCDP rho ").append(ReleasePrinter.fmt((Double) g.get("rho")))
+                    .append(')');
+        }
+        sb.append(", ").append(g.get("relation")).append(" neighbours; ")
+                .append(Boolean.TRUE.equals(g.get("certified")) ? "certified" : "NOT certified");
+        return sb.toString();
     }
 
     private Map<String, Object> clippedMean(RowBlockMatrix x, double[] mu, double[] variances, ComputeEngine engine,
@@ -173,7 +278,9 @@ final class DemoCommand implements Callable<Integer> {
         }
         PrivacyGuarantee g = release.guarantee();
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("name", "clipped Gaussian-mechanism mean (C=" + String.format(Locale.ROOT, "%.3g", clip) + ", centre 0)");
+        m.put("name", "clipped mean, C=" + ReleasePrinter.fmt(clip) + " around 0");
+        m.put("mechanism", release.mechanism());
+        release.accuracy().ifPresent(a -> m.put("accuracy", a.toMap()));
         m.put("status", "PASS");
         m.put("guarantee", g.toMap());
         m.put("guarantee_text", g.describe());
@@ -212,7 +319,8 @@ final class DemoCommand implements Callable<Integer> {
         m.put("delta", p.delta(eps));
         m.put("atDelta", delta);
         m.put("exactEpsilon", p.epsilon(delta).epsilon());
-        m.put("zcdpEpsilon", Zcdp.gaussianMechanism(sensitivity, sigma).toApproxDp(delta).epsilon());
+        m.put("zcdpEpsilon", org.dpgauss.privacy.ConversionPolicy.toApproxDp(Zcdp.gaussianMechanism(sensitivity, sigma),
+                delta).epsilon());
         m.put("seconds", seconds(t0));
         return m;
     }

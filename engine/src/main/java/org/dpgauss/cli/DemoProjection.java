@@ -68,7 +68,7 @@ public final class DemoProjection {
         CommonOps_DDRM.subtract(rel.gramEstimate(), truth, diff);
         double err = NormOps_DDRM.normP2(diff) / NormOps_DDRM.normP2(truth);
         Map<String, Object> rep = new LinkedHashMap<>();
-        rep.put("name", "random projection M_RP (spec ndis §6.1)");
+        rep.put("name", "random projection, rank " + RANK);
         rep.put("status", "PASS");
         rep.put("rank", RANK);
         rep.put("epsilon", EPSILON);
@@ -78,6 +78,8 @@ public final class DemoProjection {
         rep.put("error_metric", "||Sigma^ - D^T D||_2 / ||D^T D||_2");
         rep.put("relative_gram_error", err);
         rep.put("guarantee", release.guarantee().toMap());
+        rep.put("mechanism", release.mechanism());
+        release.accuracy().ifPresent(a -> rep.put("accuracy", a.toMap()));
         rep.put("guarantee_text", release.guarantee().describe());
         rep.put("seconds", seconds);
         return rep;

@@ -63,8 +63,8 @@ final class DemoSampling {
         int n1 = Math.min(n, Math.max(m, 1000));
         int n2 = Math.min((n - n1) / 2, 4000);
         Map<String, Object> rep = new LinkedHashMap<>();
-        rep.put("name", String.format(Locale.ROOT, "unbounded Gaussian sampler (spec sampling §3.1; UNCERTIFIED demo "
-                + "sizes n1=%d, n2=%d; the certified recipe needs n >= %.2g)", n1, n2, (double) certifiedN));
+        rep.put("name", String.format(Locale.ROOT, "Gaussian sampler on %d rows (UNCERTIFIED size; certified from n = %.2g)",
+                n1 + n2, (double) certifiedN));
         rep.put("certified_n", certifiedN);
         if (n2 <= d) {
             rep.put("status", "SKIPPED (n too small for the demo sizes)");
@@ -81,6 +81,8 @@ final class DemoSampling {
         rep.put("status", r.status().name());
         rep.put("certified", r.guarantee().certified());
         rep.put("guarantee", r.guarantee().toMap());
+        rep.put("mechanism", r.mechanism());
+        r.accuracy().ifPresent(a -> rep.put("accuracy", a.toMap()));
         rep.put("guarantee_text", r.guarantee().describe());
         if (r.isPass()) {
             double[] z = r.vector("sample");
@@ -106,8 +108,8 @@ final class DemoSampling {
         int d = x.cols();
         Map<String, Object> rep = new LinkedHashMap<>();
         long certifiedN = CovarianceAwareMean.requiredRows(d, EPSILON, DELTA, ALPHA, Double.NaN, PtrMechanism.SOUND);
-        rep.put("name", String.format(Locale.ROOT, "covariance-aware mean BHS23 (spec sampling §3.8; UNCERTIFIED on "
-                + "the first %d rows; certified from n >= %.2g)", n, (double) certifiedN));
+        rep.put("name", String.format(Locale.ROOT, "covariance-aware mean on %d rows (UNCERTIFIED; certified from n = %.2g)",
+                n, (double) certifiedN));
         rep.put("certified_n", certifiedN);
         int m = SamplerParameters.referenceSize(SamplerParameters.k(PtrMechanism.SOUND, EPSILON, DELTA), n, DELTA);
         if (n < m) {
@@ -124,6 +126,8 @@ final class DemoSampling {
         rep.put("status", r.status().name());
         rep.put("certified", r.guarantee().certified());
         rep.put("guarantee", r.guarantee().toMap());
+        rep.put("mechanism", r.mechanism());
+        r.accuracy().ifPresent(a -> rep.put("accuracy", a.toMap()));
         rep.put("guarantee_text", r.guarantee().describe());
         if (r.isPass()) {
             double[] est = r.vector("mean");

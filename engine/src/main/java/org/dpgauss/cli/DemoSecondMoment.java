@@ -87,9 +87,8 @@ public final class DemoSecondMoment {
         DMatrixRMaj truth = SpectralMetrics.secondMoment(x, engine);
         for (SecondMomentMethods.Entry e : SecondMomentMethods.all().values()) {
             Map<String, Object> rep = new LinkedHashMap<>();
-            rep.put("name", "second moment, " + e.name() + " on " + dataName + " (R="
-                    + String.format(Locale.ROOT, "%.3g", params.radius()) + ", public lambda_min bound "
-                    + String.format(Locale.ROOT, "%.3g", params.minEigenvalue()) + ")");
+            rep.put("name", "second moment, " + e.name() + ", " + dataName + ", R="
+                    + ReleasePrinter.fmt(params.radius()));
             long t0 = System.nanoTime();
             PrivateRelease est;
             try {
@@ -117,6 +116,7 @@ public final class DemoSecondMoment {
             rep.put("mechanism", est.mechanism());
             rep.put("data", dataName);
             rep.put("guarantee", est.guarantee().toMap());
+            est.accuracy().ifPresent(a -> rep.put("accuracy", a.toMap()));
             rep.put("guarantee_text", est.guarantee().describe());
             rep.put("error_metric", "||S^-1/2 S~ S^-1/2 - I||_2 vs the non-private second moment S");
             rep.put("relative_spectral_error", err);

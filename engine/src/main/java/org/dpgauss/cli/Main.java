@@ -122,23 +122,9 @@ public final class Main implements Runnable {
         return RandomSource.fromOption(insecureSeed);
     }
 
-    /**
-     * Prints a FAIL release: only {@code {"status":"FAIL"}} (or {@code FAIL} without --json), nothing about the data
-     * (design.md, privacy conventions).
-     */
-    void printFail(PrintWriter out) {
-        out.println(json ? "{\"status\":\"FAIL\"}" : "FAIL");
-    }
-
     /** The release context of a command: the selected engine and the random source of the global options. */
     org.dpgauss.release.ReleaseContext releaseContext() {
         return org.dpgauss.release.ReleaseContext.of(selectEngine().engine(), randomSource());
-    }
-
-    /** The randomness fields of a release's JSON: whether it is insecure, and the source's description. */
-    static void putRandomness(Map<String, Object> m, RandomSource random) {
-        m.put("insecure", random.isInsecure());
-        m.put("randomness", random.describe());
     }
 
     /** The text-mode warning under a release made with --insecure-seed; {@code what} names the output. */

@@ -104,7 +104,8 @@ final class PlanCommand implements Callable<Integer> {
                 ReleasePrinter.wrap("    choose it: ", m.whenToChoose()).forEach(out::println);
             }
             if (!m.command().isEmpty()) {
-                ReleasePrinter.wrap("    run:       ", m.command() + " --input FILE").forEach(out::println);
+                ReleasePrinter.wrap("    run:       ", m.command().contains("--input") ? m.command()
+                        : m.command() + " --input FILE").forEach(out::println);
             }
         }
         out.println();

@@ -41,8 +41,16 @@ import picocli.CommandLine.ParentCommand;
             "G is generated from ChaCha20 under a fresh SecureRandom key that is never printed or stored. "
                     + "The guarantee is for the real-arithmetic Gaussian projection: floating-point rounding of D^T "
                     + "G is not covered (see RandomProjectionMechanism). The number of rows is not released. "
-                    + "Output: the release (status, projection, parameters, guarantee; --json for all of M) and M "
-                    + "written to --output. It never FAILs."})
+                    + "Output: the release (status, projection, parameters, accuracy, guarantee; --json for all of M) "
+                    + "and M written to --output. It never FAILs.",
+            "Accuracy (stated before the data are read, from public numbers only): the spectral error "
+                    + "||S - D^T D|| of the Gram estimate S, expected and at most (95%). With --max-rows N it is "
+                    + "absolute, in the units of the data's squared norms; without it, relative to ||D^T D|| + "
+                    + "lambda. Choosing the parameters: the error is up to about 1.13 N l^2/sqrt(r) when the data dominate "
+                    + "and lambda (2 sqrt(d/r) + d/r) when the ridge does; a larger --rank r shrinks the former but "
+                    + "raises lambda (p* falls with r: at epsilon=1, delta=1e-6, l=1, lambda = 11.4 at r=2 and 36.5 "
+                    + "at r=100); lambda grows with l^2, so a loose --row-bound costs accuracy. `dpgauss plan "
+                    + "project` compares the wrappers for your numbers."})
 final class ProjectCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -65,11 +73,23 @@ final class ProjectCommand implements Callable<Integer> {
                     + "it are accepted; the ridge is calibrated for l(1 + 2^-40)).")
     double rowBound;
 
+    @Option(names = "--max-rows", paramLabel = "N",
+            description = "Public upper bound N >= 1 on the number of rows, chosen without looking at the data; used "
+                    + "only for the accuracy statement (absolute with it, relative to ||D^T D|| + lambda without; "
+                    + "under add/remove neighbours n itself is private). A loose N overstates the error.")
+    Long maxRows;
+
     @Option(names = "--wrapper", defaultValue = "none", paramLabel = "none|lsv|poisson|ptr",
-            description = "Mechanism variant (default: ${DEFAULT-VALUE}).")
+            description = "Mechanism variant (default: ${DEFAULT-VALUE}). none: the best Gram estimate in most "
+                    + "cases; lsv: a baseline with a larger ridge (more error at the same guarantee); poisson: a "
+                    + "smaller ridge, but the Gram estimate is divided by q, so the ridge's share of the error grows "
+                    + "as lambda0/q and sampling adds about l^2 sqrt(n (1-q)/q); ptr: spends part of epsilon on a "
+                    + "private lower bound of lambda_min(D^T D) and pays off only when that is large.")
     String wrapper;
 
-    @Option(names = "--q", paramLabel = "Q", description = "Poisson sampling rate in (delta, 1] (--wrapper poisson).")
+    @Option(names = "--q", paramLabel = "Q", description = "Poisson sampling rate in (delta, 1] (--wrapper poisson). "
+            + "Smaller q gives a larger eps0 and a smaller inner ridge lambda0, but the Gram estimate is divided by q: "
+            + "its ridge error grows as lambda0/q and its sampling error as sqrt((1-q)/q).")
     Double q;
 
     @Option(names = "--ptr-split", split = ",", paramLabel = "fR,fT,fptr", defaultValue = "1,1,1",
@@ -79,7 +99,10 @@ final class ProjectCommand implements Callable<Integer> {
 
     @Option(names = "--ptr-noise", paramLabel = "sT",
             description = "Standard deviation s_T > 0 of the PTR test noise (--wrapper ptr; required, the paper gives "
-                    + "no default: larger s_T costs less epsilon but a looser lower bound).")
+                    + "no default). Larger s_T costs less epsilon (more left for the projection, so a smaller target "
+                    + "ridge) but subtracts a larger margin alpha (about s_T Phi^-1(1 - delta_ptr)) from the lower "
+                    + "bound; at epsilon=1, delta=1e-6, r=100, l=1: s_T=10 gives eps_T=0.42, target ridge 64, "
+                    + "alpha=50. A value too small is refused with the s_T that would suffice.")
     Double ptrNoise;
 
     @Option(names = "--clip-rows", description = "Scale rows with norm above l onto the ball instead of failing "
@@ -122,17 +145,22 @@ final class ProjectCommand implements Callable<Integer> {
         switch (w) {
             case "none":
                 rejectWrapperOptions(w, true, true);
-                return RandomProjectionMechanism.of(rank, budget(), rowBound).clippingRows(clipRows);
+                return withMaxRows(RandomProjectionMechanism.of(rank, budget(), rowBound).clippingRows(clipRows));
             case "lsv":
                 rejectWrapperOptions(w, true, true);
-                return RandomProjectionMechanism.lsvBaseline(rank, budget(), rowBound).clippingRows(clipRows);
+                return withMaxRows(RandomProjectionMechanism.lsvBaseline(rank, budget(), rowBound)
+                        .clippingRows(clipRows));
             case "poisson":
                 rejectWrapperOptions(w, false, true);
                 if (q == null) {
                     throw new IllegalArgumentException("--wrapper poisson needs --q, the sampling rate in (delta, 1]");
                 }
-                return PoissonSubsampledProjection.builder().rank(rank).budget(budget()).samplingRate(q)
-                        .rowBound(rowBound).clipRows(clipRows).build();
+                PoissonSubsampledProjection.Builder pb = PoissonSubsampledProjection.builder().rank(rank)
+                        .budget(budget()).samplingRate(q).rowBound(rowBound).clipRows(clipRows);
+                if (maxRows != null) {
+                    pb.maxRows(maxRows);
+                }
+                return pb.build();
             case "ptr":
                 rejectWrapperOptions(w, true, false);
                 if (ptrNoise == null) {
@@ -148,12 +176,20 @@ final class ProjectCommand implements Callable<Integer> {
                         throw new IllegalArgumentException("--ptr-split weight " + f + " is outside (0, inf)");
                     }
                 }
-                return PtrProjection.builder().rank(rank).budget(budget())
+                PtrProjection.Builder tb = PtrProjection.builder().rank(rank).budget(budget())
                         .deltaSplit(ptrSplit[0], ptrSplit[1], ptrSplit[2]).testNoise(ptrNoise).rowBound(rowBound)
-                        .clipRows(clipRows).build();
+                        .clipRows(clipRows);
+                if (maxRows != null) {
+                    tb.maxRows(maxRows);
+                }
+                return tb.build();
             default:
                 throw new IllegalArgumentException("--wrapper=" + wrapper + " is not one of none, lsv, poisson, ptr");
         }
+    }
+
+    private RandomProjectionMechanism withMaxRows(RandomProjectionMechanism m) {
+        return maxRows == null ? m : m.maxRows(maxRows);
     }
 
     /** The budget of --epsilon and --delta, with messages naming the options. */

@@ -160,7 +160,10 @@ final class ReleasePrinter {
             return x == 0 ? "0" : Double.toString(x);
         }
         double a = Math.abs(x);
-        String s = a >= 1e-4 && a < 1e7 ? String.format(Locale.ROOT, "%.4g", x) : String.format(Locale.ROOT, "%.3e", x);
+        if (x == Math.rint(x) && a < 1e7) {
+            return Long.toString((long) x);
+        }
+        String s = a >= 1e-4 && a < 1e4 ? String.format(Locale.ROOT, "%.4g", x) : String.format(Locale.ROOT, "%.3e", x);
         if (s.contains("e")) {
             String[] parts = s.split("e");
             return trimZeros(parts[0]) + "e" + parts[1];

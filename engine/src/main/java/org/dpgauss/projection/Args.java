@@ -27,6 +27,12 @@ final class Args {
         }
     }
 
+    static void dimension(int d) {
+        if (d < 1) {
+            throw new IllegalArgumentException("d=" + d + " is outside [1, 2^31): the rows need at least one column");
+        }
+    }
+
     static void positive(String name, double value, String why) {
         if (!(value > 0) || !Double.isFinite(value)) {
             throw new IllegalArgumentException(name + "=" + value + " is outside (0, inf): " + why);

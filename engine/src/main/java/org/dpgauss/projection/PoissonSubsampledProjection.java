@@ -9,6 +9,7 @@ import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.release.Accuracy;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.Outcome;
 import org.dpgauss.release.PrivateMechanism;
@@ -30,7 +31,8 @@ import org.ejml.data.DMatrixRMaj;
  *
  * <p><b>Release contract.</b> It releases {@code projection} with public parameters {@code d}, {@code rank}, the
  * row bound and its slack (as {@link RandomProjectionMechanism}), {@code samplingRate}, {@code epsilon0},
- * {@code delta0}, {@code leverage} and {@code ridge} of the inner M_RP; it never FAILs. Every row is checked
+ * {@code delta0}, {@code leverage} and {@code ridge} of the inner M_RP (and {@code maxRows} when given); it never
+ * FAILs. Its accuracy statement ({@link #accuracy(int)}) counts the sketch and the sampling error. Every row is checked
  * against the bound (rejected or clipped) before sampling, so an out-of-bound row is reported whether or not it
  * would have been sampled. The Gram estimate ({@link ProjectionRelease#gramEstimate()}) is divided by q (spec §6.3
  * [X]): unbiased for {@code D^T D} of the full data. Floating point: as {@link RandomProjectionMechanism}.
@@ -59,11 +61,31 @@ public final class PoissonSubsampledProjection implements PrivateMechanism {
         return new Builder();
     }
 
-    private static PoissonSubsampledProjection of(int r, ApproxDp budget, double q, double rowBound, boolean clip) {
+    private static PoissonSubsampledProjection of(int r, ApproxDp budget, double q, double rowBound, boolean clip,
+            long maxRows) {
         RandomProjectionMechanism.check(r, budget, rowBound);
         PoissonParameters p = RandomProjectionCurve.poissonSubsampled(budget.epsilon(), budget.delta(), q);
-        return new PoissonSubsampledProjection(budget, q, p,
-                RandomProjectionMechanism.of(r, ApproxDp.of(p.epsilon0(), p.delta0()), rowBound).clippingRows(clip));
+        RandomProjectionMechanism inner = RandomProjectionMechanism.of(r, ApproxDp.of(p.epsilon0(), p.delta0()),
+                rowBound).clippingRows(clip);
+        return new PoissonSubsampledProjection(budget, q, p, maxRows > 0 ? inner.maxRows(maxRows) : inner);
+    }
+
+    /**
+     * The a-priori accuracy of the Gram estimate (divided by q) at probability 0.95, from public quantities only
+     * (d, r, the inner ridge, q, l and the public bound on the number of rows if given); see {@code GramAccuracy}.
+     *
+     * @param d the dimension of the rows
+     * @return the statement
+     */
+    public Accuracy accuracy(int d) {
+        Args.dimension(d);
+        return GramAccuracy.poisson(d, mechanism.rank(), mechanism.ridge(), q, mechanism.effectiveRowBound(),
+                mechanism.maxRows(), mechanism.clippingRows());
+    }
+
+    /** @return the public bound on the number of rows of the accuracy statement, or 0 if none was given */
+    public long maxRows() {
+        return mechanism.maxRows();
     }
 
     /**
@@ -109,14 +131,16 @@ public final class PoissonSubsampledProjection implements PrivateMechanism {
         return Statement.builder(context, ID, guarantee())
                 .description("private random projection of a Poisson subsample (each row kept with probability q),"
                         + " M = D_S^T G1 + sqrt(lambda) G2 (d x r)")
-                .parameters(RandomProjectionMechanism.rowParameters(context.dimension(), mechanism.rank(),
-                                mechanism.rowBound(), mechanism.clippingRows())
+                .parameters(RandomProjectionMechanism.maxRowsParameter(RandomProjectionMechanism.rowParameters(
+                                context.dimension(), mechanism.rank(), mechanism.rowBound(), mechanism.clippingRows()),
+                                mechanism.maxRows())
                         .put("samplingRate", q)
                         .put("epsilon0", inner.epsilon0())
                         .put("delta0", inner.delta0())
                         .put("leverage", mechanism.leverage())
                         .put("ridge", mechanism.ridge())
                         .build())
+                .accuracy(accuracy(context.dimension()))
                 .build();
     }
 
@@ -185,8 +209,19 @@ public final class PoissonSubsampledProjection implements PrivateMechanism {
         private Double rate;
         private Double rowBound;
         private boolean clipRows;
+        private long maxRows;
 
         private Builder() {
+        }
+
+        /**
+         * @param n a public upper bound on the number of rows, {@code >= 1}, used only for the accuracy statement
+         *        (absolute with it, relative to {@code ||D^T D|| + lambda} without it)
+         * @return this builder
+         */
+        public Builder maxRows(long n) {
+            this.maxRows = RandomProjectionMechanism.checkMaxRows(n);
+            return this;
         }
 
         /**
@@ -244,7 +279,7 @@ public final class PoissonSubsampledProjection implements PrivateMechanism {
                 throw new IllegalStateException("rank(r), budget(ApproxDp), samplingRate(q) and rowBound(l) are"
                         + " required");
             }
-            return of(rank, budget, rate, rowBound, clipRows);
+            return of(rank, budget, rate, rowBound, clipRows, maxRows);
         }
     }
 }

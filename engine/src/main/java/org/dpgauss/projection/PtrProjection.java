@@ -14,6 +14,7 @@ import org.dpgauss.privacy.accounting.PrivacyAccountant;
 import org.dpgauss.privacy.accounting.Release;
 import org.dpgauss.privacy.noise.NoiseGrid;
 import org.dpgauss.privacy.noise.SecureGaussianSampler;
+import org.dpgauss.release.Accuracy;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.Outcome;
 import org.dpgauss.release.PrivateMechanism;
@@ -54,7 +55,9 @@ import org.ejml.data.DMatrixRMaj;
  * <p><b>Release contract.</b> It releases {@code projection}, {@code lambdaLowerBound} (the noised lower bound,
  * covered by the test's {@code (eps_T, delta_T)}) and {@code ridge} (a function of it), with public parameters
  * {@code d}, {@code rank}, the row bound and its slack, {@code epsilonT}, {@code epsilonR}, {@code deltaR},
- * {@code deltaT}, {@code deltaPtr}, {@code testNoise}, {@code alpha}, {@code leverage} and {@code targetRidge}.
+ * {@code deltaT}, {@code deltaPtr}, {@code testNoise}, {@code alpha}, {@code leverage}, {@code targetRidge} (and
+ * {@code maxRows} when given); its accuracy ({@link #accuracy(int)}) is stated at the target ridge, the largest it
+ * can add.
  * It never FAILs, so it has no fail meaning. Rows beyond the bound are rejected (or clipped) as in
  * {@link RandomProjectionMechanism}, before the test. Build it with {@link #builder()}.
  *
@@ -85,9 +88,10 @@ public final class PtrProjection implements PrivateMechanism {
     private final double targetRidge;
     private final long marginIndex;
     private final boolean clipRows;
+    private final long maxRows;
 
     private PtrProjection(int rank, double epsilon, double rowBound, double deltaR, double deltaT, double deltaPtr,
-            double sT, boolean clipRows) {
+            double sT, boolean clipRows, long maxRows) {
         this.rank = rank;
         this.epsilon = epsilon;
         this.rowBound = rowBound;
@@ -96,19 +100,25 @@ public final class PtrProjection implements PrivateMechanism {
         this.deltaPtr = deltaPtr;
         this.sT = sT;
         this.clipRows = clipRows;
+        this.maxRows = maxRows;
         this.grid = SecureGaussianSampler.grid(sT);
         this.scale = NoiseGrid.integerScale("sT", sT, grid);
         double bound = BoundedRows.effectiveBound(rowBound);
         double c = Math.floor(bound * bound / grid) + 1;
         if (!(c <= 0x1p52)) {
             throw new IllegalArgumentException("rowBound=" + rowBound + " is " + c + " grid spacings of the PTR noise"
-                    + " (sT=" + sT + "): l^2/sT must be below 2^31 for exact discrete noise; increase sT");
+                    + " (sT=" + sT + "): l^2/sT must be below 2^31 for exact discrete noise; sT >= "
+                    + (float) (bound * bound * 0x1p-30) + " suffices");
         }
         this.sensitivity = (long) c;
         this.epsilonT = testEpsilon(deltaT, sensitivity, scale);
         if (epsilonT > epsilon) {
+            double enough = minimumTestNoise(epsilon, rowBound, deltaT, sT);
             throw new IllegalArgumentException("sT=" + sT + " gives eps_T=" + epsilonT + " > epsilon=" + epsilon
-                    + ": the test alone exceeds the budget (spec ndis §6.4, §11.4); increase sT or deltaT");
+                    + ": the test alone exceeds the budget (spec ndis §6.4, §11.4); "
+                    + (Double.isFinite(enough) ? "sT >= " + (float) enough + " would suffice at this epsilon"
+                            + " (more leaves more epsilon to the projection), " : "")
+                    + "or epsilon > " + (float) epsilonT + " at this sT, or a larger share of delta for the test");
         }
         double epsR = Math.max(epsilon - epsilonT, 0);
         while (epsR > 0 && epsilonT + epsR > epsilon) {
@@ -127,12 +137,57 @@ public final class PtrProjection implements PrivateMechanism {
 
     static PtrProjection of(int r, double epsilon, double rowBound, double deltaR, double deltaT,
             double deltaPtr, double sT, boolean clip) {
+        return of(r, epsilon, rowBound, deltaR, deltaT, deltaPtr, sT, clip, 0);
+    }
+
+    static PtrProjection of(int r, double epsilon, double rowBound, double deltaR, double deltaT,
+            double deltaPtr, double sT, boolean clip, long maxRows) {
         RandomProjectionMechanism.check(r, ApproxDp.of(epsilon, deltaR), rowBound);
         Args.delta("deltaT", deltaT);
         Args.delta("deltaPtr", deltaPtr);
         Args.delta("deltaR + deltaT + deltaPtr", deltaR + deltaT + deltaPtr);
         Args.positive("sT", sT, "the PTR test noise standard deviation must be positive (spec ndis §6.4)");
-        return new PtrProjection(r, epsilon, rowBound, deltaR, deltaT, deltaPtr, sT, clip);
+        return new PtrProjection(r, epsilon, rowBound, deltaR, deltaT, deltaPtr, sT, clip, maxRows);
+    }
+
+    /**
+     * The smallest test noise (to a relative 1e-6, rounded up) whose test epsilon is at most {@code epsilon}, for
+     * error messages; {@code NaN} if none up to {@code 2^40 l^2} is.
+     */
+    static double minimumTestNoise(double epsilon, double rowBound, double deltaT, double from) {
+        double hi = Math.max(from, 1e-300);
+        int guard = 0;
+        while (testEpsilonAt(hi, rowBound, deltaT) > epsilon) {
+            hi *= 2;
+            if (++guard > 200 || hi > 0x1p40 * rowBound * rowBound) {
+                return Double.NaN;
+            }
+        }
+        double lo = hi / 2;
+        for (int i = 0; i < 60 && hi - lo > 1e-6 * hi; i++) {
+            double mid = 0.5 * (lo + hi);
+            if (testEpsilonAt(mid, rowBound, deltaT) > epsilon) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return hi;
+    }
+
+    private static double testEpsilonAt(double sT, double rowBound, double deltaT) {
+        try {
+            double g = SecureGaussianSampler.grid(sT);
+            long s = NoiseGrid.integerScale("sT", sT, g);
+            double bound = BoundedRows.effectiveBound(rowBound);
+            double c = Math.floor(bound * bound / g) + 1;
+            if (!(c <= 0x1p52)) {
+                return Double.POSITIVE_INFINITY;
+            }
+            return testEpsilon(deltaT, (long) c, s);
+        } catch (IllegalArgumentException e) {
+            return Double.POSITIVE_INFINITY;
+        }
     }
 
     /**
@@ -140,7 +195,32 @@ public final class PtrProjection implements PrivateMechanism {
      * @return a copy with that row policy
      */
     public PtrProjection clippingRows(boolean clip) {
-        return new PtrProjection(rank, epsilon, rowBound, deltaR, deltaT, deltaPtr, sT, clip);
+        return new PtrProjection(rank, epsilon, rowBound, deltaR, deltaT, deltaPtr, sT, clip, maxRows);
+    }
+
+    /** @return the public bound on the number of rows of the accuracy statement, or 0 if none was given */
+    public long maxRows() {
+        return maxRows;
+    }
+
+    /** @return the standard deviation s_T of the test noise */
+    public double testNoise() {
+        return sT;
+    }
+
+    /**
+     * The a-priori accuracy of the Gram estimate at probability 0.95, from public quantities only, stated at the
+     * largest ridge PTR can add (the target ridge {@code l'^2/p*(eps_R, delta_R)}, reached when the private lower
+     * bound is 0): a well-conditioned {@code D^T D} lowers the ridge and the error. See {@code GramAccuracy}.
+     *
+     * @param d the dimension of the rows
+     * @return the statement
+     */
+    public Accuracy accuracy(int d) {
+        Args.dimension(d);
+        return GramAccuracy.projection(d, rank, targetRidge, BoundedRows.effectiveBound(rowBound), maxRows, clipRows,
+                "; it is stated at PTR's largest ridge (the target ridge, reached when the private lower bound on"
+                        + " lambda_min is 0): a large lambda_min(D^T D) lowers the ridge and the error");
     }
 
     /** @return eps_T of the test (discrete-noise bound) */
@@ -219,7 +299,8 @@ public final class PtrProjection implements PrivateMechanism {
         return Statement.builder(context, ID, guarantee())
                 .description("private random projection M = D^T G1 + sqrt(lambda) G2 (d x r) whose ridge is lowered"
                         + " by a private lower bound on lambda_min(D^T D) (propose-test-release)")
-                .parameters(RandomProjectionMechanism.rowParameters(context.dimension(), rank, rowBound, clipRows)
+                .parameters(RandomProjectionMechanism.maxRowsParameter(RandomProjectionMechanism.rowParameters(
+                                context.dimension(), rank, rowBound, clipRows), maxRows)
                         .put("epsilonT", epsilonT)
                         .put("epsilonR", epsilonR)
                         .put("deltaT", deltaT)
@@ -230,6 +311,7 @@ public final class PtrProjection implements PrivateMechanism {
                         .put("leverage", leverage)
                         .put("targetRidge", targetRidge)
                         .build())
+                .accuracy(accuracy(context.dimension()))
                 .build();
     }
 
@@ -346,8 +428,19 @@ public final class PtrProjection implements PrivateMechanism {
         private Double testNoise;
         private Double rowBound;
         private boolean clipRows;
+        private long maxRows;
 
         private Builder() {
+        }
+
+        /**
+         * @param n a public upper bound on the number of rows, {@code >= 1}, used only for the accuracy statement
+         *        (absolute with it, relative to {@code ||D^T D|| + lambda} without it)
+         * @return this builder
+         */
+        public Builder maxRows(long n) {
+            this.maxRows = RandomProjectionMechanism.checkMaxRows(n);
+            return this;
         }
 
         /**
@@ -438,7 +531,7 @@ public final class PtrProjection implements PrivateMechanism {
             while (deltaT + deltaR + deltaPtr > delta) {
                 deltaPtr = Math.nextDown(deltaPtr); // the composed delta must not exceed the budget's
             }
-            return of(rank, budget.epsilon(), rowBound, deltaR, deltaT, deltaPtr, testNoise, clipRows);
+            return of(rank, budget.epsilon(), rowBound, deltaR, deltaT, deltaPtr, testNoise, clipRows, maxRows);
         }
     }
 }

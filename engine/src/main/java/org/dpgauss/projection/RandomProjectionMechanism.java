@@ -10,6 +10,7 @@ import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.random.ChaCha20;
+import org.dpgauss.release.Accuracy;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.Outcome;
 import org.dpgauss.release.PrivateMechanism;
@@ -42,7 +43,10 @@ import org.ejml.data.DMatrixRMaj;
  *
  * <p><b>Release contract.</b> A {@link PrivateMechanism}: it releases {@code projection} (the {@code d x r} matrix
  * M) with public parameters {@code d}, {@code rank}, {@code rowBound}, {@code rowBoundSlack},
- * {@code effectiveRowBound}, {@code leverage}, {@code ridge} and {@code clipRows}; it never FAILs. The only
+ * {@code effectiveRowBound}, {@code leverage}, {@code ridge}, {@code clipRows} and, when given, {@code maxRows};
+ * it never FAILs. It states the a-priori accuracy of the Gram estimate ({@link #accuracy(int)}, from public
+ * quantities only): absolute with a public bound on the number of rows ({@link #maxRows(long)}), relative to
+ * {@code ||D^T D|| + lambda} without one (see {@code GramAccuracy}). The only
  * exception {@link #compute} raises is the row-bound rejection above (when clipping is off): input validation,
  * made before any randomness is drawn. Use {@link ProjectionRelease#of} for the Gram estimate of a release.
  *
@@ -92,9 +96,15 @@ public final class RandomProjectionMechanism implements PrivateMechanism {
     private final double ridge;
     private final boolean clipRows;
     private final Calibration calibration;
+    private final long maxRows;
 
     private RandomProjectionMechanism(int rank, ApproxDp budget, double rowBound, double leverage, double ridge,
             boolean clipRows, Calibration calibration) {
+        this(rank, budget, rowBound, leverage, ridge, clipRows, calibration, 0);
+    }
+
+    private RandomProjectionMechanism(int rank, ApproxDp budget, double rowBound, double leverage, double ridge,
+            boolean clipRows, Calibration calibration, long maxRows) {
         this.rank = rank;
         this.budget = budget;
         this.rowBound = rowBound;
@@ -102,6 +112,7 @@ public final class RandomProjectionMechanism implements PrivateMechanism {
         this.ridge = ridge;
         this.clipRows = clipRows;
         this.calibration = calibration;
+        this.maxRows = maxRows;
     }
 
     /**
@@ -154,7 +165,39 @@ public final class RandomProjectionMechanism implements PrivateMechanism {
      * @return a copy with the given row policy
      */
     public RandomProjectionMechanism clippingRows(boolean clip) {
-        return new RandomProjectionMechanism(rank, budget, rowBound, leverage, ridge, clip, calibration);
+        return new RandomProjectionMechanism(rank, budget, rowBound, leverage, ridge, clip, calibration, maxRows);
+    }
+
+    /**
+     * A public upper bound N on the number of rows, used only for the accuracy statement (under add/remove
+     * neighbours n itself is private): with it the statement is the absolute spectral error of the Gram estimate,
+     * without it the error relative to {@code ||D^T D|| + lambda}. It changes nothing in the release; data with
+     * more rows get a statement that does not cover them.
+     *
+     * @param n the public bound, {@code >= 1}
+     * @return a copy stating its accuracy for at most n rows
+     * @throws IllegalArgumentException if {@code n < 1}
+     */
+    public RandomProjectionMechanism maxRows(long n) {
+        return new RandomProjectionMechanism(rank, budget, rowBound, leverage, ridge, clipRows, calibration,
+                checkMaxRows(n));
+    }
+
+    /** @return the public bound on the number of rows of the accuracy statement, or 0 if none was given */
+    public long maxRows() {
+        return maxRows;
+    }
+
+    /**
+     * The a-priori accuracy of the Gram estimate {@link ProjectionRelease#gramEstimate()} at probability 0.95, from
+     * public quantities only (d, r, lambda, l and {@link #maxRows(long)} if given); see {@code GramAccuracy}.
+     *
+     * @param d the dimension of the rows
+     * @return the statement
+     */
+    public Accuracy accuracy(int d) {
+        Args.dimension(d);
+        return GramAccuracy.projection(d, rank, ridge, effectiveRowBound(), maxRows, clipRows, "");
     }
 
     /** @return whether rows above the bound are clipped rather than rejected */
@@ -226,10 +269,11 @@ public final class RandomProjectionMechanism implements PrivateMechanism {
                                 + " curve"
                         : "private random projection M = D^T G1 + sqrt(lambda) G2 (d x r), Sheffet's LSV ridge"
                                 + " (baseline)")
-                .parameters(rowParameters(context.dimension(), rank, rowBound, clipRows)
+                .parameters(maxRowsParameter(rowParameters(context.dimension(), rank, rowBound, clipRows), maxRows)
                         .put("leverage", leverage)
                         .put("ridge", ridge)
                         .build())
+                .accuracy(accuracy(context.dimension()))
                 .build();
     }
 
@@ -284,6 +328,19 @@ public final class RandomProjectionMechanism implements PrivateMechanism {
                 .put("rowBoundSlack", BoundedRows.SLACK)
                 .put("effectiveRowBound", BoundedRows.effectiveBound(rowBound))
                 .put("clipRows", clipRows);
+    }
+
+    /** Adds {@code maxRows} to the public parameters when a bound was given. */
+    static PublicParameters.Builder maxRowsParameter(PublicParameters.Builder b, long maxRows) {
+        return maxRows > 0 ? b.put("maxRows", maxRows) : b;
+    }
+
+    static long checkMaxRows(long n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("maxRows=" + n + " is outside [1, 2^63): a public upper bound on the"
+                    + " number of rows is at least 1");
+        }
+        return n;
     }
 
     /**

@@ -299,4 +299,27 @@ class ProjectCommandTest {
         assertTrue(err > 0 && err < 1, "relative error " + err);
         assertTrue(rep.containsKey("guarantee"));
     }
+
+    /** Issue 15: the accuracy statement, absolute with --max-rows; a too-small --ptr-noise names what suffices. */
+    @Test
+    void statesItsAccuracyAndNamesTheTestNoiseThatSuffices() throws Exception {
+        Path in = csv("0.1,0.2", "0.6,0.1", "0,0.5");
+        Path out = dir.resolve("M.npy");
+        MainTest.Run r = run("project", "--input", in.toString(), "--rank", "4", "--epsilon", "1", "--delta", "1e-6",
+                "--row-bound", "1", "--max-rows", "10", "--output", out.toString(), "--json");
+        assertEquals(0, r.code, r.err);
+        assertEquals("spectral error of the Gram estimate (units of the data's squared norms)",
+                r.json().get("accuracy").get("metric").asText());
+        assertEquals(10, r.json().get("parameters").get("maxRows").asLong());
+        assertTrue(r.json().get("accuracy").get("bound").asDouble() >= r.json().get("accuracy").get("expected")
+                .asDouble());
+        MainTest.Run rel = run("project", "--input", in.toString(), "--rank", "4", "--epsilon", "1", "--delta",
+                "1e-6", "--row-bound", "1", "--output", out.toString(), "--json");
+        assertEquals("spectral error of the Gram estimate relative to ||D^T D|| + lambda",
+                rel.json().get("accuracy").get("metric").asText());
+        MainTest.Run p = run("project", "--input", in.toString(), "--rank", "4", "--epsilon", "0.5", "--delta",
+                "1e-6", "--row-bound", "1", "--wrapper", "ptr", "--ptr-noise", "1", "--output", out.toString());
+        assertEquals(1, p.code);
+        assertTrue(p.err.matches("(?s).*sT >= [0-9.]+ would suffice.*"), p.err);
+    }
 }

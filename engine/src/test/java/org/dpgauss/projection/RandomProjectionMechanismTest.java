@@ -247,8 +247,8 @@ class RandomProjectionMechanismTest {
         RandomProjectionMechanism m = RandomProjectionMechanism.of(4, ApproxDp.of(1, 1e-6), 1);
         PrivateRelease r = Releases.run(m, Dataset.of(unitBall(30, 3, 4).toArray()), 1e-6,
                 ReleaseContext.of(CPU, RandomSource.insecureSeeded(9)));
-        assertEquals(java.util.List.of("status", "mechanism", "projection", "parameters", "guarantee", "insecure",
-                "randomness"), new java.util.ArrayList<>(r.toMap().keySet()));
+        assertEquals(java.util.List.of("status", "mechanism", "projection", "parameters", "accuracy", "guarantee",
+                "insecure", "randomness"), new java.util.ArrayList<>(r.toMap().keySet()));
         assertEquals("projection.rp", r.mechanism());
         assertEquals(java.util.List.of("d", "rank", "rowBound", "rowBoundSlack", "effectiveRowBound", "clipRows",
                 "leverage", "ridge"), new java.util.ArrayList<>(r.parameters().names()));
