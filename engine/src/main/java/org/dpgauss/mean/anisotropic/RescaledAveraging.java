@@ -345,7 +345,11 @@ public final class RescaledAveraging implements PrivateMechanism {
      * {@code P(Z <= -j) = e^{-j/t}/(1 + e^{-1/t}) <= COUNT_BETA} for {@code j = ceil(t ln(1/COUNT_BETA))}.
      */
     double lowCount(int n) {
-        long j = (long) Math.ceil(countScale * Math.log(1 / COUNT_BETA));
+        return lowCount(n, COUNT_BETA);
+    }
+
+    private double lowCount(int n, double betaCount) {
+        long j = (long) Math.ceil(countScale * Math.log(1 / betaCount));
         return countGrid * (Math.round(n / countGrid) - countShift - j);
     }
 
@@ -383,14 +387,29 @@ public final class RescaledAveraging implements PrivateMechanism {
      * @return the statement, or empty below the minimum n
      */
     public java.util.Optional<Accuracy> accuracy(int n) {
+        double betaLambda = Double.isNaN(lambdaBeta) ? 0 : lambdaBeta;
+        return accuracy(n, Math.max(1 - ACCURACY_PROBABILITY, betaLambda + 2 * COUNT_BETA));
+    }
+
+    /**
+     * {@link #accuracy(int)} at a chosen total failure probability (for callers that compose statements).
+     *
+     * @param n the public number of rows
+     * @param failure the total failure probability, larger than lambda's beta, below 1
+     * @return the statement, or empty below the minimum n
+     */
+    public java.util.Optional<Accuracy> accuracy(int n, double failure) {
         LambdaRule.checkRows(n);
+        double betaLambda = Double.isNaN(lambdaBeta) ? 0 : lambdaBeta;
+        if (!(failure > betaLambda && failure < 1)) {
+            throw new IllegalArgumentException("failure=" + failure + " must be in (beta=" + betaLambda + ", 1)");
+        }
         if (n < minimumRowsForStatement()) {
             return java.util.Optional.empty();
         }
         int d = shape.dimension();
-        double betaLambda = Double.isNaN(lambdaBeta) ? 0 : lambdaBeta;
-        double failure = Math.max(1 - ACCURACY_PROBABILITY, betaLambda + 2 * COUNT_BETA);
-        double betaNoise = failure - betaLambda - COUNT_BETA;
+        double betaCount = Math.min(COUNT_BETA, (failure - betaLambda) / 2);
+        double betaNoise = failure - betaLambda - betaCount;
         double[] m = shape.eigenvalues();
         double[] halfPowers = new double[d];
         double maxQuarter = 0;
@@ -399,7 +418,10 @@ public final class RescaledAveraging implements PrivateMechanism {
             maxQuarter = Math.max(maxQuarter, Math.sqrt(halfPowers[i]));
         }
         double nMid = n - countGrid * countShift;
-        double nLow = lowCount(n);
+        double nLow = lowCount(n, betaCount);
+        if (!(nLow > 0)) {
+            return java.util.Optional.empty();
+        }
         double sMid = effectiveSigma(nMid, d);
         double sLow = effectiveSigma(nLow, d);
         double rounding = maxQuarter * meanGrid(nLow) * Math.sqrt(d) / 2;

@@ -119,4 +119,27 @@ class StatedAccuracyTest {
         assertFalse(CoordinateWiseMean.of(v, (int) m.minimumRowsForStatement() - 1, 0.01, ApproxDp.of(1, DELTA))
                 .accuracy().isPresent());
     }
+
+    /**
+     * Algorithm 2 at its smallest feasible N (d = 3): with assumed variances equal to the data's, the statement
+     * holds (the filters' counts by the exact all-pass shortcut of {@link ShortcutCountsEngine}).
+     */
+    @Test
+    void unknownCovarianceStatementHolds() {
+        int d = 3;
+        double[] v = {4.0, 1.0, 0.25};
+        double[] mu = AnisotropicTestData.farMean(d);
+        int n = (int) UnknownCovarianceMean.requiredRows(d, 1, DELTA, 0.01);
+        UnknownCovarianceMean plain = UnknownCovarianceMean.of(n, d, ApproxDp.of(1, DELTA), 0.01);
+        assertFalse(plain.accuracy().isPresent());
+        UnknownCovarianceMean m = plain.assumingVariances(v);
+        Accuracy a = m.accuracy().orElseThrow();
+        int runs = 60;
+        org.dpgauss.engine.ComputeEngine engine = ShortcutCountsEngine.create();
+        Outcome o = run(runs, n, mu, v, 53, (x, r) -> m.release(x, engine, r), a);
+        System.out.printf("unknown-covariance N=%d d=%d eps=1: expected %.4g bound %.4g median %.4g, %d/%d above%n",
+                n, d, a.expected(), a.bound(), o.median(), o.exceed(), runs);
+        assertTrue(o.exceed() <= allowedExceedances(runs, a.probability()), o.exceed() + " above " + a);
+        assertEquals(1, o.median() / a.expected(), 0.5, "median " + o.median() + " vs expected " + a.expected());
+    }
 }
