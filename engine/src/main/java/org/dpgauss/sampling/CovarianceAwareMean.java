@@ -274,6 +274,39 @@ public final class CovarianceAwareMean implements PrivateMechanism {
                 + " per unit of the data's own spread dominates unless n is large");
     }
 
+    /**
+     * The same a-priori accuracy in the mean family's common metric, L2 distance to the mean of the rows, for data
+     * whose covariance has the given (public, assumed) eigenvalues: on the event of uniform weights the error is the
+     * noise {@code c W g}, distributed as {@code c sqrt(chi2_m / m) N(0, Sigma)} (see {@link #accuracy()}), so the
+     * expected value is {@code c E||N(0, Sigma)||} and the bound {@code c sqrt(q_m(0.99)/m)} times the
+     * Laurent–Massart bound of {@code ||N(0, Sigma)||} at the rest of the failure budget. For the planner, which
+     * compares the mean family in one metric.
+     *
+     * @param covarianceEigenvalues the assumed covariance's eigenvalues (or its diagonal: the L2 norm of
+     *        {@code N(0, Sigma)} depends on the eigenvalues only, and a diagonal proxy is diagonal), all {@code >= 0}
+     * @return the statement (empty only for alpha &gt;= 0.9)
+     */
+    public java.util.Optional<org.dpgauss.release.Accuracy> accuracyInL2(double[] covarianceEigenvalues) {
+        if (covarianceEigenvalues.length != d) {
+            throw new IllegalArgumentException(covarianceEigenvalues.length + " eigenvalues given, d=" + d);
+        }
+        if (!(alpha < 0.9)) {
+            return java.util.Optional.empty();
+        }
+        double level = alpha < 0.45 ? MahalanobisAccuracy.LEVEL : 0.99;
+        long m = n / 2;
+        double qm = org.apache.commons.statistics.distribution.ChiSquaredDistribution.of(m)
+                .inverseCumulativeProbability(0.99);
+        double c = noiseScale();
+        double[] w = org.dpgauss.mean.GaussianNorms.scaled(c * c, covarianceEigenvalues);
+        double expected = org.dpgauss.mean.GaussianNorms.expected(w);
+        double bound = Math.sqrt(qm / m) * org.dpgauss.mean.GaussianNorms.bound(w, (1 - level) - 0.01);
+        return java.util.Optional.of(org.dpgauss.release.Accuracy.of("L2 distance to the mean of the rows", expected,
+                bound, level - alpha, "the rows are i.i.d. Gaussian with a covariance of the assumed eigenvalues and"
+                        + " no row is an outlier for lambda0 (probability at least 1 - alpha=" + alpha + ", FAIL"
+                        + " included)"));
+    }
+
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
         SamplingRelease r = estimate(data.matrix(), context.engine(), context.random());

@@ -13,12 +13,12 @@ import org.dpgauss.linalg.RowBlockMatrix;
  * count is n: exactly what the engine returns; the bench's CachingCountsEngine uses the same rule). O(n d) instead
  * of O(n^2 d), for statistical tests with many large runs.
  */
-final class ShortcutCountsEngine {
+public final class ShortcutCountsEngine {
 
     private ShortcutCountsEngine() {
     }
 
-    static ComputeEngine create() {
+    public static ComputeEngine create() {
         ComputeEngine cpu = CpuEngine.instance();
         return (ComputeEngine) Proxy.newProxyInstance(ComputeEngine.class.getClassLoader(),
                 new Class<?>[] {ComputeEngine.class}, (proxy, method, args) -> {
