@@ -148,8 +148,22 @@ public final class CoordinateWiseMean implements PrivateMechanism {
         // §10 B3: d histograms share (epsilon* /2, delta* /2) by advanced composition (slack delta* /4).
         double epsC = Sparse.perInstanceEpsilon(d, epsilon / 2, delta / 4);
         if (!(epsC >= 0x1p-26)) {
+            double lo = epsilon;
+            double hi = epsilon;
+            while (!(Sparse.perInstanceEpsilon(d, hi / 2, delta / 4) >= 0x1p-26) && hi < 1e6) {
+                hi *= 2;
+            }
+            for (int i = 0; i < 60; i++) {
+                double mid = 0.5 * (lo + hi);
+                if (Sparse.perInstanceEpsilon(d, mid / 2, delta / 4) >= 0x1p-26) {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
             throw new IllegalArgumentException("epsilon=" + epsilon + " with d=" + d + " gives per-histogram epsilon "
-                    + epsC + ", below 2^-26: the histograms' noise scale would exceed their exact-sampling range");
+                    + epsC + ", below 2^-26: the histograms' noise scale would exceed their exact-sampling range;"
+                    + " epsilon >= " + String.format(java.util.Locale.ROOT, "%.4g", hi) + " is needed at this d");
         }
         StableHistogram h = StableHistogram.of(epsC, delta / (4.0 * d));
         Zcdp rho = ConversionPolicy.rhoFor(epsilon / 2, delta / 2);

@@ -203,7 +203,8 @@ public final class RescaledAveraging implements PrivateMechanism {
         if (!(1.0 / eps < 0x1p21)) {
             throw new IllegalArgumentException("epsilon=" + epsilon + " gives internal epsilon " + eps + ", below"
                     + " 2^-21: the count's Laplace scale 1/epsilon would need a grid coarser than 1, so |C| would no"
-                    + " longer be a grid point (allowed: internal epsilon in (2^-21, 1/2))");
+                    + " longer be a grid point (allowed: internal epsilon in (2^-21, 1/2)); epsilon > "
+                    + String.format(java.util.Locale.ROOT, "%.4g", epsilon / eps * 0x1p-21) + " is needed");
         }
         return new RescaledAveraging(ID, shape, lambda, ApproxDp.of(epsilon, delta), relation, calibration, eps,
                 del);
