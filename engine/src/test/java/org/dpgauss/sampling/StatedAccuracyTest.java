@@ -81,7 +81,7 @@ class StatedAccuracyTest {
         KnownCovarianceSampler s = KnownCovarianceSampler.of(n, 3, ApproxDp.of(1, 0.1), 0.05, PtrMechanism.SOUND,
                 sigma);
         Accuracy a = s.accuracy().orElseThrow();
-        check("known", 50, a, t -> {
+        check("known", 40, a, t -> {
             RowBlockMatrix x = SamplingTestData.gaussian(n, MU, L, new SplittableRandom(3000 + t));
             SamplingRelease r = s.sample(x, UnboundedGaussianSamplerTest.CPU, RandomSource.insecureSeeded(33 + t));
             return r.isFail() ? Double.POSITIVE_INFINITY : mahalanobis(r.vector());
