@@ -31,11 +31,15 @@ final class BhsMeanMethod {
 
     @Option(names = "--alpha", defaultValue = "0.05",
             description = "bhs: failure probability in (0, 1] of the outlier threshold lambda0 = 4d + 8 sqrt(d L) + "
-                    + "8 L, L = ln(3n/alpha) (default: ${DEFAULT-VALUE}).")
+                    + "8 L, L = ln(3n/alpha) (default: ${DEFAULT-VALUE}). Trade-off: a smaller alpha raises lambda0, "
+                    + "hence the noise (c^2 grows with lambda0) and the certified n; a larger alpha makes an outlier "
+                    + "(and a FAIL or reweighted mean) likelier; the stated accuracy holds with probability 0.95 - alpha.")
     double alpha;
 
     @Option(names = "--lambda0", paramLabel = "L",
-            description = "bhs: explicit outlier threshold lambda0 >= 1 instead of the alpha rule.")
+            description = "bhs: explicit outlier threshold lambda0 >= 1 instead of the alpha rule. Trade-off: the "
+                    + "noise scale c and the certified n grow with lambda0; a lambda0 below the rows' squared "
+                    + "Mahalanobis radii makes the stability test FAIL.")
     Double lambda0;
 
     @Option(names = "--uncertified",

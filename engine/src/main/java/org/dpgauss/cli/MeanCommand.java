@@ -32,7 +32,12 @@ import picocli.CommandLine.ParentCommand;
                     + "--covariance FILE or --variances; anisotropic rescales by Sigma (dimension-free error), "
                     + "folklore by the identity; anisotropic without a proxy estimates an unknown diagonal covariance "
                     + "privately first (Algorithm 2). Guarantee: (epsilon, delta)-DP under replace-one neighbours with n "
-                    + "public. It may end in FAIL (exit code 3): too few rows survive the private filter.",
+                    + "public. It may end in FAIL (exit code 3): too few rows survive the private filter. Its provable "
+                    + "calibration runs the algorithm at epsilon/42 (epsilon/84 for each of the two averages without "
+                    + "a proxy): it needs about 42 ln(1/delta)/epsilon rows before it can pass, and at the same budget "
+                    + "its noise is often far above the clipped mean's; every release states its expected error and a "
+                    + "95% bound (\"accuracy\"), and the library's planner (org.dpgauss.plan.Planner) compares the "
+                    + "methods before any data are read.",
             "--method coordinate: the coordinate-wise baseline (spec §10 B3): per-coordinate stable-histogram range "
                     + "finding with bins of width sqrt(Sigma_ii) (--variances or the diagonal of --covariance), "
                     + "clipping to a box, spherical Gaussian noise. Guarantee: (epsilon, delta)-DP under replace-one "
@@ -60,9 +65,10 @@ final class MeanCommand implements Callable<Integer> {
 
     @Option(names = "--clip", paramLabel = "C|auto",
             description = "clipped: public L2 clipping radius around the centre (> 0), chosen without looking at "
-                    + "the data; or 'auto' to find it privately with a share of the budget (--clip-share). A radius "
-                    + "too small clips rows and biases the mean towards the centre; too large adds noise "
-                    + "proportional to it.")
+                    + "the data; or 'auto' to find it privately with a share of the budget (--clip-share). Trade-off: "
+                    + "the noise is proportional to C (sigma = 2C/(n sqrt(2 rho))); rows farther than C from the "
+                    + "centre are pulled onto the ball and bias the mean towards the centre, a bias the stated "
+                    + "accuracy does not include.")
     String clip;
 
     @Option(names = "--clip-share", defaultValue = "0.25", paramLabel = "S",
@@ -73,18 +79,24 @@ final class MeanCommand implements Callable<Integer> {
 
     @Option(names = "--covariance", paramLabel = "FILE",
             description = "anisotropic/folklore/coordinate: public d x d covariance proxy (CSV or .npy), positive "
-                    + "definite (coordinate uses its diagonal).")
+                    + "definite (coordinate uses its diagonal). Trade-off: a proxy larger than the true covariance "
+                    + "only adds noise (anisotropic: about tr(Sigma^(1/2)); folklore and coordinate: about "
+                    + "sqrt(d tr Sigma)); a proxy smaller than it makes the filter drop rows (FAIL or a biased mean) "
+                    + "or clips values, which the stated accuracy assumes away.")
     Path covariance;
 
     @Option(names = "--variances", split = ",", paramLabel = "v1,v2,..",
             description = "anisotropic/folklore/coordinate: public diagonal covariance proxy (instead of "
-                    + "--covariance).")
+                    + "--covariance); the same trade-off as --covariance. Without a proxy, --method anisotropic "
+                    + "estimates a diagonal covariance privately (Algorithm 2), which needs far more rows.")
     double[] variances;
 
     @Option(names = "--beta", defaultValue = "0.01",
             description = "anisotropic/folklore/coordinate: accuracy failure probability of the lambda rule (of the "
                     + "clipping radius for coordinate), in (0, 1) "
-                    + "(default: ${DEFAULT-VALUE}).")
+                    + "(default: ${DEFAULT-VALUE}). Trade-off: a smaller beta widens lambda (or the clipping box) "
+                    + "like sqrt(log(n/beta)), so the noise grows slowly; a larger beta risks dropped or clipped rows "
+                    + "with probability beta, which the stated accuracy counts in its failure probability.")
     double beta;
 
     @Option(names = "--centre", split = ",", paramLabel = "c1,c2,..",

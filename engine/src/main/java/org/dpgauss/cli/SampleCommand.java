@@ -59,13 +59,16 @@ final class SampleCommand implements Callable<Integer> {
 
     @Option(names = "--alpha", defaultValue = "0.05",
             description = "Target total-variation distance in (0, 1]; sets the outlier threshold lambda0 "
-                    + "(default: ${DEFAULT-VALUE}).")
+                    + "(default: ${DEFAULT-VALUE}). Trade-off: a smaller alpha raises lambda0 and with it the certified "
+                    + "n (about linearly in ln(1/alpha)); the stated accuracy (the sample's Mahalanobis distance to "
+                    + "the true mean, chi with d degrees of freedom) holds with probability 0.95 - alpha.")
     double alpha;
 
     @Option(names = "--constants", paramLabel = "C1=a,C2=b|n1=a,n2=b",
             description = "UNCERTIFIED sizes: the paper's constants C1, C2 (n1 = C1 sqrt(lambda0) ln(1/delta)/eps, "
                     + "n2 = C2 lambda0 ln(1/delta)/eps, spec §2.1) or the part sizes n1 (mean part), n2 (covariance "
-                    + "pairs) themselves.")
+                    + "pairs) themselves. Trade-off: smaller sizes run on fewer rows but carry no guarantee; a smaller "
+                    + "n2 (covariance pairs) makes the sample's covariance noisier and a FAIL likelier.")
     String constants;
 
     @Option(names = "--ptr", defaultValue = "sound", paramLabel = "sound|bhs23-as-published",

@@ -22,8 +22,10 @@ public final class PlanQuery {
     private final Double rowBound;
     private final double[] variances;
     private final Integer rank;
+    private final double[][] covariance;
 
     private PlanQuery(Builder b) {
+        this.covariance = b.covariance;
         this.family = b.family;
         this.rows = b.rows;
         this.dimension = b.dimension;
@@ -86,6 +88,36 @@ public final class PlanQuery {
         return Optional.ofNullable(variances).map(double[]::clone);
     }
 
+    /** @return a public full covariance proxy (d x d, symmetric), if known (a copy) */
+    public Optional<double[][]> covariance() {
+        if (covariance == null) {
+            return Optional.empty();
+        }
+        double[][] c = new double[covariance.length][];
+        for (int i = 0; i < c.length; i++) {
+            c[i] = covariance[i].clone();
+        }
+        return Optional.of(c);
+    }
+
+    /**
+     * @return the diagonal of the covariance proxy: {@link #variances()} if given, else the diagonal of
+     *         {@link #covariance()}, if given
+     */
+    public Optional<double[]> varianceDiagonal() {
+        if (variances != null) {
+            return variances();
+        }
+        if (covariance == null) {
+            return Optional.empty();
+        }
+        double[] v = new double[dimension];
+        for (int i = 0; i < dimension; i++) {
+            v[i] = covariance[i][i];
+        }
+        return Optional.of(v);
+    }
+
     /** @return the projection rank r, if given */
     public OptionalInt rank() {
         return rank == null ? OptionalInt.empty() : OptionalInt.of(rank);
@@ -102,6 +134,7 @@ public final class PlanQuery {
         private Double rowBound;
         private double[] variances;
         private Integer rank;
+        private double[][] covariance;
 
         private Builder(Family family, int rows, int dimension, ApproxDp budget) {
             this.family = Objects.requireNonNull(family, "family");
@@ -166,6 +199,45 @@ public final class PlanQuery {
                 }
             }
             this.variances = v.clone();
+            return this;
+        }
+
+        /**
+         * @param c a public full covariance proxy, d x d, finite, symmetric (relative 1e-12), positive diagonal
+         *        (positive definiteness is checked by the methods that need it); copied
+         * @return this builder
+         */
+        public Builder covariance(double[][] c) {
+            if (c.length != dimension) {
+                throw new IllegalArgumentException("the covariance has " + c.length + " rows, d=" + dimension);
+            }
+            double max = 0;
+            double[][] copy = new double[dimension][];
+            for (int i = 0; i < dimension; i++) {
+                if (c[i].length != dimension) {
+                    throw new IllegalArgumentException("covariance row " + (i + 1) + " has " + c[i].length
+                            + " entries, d=" + dimension);
+                }
+                for (double x : c[i]) {
+                    if (!Double.isFinite(x)) {
+                        throw new IllegalArgumentException("the covariance has a non-finite entry in row " + (i + 1));
+                    }
+                    max = Math.max(max, Math.abs(x));
+                }
+                copy[i] = c[i].clone();
+            }
+            for (int i = 0; i < dimension; i++) {
+                if (!(c[i][i] > 0)) {
+                    throw new IllegalArgumentException("covariance entry (" + (i + 1) + "," + (i + 1) + ") must be > 0");
+                }
+                for (int j = 0; j < i; j++) {
+                    if (Math.abs(c[i][j] - c[j][i]) > 1e-12 * max) {
+                        throw new IllegalArgumentException("the covariance is not symmetric at (" + (i + 1) + ","
+                                + (j + 1) + ")");
+                    }
+                }
+            }
+            this.covariance = copy;
             return this;
         }
 

@@ -19,7 +19,8 @@ import org.dpgauss.release.Statement;
  */
 public final class Planner {
 
-    private static final List<MethodProvider> PROVIDERS = List.of(new MeanMethods(), new ProjectMethods());
+    private static final List<MethodProvider> PROVIDERS = List.of(new MeanMethods(), new ProjectMethods(),
+            new SampleMethods());
 
     private Planner() {
     }
@@ -92,8 +93,15 @@ public final class Planner {
         if (methods.isEmpty()) {
             throw new IllegalArgumentException("the planner has no methods for " + query.family().id() + " yet");
         }
+        // Compare only predictions in one metric: the one most methods state (the first such on a tie); a method
+        // stated in another metric (e.g. a Mahalanobis statement among L2 ones) is listed but not compared.
+        Map<String, Integer> byMetric = new LinkedHashMap<>();
+        methods.stream().filter(PlannedMethod::applicable).filter(m -> m.predicted().isPresent())
+                .forEach(m -> byMetric.merge(m.predicted().get().metric(), 1, Integer::sum));
+        String metric = byMetric.entrySet().stream().reduce((a, b) -> b.getValue() > a.getValue() ? b : a)
+                .map(Map.Entry::getKey).orElse(null);
         Optional<PlannedMethod> best = methods.stream().filter(PlannedMethod::applicable)
-                .filter(m -> m.predicted().isPresent())
+                .filter(m -> m.predicted().isPresent() && m.predicted().get().metric().equals(metric))
                 .min(Comparator.comparingDouble(m -> m.predicted().get().expected()));
         if (best.isEmpty()) {
             // nothing predicts a number: take a method that needs no public bound (a private parameter finder)
@@ -107,7 +115,8 @@ public final class Planner {
         if (best.isPresent()) {
             PlannedMethod b = best.get();
             reason = "smallest predicted expected error (" + b.predicted().get().metric() + ") among the methods that"
-                    + " run on these facts";
+                    + " run on these facts" + (byMetric.size() > 1 ? " (methods stated in another metric are not"
+                    + " compared)" : "");
         } else {
             reason = "no method runs on these facts with a predicted error: see each method's reason and needs";
         }

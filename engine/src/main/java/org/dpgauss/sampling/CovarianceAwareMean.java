@@ -77,9 +77,13 @@ public final class CovarianceAwareMean implements PrivateMechanism {
     private final int k;
     private final int referenceSize;
     private final boolean recipeHolds;
+    private final double alpha;
+    private final boolean lambda0FromAlpha;
 
     private CovarianceAwareMean(int n, int d, double epsilon, double delta, double lambda0, PtrMechanism ptr,
-            boolean recipeHolds) {
+            boolean recipeHolds, double alpha, boolean lambda0FromAlpha) {
+        this.alpha = alpha;
+        this.lambda0FromAlpha = lambda0FromAlpha;
         this.n = n;
         this.d = d;
         this.epsilon = epsilon;
@@ -135,7 +139,7 @@ public final class CovarianceAwareMean implements PrivateMechanism {
                             + "--uncertified to run anyway (output labelled uncertified)",
                     n, SamplerParameters.sci(need), d, epsilon, delta, lambda0, k, need), need);
         }
-        return new CovarianceAwareMean(n, d, epsilon, delta, lambda0, ptr, holds);
+        return new CovarianceAwareMean(n, d, epsilon, delta, lambda0, ptr, holds, alpha, Double.isNaN(lambda0OrNaN));
     }
 
     private static double lambda0(long n, int d, double alpha, double lambda0OrNaN) {
@@ -242,11 +246,65 @@ public final class CovarianceAwareMean implements PrivateMechanism {
     @Override
     public Statement state(PublicContext context) {
         UnboundedGaussianSampler.checkShape(context, n, d);
-        return Statement.builder(context, ID, guarantee())
+        Statement.Builder b = Statement.builder(context, ID, guarantee())
                 .description("private mean, covariance-aware (BHS23)")
                 .parameters(publicParameters())
-                .failMeaning(UnboundedGaussianSampler.FAIL_MEANING.replace("dpgauss sample", "mean --method bhs"))
-                .build();
+                .failMeaning(UnboundedGaussianSampler.FAIL_MEANING.replace("dpgauss sample", "mean --method bhs"));
+        accuracy().ifPresent(b::accuracy);
+        return b.build();
+    }
+
+    /**
+     * The a-priori accuracy in Mahalanobis distance to the true mean w.r.t. the true covariance (the metric this
+     * estimator is designed for: its noise {@code N(0, c^2 Sigma^)} follows the data's shape). For i.i.d. Gaussian
+     * rows, on the event that no row is an outlier (both stability scores 0, so every weight is uniform and the PTR
+     * test passes; probability at least 1 - alpha with lambda0 from the alpha rule), the squared error is
+     * {@code (1/n + c^2 chi2_m / m) chi2_d} exactly ({@link MahalanobisAccuracy#covarianceAwareMean}): expected
+     * about {@code sqrt(d (1/n + c^2))}.
+     *
+     * @return the statement (empty only for alpha &gt;= 0.9)
+     */
+    public java.util.Optional<org.dpgauss.release.Accuracy> accuracy() {
+        return MahalanobisAccuracy.covarianceAwareMean(n, d, noiseScale(), alpha, "the rows are i.i.d. Gaussian"
+                + " (any mean, full-rank covariance) "
+                + (lambda0FromAlpha ? "so that no row is an outlier for lambda0 except with probability alpha="
+                        + alpha : "and no row is an outlier for the given lambda0 (probability at least 1 - "
+                        + alpha + " assumed)")
+                + " (FAIL included); the noise scale c=" + String.format(Locale.ROOT, "%.4g", noiseScale())
+                + " per unit of the data's own spread dominates unless n is large");
+    }
+
+    /**
+     * The same a-priori accuracy in the mean family's common metric, L2 distance to the mean of the rows, for data
+     * whose covariance has the given (public, assumed) eigenvalues: on the event of uniform weights the error is the
+     * noise {@code c W g}, distributed as {@code c sqrt(chi2_m / m) N(0, Sigma)} (see {@link #accuracy()}), so the
+     * expected value is {@code c E||N(0, Sigma)||} and the bound {@code c sqrt(q_m(0.99)/m)} times the
+     * Laurent–Massart bound of {@code ||N(0, Sigma)||} at the rest of the failure budget. For the planner, which
+     * compares the mean family in one metric.
+     *
+     * @param covarianceEigenvalues the assumed covariance's eigenvalues (or its diagonal: the L2 norm of
+     *        {@code N(0, Sigma)} depends on the eigenvalues only, and a diagonal proxy is diagonal), all {@code >= 0}
+     * @return the statement (empty only for alpha &gt;= 0.9)
+     */
+    public java.util.Optional<org.dpgauss.release.Accuracy> accuracyInL2(double[] covarianceEigenvalues) {
+        if (covarianceEigenvalues.length != d) {
+            throw new IllegalArgumentException(covarianceEigenvalues.length + " eigenvalues given, d=" + d);
+        }
+        if (!(alpha < 0.9)) {
+            return java.util.Optional.empty();
+        }
+        double level = alpha < 0.45 ? MahalanobisAccuracy.LEVEL : 0.99;
+        long m = n / 2;
+        double qm = org.apache.commons.statistics.distribution.ChiSquaredDistribution.of(m)
+                .inverseCumulativeProbability(0.99);
+        double c = noiseScale();
+        double[] w = org.dpgauss.mean.GaussianNorms.scaled(c * c, covarianceEigenvalues);
+        double expected = org.dpgauss.mean.GaussianNorms.expected(w);
+        double bound = Math.sqrt(qm / m) * org.dpgauss.mean.GaussianNorms.bound(w, (1 - level) - 0.01);
+        return java.util.Optional.of(org.dpgauss.release.Accuracy.of("L2 distance to the mean of the rows", expected,
+                bound, level - alpha, "the rows are i.i.d. Gaussian with a covariance of the assumed eigenvalues and"
+                        + " no row is an outlier for lambda0 (probability at least 1 - alpha=" + alpha + ", FAIL"
+                        + " included)"));
     }
 
     @Override

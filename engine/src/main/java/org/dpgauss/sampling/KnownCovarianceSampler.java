@@ -59,9 +59,11 @@ public final class KnownCovarianceSampler implements PrivateMechanism {
     private final int k;
     private final int referenceSize;
     private final DMatrixRMaj sigma;
+    private final double alpha;
 
     private KnownCovarianceSampler(int n, int d, double epsilon, double delta, double alpha, PtrMechanism ptr,
             DMatrixRMaj sigma) {
+        this.alpha = alpha;
         this.n = n;
         this.d = d;
         this.epsilon = epsilon;
@@ -146,11 +148,26 @@ public final class KnownCovarianceSampler implements PrivateMechanism {
     @Override
     public Statement state(PublicContext context) {
         UnboundedGaussianSampler.checkShape(context, n, d);
-        return Statement.builder(context, ID, guarantee())
+        Statement.Builder b = Statement.builder(context, ID, guarantee())
                 .description("one private sample, known-covariance variant (SKETCH, spec §3.9)")
                 .parameters(publicParameters())
-                .failMeaning(UnboundedGaussianSampler.FAIL_MEANING)
-                .build();
+                .failMeaning(UnboundedGaussianSampler.FAIL_MEANING);
+        accuracy().ifPresent(b::accuracy);
+        return b.build();
+    }
+
+    /**
+     * The a-priori accuracy: the Mahalanobis distance of the sample to the true mean w.r.t. the true covariance. When
+     * the rows are i.i.d. {@code N(mu, Sigma)} with Sigma the known covariance and the stability score is 0 (no
+     * outlier, probability at least 1 - alpha), {@code Z = mean + N(0, (1 - 1/n) Sigma) ~ N(mu, Sigma)} exactly, so
+     * the distance is chi_d (see {@link UnboundedGaussianSampler#accuracy()}).
+     *
+     * @return the statement (empty only for alpha &gt;= 0.9)
+     */
+    public java.util.Optional<org.dpgauss.release.Accuracy> accuracy() {
+        return MahalanobisAccuracy.sample(d, alpha, "the rows are i.i.d. Gaussian with exactly the given covariance"
+                + " (any mean), so that the sample is a draw from N(mu, Sigma) except with probability alpha=" + alpha
+                + " (FAIL included)");
     }
 
     @Override

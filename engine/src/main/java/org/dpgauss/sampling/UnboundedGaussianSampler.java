@@ -125,12 +125,30 @@ public final class UnboundedGaussianSampler implements PrivateMechanism {
     @Override
     public Statement state(PublicContext context) {
         checkShape(context, parameters.n(), parameters.d());
-        return Statement.builder(context, ID, guarantee())
+        Statement.Builder b = Statement.builder(context, ID, guarantee())
                 .description("one private sample from (approximately) the data's Gaussian, unbounded Gaussian"
                         + " sampler")
                 .parameters(parameters.publicParameters())
-                .failMeaning(FAIL_MEANING)
-                .build();
+                .failMeaning(FAIL_MEANING);
+        accuracy().ifPresent(b::accuracy);
+        return b.build();
+    }
+
+    /**
+     * The a-priori accuracy: the Mahalanobis distance of the sample to the true mean, w.r.t. the true covariance.
+     * When the rows are i.i.d. Gaussian the sample is a draw from {@code N(mu, Sigma)} except with probability
+     * alpha (FAIL included; exactly so on the event that both stability scores are 0), so the distance is chi with
+     * d degrees of freedom: expected about {@code sqrt(d)}, at most the 95% quantile of chi_d with probability
+     * {@code 0.95 - alpha}.
+     *
+     * @return the statement (empty only for alpha &gt;= 0.9)
+     */
+    public java.util.Optional<org.dpgauss.release.Accuracy> accuracy() {
+        SamplerParameters p = parameters;
+        return MahalanobisAccuracy.sample(p.d(), p.alpha(), "the rows are i.i.d. Gaussian (any mean, full-rank"
+                + " covariance), so that the sample is a draw from N(mu, Sigma) except with probability alpha="
+                + p.alpha() + " (FAIL included)" + (p.constants() != null ? " (sizes from --constants: the alpha"
+                        + " claim is not certified)" : ""));
     }
 
     @Override

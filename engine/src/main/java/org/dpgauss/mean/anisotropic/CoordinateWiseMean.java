@@ -16,6 +16,8 @@ import org.dpgauss.privacy.noise.NoiseGrid;
 import org.dpgauss.privacy.accounting.PrivacyAccountant;
 import org.dpgauss.privacy.accounting.Release;
 import org.dpgauss.privacy.noise.SecureGaussianSampler;
+import org.dpgauss.mean.GaussianNorms;
+import org.dpgauss.release.Accuracy;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.Outcome;
 import org.dpgauss.release.PrivateMechanism;
@@ -146,8 +148,22 @@ public final class CoordinateWiseMean implements PrivateMechanism {
         // §10 B3: d histograms share (epsilon* /2, delta* /2) by advanced composition (slack delta* /4).
         double epsC = Sparse.perInstanceEpsilon(d, epsilon / 2, delta / 4);
         if (!(epsC >= 0x1p-26)) {
+            double lo = epsilon;
+            double hi = epsilon;
+            while (!(Sparse.perInstanceEpsilon(d, hi / 2, delta / 4) >= 0x1p-26) && hi < 1e6) {
+                hi *= 2;
+            }
+            for (int i = 0; i < 60; i++) {
+                double mid = 0.5 * (lo + hi);
+                if (Sparse.perInstanceEpsilon(d, mid / 2, delta / 4) >= 0x1p-26) {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
             throw new IllegalArgumentException("epsilon=" + epsilon + " with d=" + d + " gives per-histogram epsilon "
-                    + epsC + ", below 2^-26: the histograms' noise scale would exceed their exact-sampling range");
+                    + epsC + ", below 2^-26: the histograms' noise scale would exceed their exact-sampling range;"
+                    + " epsilon >= " + String.format(java.util.Locale.ROOT, "%.4g", hi) + " is needed at this d");
         }
         StableHistogram h = StableHistogram.of(epsC, delta / (4.0 * d));
         Zcdp rho = ConversionPolicy.rhoFor(epsilon / 2, delta / 2);
@@ -222,7 +238,7 @@ public final class CoordinateWiseMean implements PrivateMechanism {
                     + " but the estimator was made for n x d = " + n + " x " + width.length + " (n is public and"
                     + " fixes the noise)");
         }
-        return Statement.builder(context, ID, guarantee())
+        Statement.Builder b = Statement.builder(context, ID, guarantee())
                 .description("private mean, coordinate-wise range finding, box clipping and Gaussian noise")
                 .parameters(PublicParameters.builder()
                         .put("n", n)
@@ -235,12 +251,71 @@ public final class CoordinateWiseMean implements PrivateMechanism {
                         .put("histogramEpsilon", histogramEpsilon)
                         .put("histogramDelta", target.delta() / (4.0 * width.length))
                         .put("meanRho", meanBudget.rho())
+                        .put("noiseSigma", effectiveSigma())
                         .build())
                 .failMeaning("a per-coordinate private histogram found no bin that clearly holds the most rows:"
                         + " the data may be too few (about sqrt(d)/epsilon rows are needed) or too spread out for"
                         + " the public variances; more rows or a larger epsilon make a PASS likelier (see the README,"
-                        + " mean --method coordinate)")
-                .build();
+                        + " mean --method coordinate)");
+        accuracy().ifPresent(b::accuracy);
+        return b.build();
+    }
+
+    /** The probability at which releases state their error bound (when beta leaves room for it). */
+    public static final double ACCURACY_PROBABILITY = 0.95;
+
+    /** The share of the mass of a Gaussian coordinate that its mode bin of width sigma_i holds at least. */
+    static final double MODE_BIN_SHARE = 0.34;
+
+    /** The noise standard deviation per coordinate, with the grid's ceiling (centres at 0; see noiseSigma). */
+    private double effectiveSigma() {
+        double s = noiseSigma(new double[width.length]);
+        double g = NoiseGrid.spacing("sigma", s);
+        // the interval ends of other centres round differently by a relative 1e-15 at most: nextUp covers it
+        return g * NoiseGrid.integerScale("sigma", Math.nextUp(s * (1 + 1e-12)), g);
+    }
+
+    /**
+     * The smallest n at which every coordinate's mode bin (at least 34% of the rows of a Gaussian coordinate whose
+     * variance the bin width matches) clears the histograms' threshold by their noise's 1% tail per coordinate
+     * ({@code 0.34 n >= T + b ln(d/0.01)}, T and b the public threshold and noise scale): below it the release is
+     * likely to FAIL and no accuracy is stated.
+     *
+     * @return the smallest such n (public)
+     */
+    public long minimumRowsForStatement() {
+        double need = histogram.threshold() + histogram.noiseScale() * Math.log(width.length / 0.01);
+        return (long) Math.ceil(need / MODE_BIN_SHARE);
+    }
+
+    /**
+     * The a-priori accuracy in L2 distance to the mean of the rows: the isotropic noise (standard deviation
+     * {@code noiseSigma}), plus the grid rounding, exactly when no value is clipped. Clipping happens with probability
+     * at most beta when the rows are Gaussian with variances at most the proxy and each histogram picks the bin of
+     * its coordinate's mode or a neighbour (likely above {@link #minimumRowsForStatement()}, not a public fact,
+     * hence an assumption). Failure budget: beta for clipping, the rest of 5% (at least 1%) for the noise. Below the
+     * minimum n the statement is empty.
+     *
+     * @return the statement, or empty below the minimum n
+     */
+    public java.util.Optional<Accuracy> accuracy() {
+        if (n < minimumRowsForStatement()) {
+            return java.util.Optional.empty();
+        }
+        int d = width.length;
+        double failure = Math.max(1 - ACCURACY_PROBABILITY, beta + 0.01);
+        double s = effectiveSigma();
+        double g = NoiseGrid.spacing("sigma", noiseSigma(new double[d]));
+        double[] w = new double[d];
+        java.util.Arrays.fill(w, s * s);
+        double expected = GaussianNorms.expected(w);
+        double bound = GaussianNorms.bound(w, failure - beta) + g * Math.sqrt(d) / 2;
+        return java.util.Optional.of(Accuracy.of("L2 distance to the mean of the rows", expected, bound,
+                1 - failure, "the rows are Gaussian with per-coordinate variances at most the public proxy and each"
+                        + " private histogram finds its coordinate's mode bin or a neighbour (likely for n >= "
+                        + minimumRowsForStatement() + "; otherwise the release FAILs or clips), so that no value is"
+                        + " clipped except with probability beta=" + beta + "; the noise is spherical, of total size"
+                        + " about sqrt(d tr Sigma log(nd/beta))/(epsilon n), and dominates the error"));
     }
 
     @Override

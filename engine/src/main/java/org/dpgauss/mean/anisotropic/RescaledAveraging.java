@@ -16,6 +16,8 @@ import org.dpgauss.privacy.Zcdp;
 import org.dpgauss.privacy.noise.DiscreteLaplace;
 import org.dpgauss.privacy.noise.NoiseGrid;
 import org.dpgauss.privacy.noise.SecureGaussianSampler;
+import org.dpgauss.mean.GaussianNorms;
+import org.dpgauss.release.Accuracy;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.Outcome;
 import org.dpgauss.release.PrivateMechanism;
@@ -110,9 +112,18 @@ public final class RescaledAveraging implements PrivateMechanism {
     private final double countGrid;
     private final long countScale;
     private final long countShift;
+    // the beta at which lambda was chosen by LambdaRule (NaN: lambda given by the caller)
+    private final double lambdaBeta;
 
     private RescaledAveraging(String id, ShapeMatrix shape, double lambda, ApproxDp target,
             NeighbouringRelation relation, Calibration calibration, double epsilon, double delta) {
+        this(id, shape, lambda, target, relation, calibration, epsilon, delta, Double.NaN);
+    }
+
+    private RescaledAveraging(String id, ShapeMatrix shape, double lambda, ApproxDp target,
+            NeighbouringRelation relation, Calibration calibration, double epsilon, double delta,
+            double lambdaBeta) {
+        this.lambdaBeta = lambdaBeta;
         this.id = id;
         this.shape = shape;
         this.lambda = lambda;
@@ -192,7 +203,8 @@ public final class RescaledAveraging implements PrivateMechanism {
         if (!(1.0 / eps < 0x1p21)) {
             throw new IllegalArgumentException("epsilon=" + epsilon + " gives internal epsilon " + eps + ", below"
                     + " 2^-21: the count's Laplace scale 1/epsilon would need a grid coarser than 1, so |C| would no"
-                    + " longer be a grid point (allowed: internal epsilon in (2^-21, 1/2))");
+                    + " longer be a grid point (allowed: internal epsilon in (2^-21, 1/2)); epsilon > "
+                    + String.format(java.util.Locale.ROOT, "%.4g", epsilon / eps * 0x1p-21) + " is needed");
         }
         return new RescaledAveraging(ID, shape, lambda, ApproxDp.of(epsilon, delta), relation, calibration, eps,
                 del);
@@ -200,7 +212,14 @@ public final class RescaledAveraging implements PrivateMechanism {
 
     /** This estimator under another release identifier (e.g. {@code mean.anisotropic}). */
     RescaledAveraging named(String newId) {
-        return new RescaledAveraging(newId, shape, lambda, target, relation, calibration, epsilon, delta);
+        return new RescaledAveraging(newId, shape, lambda, target, relation, calibration, epsilon, delta,
+                lambdaBeta);
+    }
+
+    /** This estimator, remembering that lambda is {@code lambda*(beta)} of {@link LambdaRule} (for its accuracy). */
+    RescaledAveraging lambdaChosenAt(double beta) {
+        LambdaRule.checkBeta(beta);
+        return new RescaledAveraging(id, shape, lambda, target, relation, calibration, epsilon, delta, beta);
     }
 
     /**
@@ -208,7 +227,8 @@ public final class RescaledAveraging implements PrivateMechanism {
      * replace-one.
      */
     public static RescaledAveraging knownCovariance(ShapeMatrix sigma, int n, double beta, ApproxDp target) {
-        return provable(sigma, LambdaRule.knownCovariance(sigma, n, beta), target).named("mean.anisotropic");
+        return provable(sigma, LambdaRule.knownCovariance(sigma, n, beta), target).named("mean.anisotropic")
+                .lambdaChosenAt(beta);
     }
 
     /**
@@ -217,7 +237,7 @@ public final class RescaledAveraging implements PrivateMechanism {
     public static RescaledAveraging folklore(int d, double traceSigma, double normSigma, int n, double beta,
             ApproxDp target) {
         return provable(ShapeMatrix.identity(d), LambdaRule.folklore(traceSigma, normSigma, n, beta), target)
-                .named("mean.folklore");
+                .named("mean.folklore").lambdaChosenAt(beta);
     }
 
     /** @return M */
@@ -294,12 +314,134 @@ public final class RescaledAveraging implements PrivateMechanism {
                 .put("lambda", lambda)
                 .put("internalEpsilon", epsilon)
                 .put("internalDelta", delta)
+                .put("epsilonDivisor", target.epsilon() / epsilon)
                 .put("calibration", calibration.name());
-        return Statement.builder(context, id, guarantee())
-                .description("private mean, re-scaled averaging (Algorithm 1) with " + shape)
-                .parameters(p.build())
-                .failMeaning(FAIL_MEANING)
-                .build();
+        Statement.Builder b = Statement.builder(context, id, guarantee())
+                .description("private mean, re-scaled averaging (Algorithm 1) with " + shape + ", its noise calibrated"
+                        + " for the internal epsilon " + String.format(java.util.Locale.ROOT, "%.4g", epsilon)
+                        + (calibration == Calibration.PROVABLE ? String.format(java.util.Locale.ROOT,
+                                " (the target epsilon / %.0f: the provable calibration)", target.epsilon() / epsilon)
+                                : ""))
+                .failMeaning(FAIL_MEANING);
+        if (relation == NeighbouringRelation.REPLACE_ONE) {
+            int n = context.rows();
+            if (n >= minimumRowsForStatement()) {
+                // per whitened coordinate, at the expected noisy count n - g_L K (the noise is M^(1/4) times this)
+                p.put("noiseSigmaWhitened", effectiveSigma(n - countGrid * countShift, shape.dimension()));
+            }
+            accuracy(n).ifPresent(b::accuracy);
+        }
+        return b.parameters(p.build()).build();
+    }
+
+
+    /** The probability at which releases state their error bound (when lambda's own beta leaves room for it). */
+    public static final double ACCURACY_PROBABILITY = 0.95;
+    /** The share of the failure probability given to the noisy count's lower tail. */
+    static final double COUNT_BETA = 0.01;
+
+    /**
+     * The noisy count's lower limit {@code n^_low} for n kept rows: {@code P(n^ < n^_low) <= COUNT_BETA}. The count
+     * is {@code g_L (n/g_L + Z - K)} with Z discrete Laplace of integer scale t, and
+     * {@code P(Z <= -j) = e^{-j/t}/(1 + e^{-1/t}) <= COUNT_BETA} for {@code j = ceil(t ln(1/COUNT_BETA))}.
+     */
+    double lowCount(int n) {
+        return lowCount(n, COUNT_BETA);
+    }
+
+    private double lowCount(int n, double betaCount) {
+        long j = (long) Math.ceil(countScale * Math.log(1 / betaCount));
+        return countGrid * (Math.round(n / countGrid) - countShift - j);
+    }
+
+    /**
+     * The smallest n at which {@link #accuracy(int)} is stated: the noisy count's lower limit is at least 1 row, so
+     * that the release is not FAIL except with probability {@code COUNT_BETA} when the filter keeps every row.
+     * About {@code (ln(1/delta) + ln(1/COUNT_BETA)) / epsilon} at the internal (epsilon, delta): with the provable
+     * calibration 42 times more rows than the target epsilon suggests.
+     *
+     * @return the smallest such n (a public function of the parameters)
+     */
+    public long minimumRowsForStatement() {
+        long j = (long) Math.ceil(countScale * Math.log(1 / COUNT_BETA));
+        return (long) Math.ceil(countGrid * (countShift + j + 1));
+    }
+
+    /** The standard deviation per whitened coordinate at noisy count nHat, with the grid's ceiling. */
+    private double effectiveSigma(double nHat, int d) {
+        double g = meanGrid(nHat);
+        return g * NoiseGrid.integerScale("whitened-mean sigma", meanSigma(nHat, d), g);
+    }
+
+    /**
+     * The a-priori accuracy of a release on n rows (replace-one, n public), in L2 distance to the mean of the rows.
+     * When the filter keeps every row (every pair within lambda in whitened distance, which a Gaussian sample with
+     * covariance at most the proxy meets with probability {@code >= 1 - beta} when lambda is {@code lambda*(beta)},
+     * Lemma 3.2) the error is exactly the released noise {@code M^{1/4} z}, {@code z ~ N(0, s^2 I)} with s set by the
+     * noisy count {@code n^} (about {@code n - ln(1/delta)/epsilon}, internal values), plus the grid rounding. The
+     * expected value is at {@code n^ = n - g_L K}; the bound at {@code n^_low} ({@link #lowCount}), with the
+     * Laurent–Massart tail of {@code ||M^{1/4} z||} ({@link GaussianNorms}). Failure budget: lambda's beta, 1% for
+     * the count, the rest for the noise (5% in all when lambda's beta is at most 3%). Not stated (empty) below
+     * {@link #minimumRowsForStatement()}, where the release is likely to FAIL.
+     *
+     * @param n the public number of rows
+     * @return the statement, or empty below the minimum n
+     */
+    public java.util.Optional<Accuracy> accuracy(int n) {
+        double betaLambda = Double.isNaN(lambdaBeta) ? 0 : lambdaBeta;
+        return accuracy(n, Math.max(1 - ACCURACY_PROBABILITY, betaLambda + 2 * COUNT_BETA));
+    }
+
+    /**
+     * {@link #accuracy(int)} at a chosen total failure probability (for callers that compose statements).
+     *
+     * @param n the public number of rows
+     * @param failure the total failure probability, larger than lambda's beta, below 1
+     * @return the statement, or empty below the minimum n
+     */
+    public java.util.Optional<Accuracy> accuracy(int n, double failure) {
+        LambdaRule.checkRows(n);
+        double betaLambda = Double.isNaN(lambdaBeta) ? 0 : lambdaBeta;
+        if (!(failure > betaLambda && failure < 1)) {
+            throw new IllegalArgumentException("failure=" + failure + " must be in (beta=" + betaLambda + ", 1)");
+        }
+        if (n < minimumRowsForStatement()) {
+            return java.util.Optional.empty();
+        }
+        int d = shape.dimension();
+        double betaCount = Math.min(COUNT_BETA, (failure - betaLambda) / 2);
+        double betaNoise = failure - betaLambda - betaCount;
+        double[] m = shape.eigenvalues();
+        double[] halfPowers = new double[d];
+        double maxQuarter = 0;
+        for (int i = 0; i < d; i++) {
+            halfPowers[i] = Math.sqrt(m[i]);
+            maxQuarter = Math.max(maxQuarter, Math.sqrt(halfPowers[i]));
+        }
+        double nMid = n - countGrid * countShift;
+        double nLow = lowCount(n, betaCount);
+        if (!(nLow > 0)) {
+            return java.util.Optional.empty();
+        }
+        double sMid = effectiveSigma(nMid, d);
+        double sLow = effectiveSigma(nLow, d);
+        double rounding = maxQuarter * meanGrid(nLow) * Math.sqrt(d) / 2;
+        double expected = GaussianNorms.expected(GaussianNorms.scaled(sMid * sMid, halfPowers));
+        double bound = GaussianNorms.bound(GaussianNorms.scaled(sLow * sLow, halfPowers), betaNoise) + rounding;
+        String calib = calibration == Calibration.PROVABLE
+                ? String.format(java.util.Locale.ROOT, "the noise is calibrated for the internal epsilon %.4g ="
+                        + " epsilon/%.0f (the provable calibration), so it is about %.0f times the noise of a"
+                        + " one-step mechanism at epsilon; ", epsilon, target.epsilon() / epsilon,
+                        target.epsilon() / epsilon)
+                : "";
+        String rows = Double.isNaN(lambdaBeta)
+                ? "every pair of rows lies within lambda=" + String.format(java.util.Locale.ROOT, "%.4g", lambda)
+                        + " in the whitened distance ||M^(-1/4)(x - y)||, so that the filter keeps every row"
+                : "the rows are Gaussian (or subgaussian) with covariance at most the public proxy used for lambda,"
+                        + " so that the filter keeps every row except with probability beta=" + lambdaBeta;
+        return java.util.Optional.of(Accuracy.of("L2 distance to the mean of the rows", expected, bound,
+                1 - failure, calib + rows + "; the noisy count is about n - "
+                        + String.format(java.util.Locale.ROOT, "%.0f", countGrid * countShift) + " rows"));
     }
 
     @Override

@@ -73,9 +73,30 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
     private final TopVar topVar;
     private final VarianceSum singleton;
     private final VarianceSum bottom;
+    // a public guess of the diagonal covariance, used only for the accuracy statement (null: none)
+    private final double[] assumedVariances;
+
+    private UnknownCovarianceMean(UnknownCovarianceMean o, double[] assumedVariances) {
+        this.rows = o.rows;
+        this.d = o.d;
+        this.epsilon = o.epsilon;
+        this.delta = o.delta;
+        this.beta = o.beta;
+        this.threshold = o.threshold;
+        this.half = o.half;
+        this.ell = o.ell;
+        this.m = o.m;
+        this.k = o.k;
+        this.findKth = o.findKth;
+        this.topVar = o.topVar;
+        this.singleton = o.singleton;
+        this.bottom = o.bottom;
+        this.assumedVariances = assumedVariances;
+    }
 
     private UnknownCovarianceMean(int rows, int d, double epsilon, double delta, double beta,
             TopVar.Threshold threshold) {
+        this.assumedVariances = null;
         this.rows = rows;
         this.d = d;
         this.epsilon = epsilon;
@@ -229,6 +250,127 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
     /** The sound default: {@link TopVar.Threshold#HIGH}. */
     public static UnknownCovarianceMean of(int rows, int d, ApproxDp target, double beta) {
         return of(rows, d, target, beta, TopVar.Threshold.HIGH);
+    }
+
+    /**
+     * This estimator with a public guess of the data's (diagonal) covariance that feeds ONLY its accuracy statement
+     * (the algorithm never uses it; it estimates the variances privately). Without a guess no accuracy is stated:
+     * the error scales with the unknown variances.
+     *
+     * @param variances the assumed per-coordinate variances (length d, finite, {@code > 0}); copied
+     * @return the estimator with an accuracy statement
+     */
+    public UnknownCovarianceMean assumingVariances(double[] variances) {
+        Objects.requireNonNull(variances, "variances");
+        if (variances.length != d) {
+            throw new IllegalArgumentException("the assumed variances have " + variances.length + " entries, d=" + d);
+        }
+        for (double v : variances) {
+            if (!(v > 0) || !Double.isFinite(v)) {
+                throw new IllegalArgumentException("every assumed variance must be finite and > 0, got " + v);
+            }
+        }
+        return new UnknownCovarianceMean(this, variances.clone());
+    }
+
+    /** The probability at which the accuracy bound is stated. */
+    public static final double ACCURACY_PROBABILITY = 0.95;
+
+    /**
+     * The a-priori accuracy under the assumed variances ({@link #assumingVariances}), in L2 distance to the mean of
+     * the rows. Three independent parts: the second half's mean against all rows' mean ({@code N(0, Sigma/N)}), and
+     * the two Algorithm 1 calls on the second half, each stated by the real {@link RescaledAveraging} with the
+     * parameters Algorithm 2 would give it when its private variance estimates are right (expected value) or at
+     * the largest value their Lemma 4.6 interval {@code (S/16, 4S]} allows (bound: variances times 4). The top set
+     * is the coordinates the TopVar threshold would pick from the assumed variances (at most k); the bound takes
+     * the worst of the top sets of the j largest variances, j = 0..k. Failure budget 5%: 1% for the half-sample
+     * term, 2% for each call.
+     *
+     * @return the statement, or empty without assumed variances or where a call is likely to FAIL
+     */
+    public java.util.Optional<org.dpgauss.release.Accuracy> accuracy() {
+        if (assumedVariances == null) {
+            return java.util.Optional.empty();
+        }
+        double[] v = assumedVariances;
+        Integer[] order = new Integer[d];
+        for (int i = 0; i < d; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, (a, b) -> Double.compare(v[b], v[a]));
+        int expectedTop = 0;
+        if (k > 0) {
+            double r = threshold.r(v[order[k - 1]]);
+            while (expectedTop < k && v[order[expectedTop]] >= r) {
+                expectedTop++;
+            }
+        }
+        double[] mid = parts(order, expectedTop, 1.0);
+        if (mid == null) {
+            return java.util.Optional.empty();
+        }
+        double worst = 0;
+        for (int j = 0; j <= k; j++) {
+            double[] p = parts(order, j, 4.0);
+            if (p == null) {
+                return java.util.Optional.empty();
+            }
+            worst = Math.max(worst, p[1]);
+        }
+        double tr = 0;
+        double[] hv = new double[d];
+        for (int i = 0; i < d; i++) {
+            hv[i] = v[i] / rows;
+            tr += hv[i];
+        }
+        double expected = Math.sqrt(mid[0] * mid[0] + tr);
+        double bound = worst + org.dpgauss.mean.GaussianNorms.bound(hv, 0.01);
+        return java.util.Optional.of(org.dpgauss.release.Accuracy.of("L2 distance to the mean of the rows", expected,
+                bound, ACCURACY_PROBABILITY, "the rows are Gaussian with the assumed (public guess of the) diagonal"
+                        + " covariance, the private variance estimates fall in their stated intervals and both"
+                        + " filters keep every row; each Algorithm 1 call runs at epsilon/84 internally, so its"
+                        + " noise dominates the error"));
+    }
+
+    /**
+     * {expected, bound} of the two Algorithm 1 calls together for the top set of the j largest assumed variances,
+     * the variances scaled by {@code inflate}; null if a call makes no statement (likely FAIL).
+     */
+    private double[] parts(Integer[] order, int j, double inflate) {
+        double b6 = beta / 6;
+        double logTerm = 1 + 2 * Math.sqrt(Math.log(half / b6));
+        double e2 = 0;
+        double b2 = 0;
+        ApproxDp each = ApproxDp.of(epsilon / 2, delta / 2);
+        if (j > 0) {
+            double[] diag = new double[j];
+            double sTop = 0;
+            for (int t = 0; t < j; t++) {
+                diag[t] = inflate * assumedVariances[order[t]];
+                sTop += Math.sqrt(diag[t]);
+            }
+            java.util.Optional<org.dpgauss.release.Accuracy> a = RescaledAveraging.provable(
+                    ShapeMatrix.diagonal(diag), radius(sTop, logTerm), each).accuracy(half, 0.02);
+            if (a.isEmpty()) {
+                return null;
+            }
+            e2 += a.get().expected() * a.get().expected();
+            b2 += a.get().bound() * a.get().bound();
+        }
+        if (j < d) {
+            double sBot = 0;
+            for (int t = j; t < d; t++) {
+                sBot += inflate * assumedVariances[order[t]];
+            }
+            java.util.Optional<org.dpgauss.release.Accuracy> a = RescaledAveraging.provable(
+                    ShapeMatrix.identity(d - j), radius(sBot, logTerm), each).accuracy(half, 0.02);
+            if (a.isEmpty()) {
+                return null;
+            }
+            e2 += a.get().expected() * a.get().expected();
+            b2 += a.get().bound() * a.get().bound();
+        }
+        return new double[] {Math.sqrt(e2), Math.sqrt(b2)};
     }
 
     /** @return {@code l}, half the group size */
@@ -453,8 +595,9 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
                     + " but the estimator was made for N x d = " + rows + " x " + d + " (N is public and fixes the"
                     + " split)");
         }
-        return Statement.builder(context, ID, guarantee())
-                .description("private mean, unknown diagonal covariance (Algorithm 2)")
+        Statement.Builder b = Statement.builder(context, ID, guarantee())
+                .description("private mean, unknown diagonal covariance (Algorithm 2); each of its two filtered"
+                        + " averages runs at epsilon/84 internally (the provable calibration)")
                 .parameters(PublicParameters.builder()
                         .put("n", rows)
                         .put("d", d)
@@ -465,12 +608,17 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
                         .put("groups", m)
                         .put("k", k)
                         .put("topVarThreshold", threshold.name())
+                        .put("averagingInternalEpsilon", RescaledAveraging.provable(ShapeMatrix.identity(1), 1.0,
+                                ApproxDp.of(epsilon / 2, delta / 2)).internalEpsilon())
+                        .putAll(assumedVariances == null ? PublicParameters.NONE : PublicParameters.builder()
+                                .put("assumedVariances", assumedVariances).build())
                         .build())
                 .failMeaning("a private step found too little stable structure (a variance estimate or one of"
                         + " the two filtered averages failed): the data may be too few, or too heavy-tailed or"
                         + " spread out for the private variance and filter steps; more rows or a larger epsilon make a"
-                        + " PASS likelier (see the README, mean --method anisotropic)")
-                .build();
+                        + " PASS likelier (see the README, mean --method anisotropic)");
+        accuracy().ifPresent(b::accuracy);
+        return b.build();
     }
 
     @Override
