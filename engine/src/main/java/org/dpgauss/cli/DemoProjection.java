@@ -67,6 +67,8 @@ public final class DemoProjection {
         DMatrixRMaj diff = new DMatrixRMaj(d, d);
         CommonOps_DDRM.subtract(rel.gramEstimate(), truth, diff);
         double err = NormOps_DDRM.normP2(diff) / NormOps_DDRM.normP2(truth);
+        // the stated metric without a public row count: relative to ||D^T D|| + lambda
+        double statedMetric = NormOps_DDRM.normP2(diff) / (NormOps_DDRM.normP2(truth) + rel.ridge());
         Map<String, Object> rep = new LinkedHashMap<>();
         rep.put("name", "random projection, rank " + RANK);
         rep.put("status", "PASS");
@@ -77,6 +79,7 @@ public final class DemoProjection {
         rep.put("ridge", rel.ridge());
         rep.put("error_metric", "||Sigma^ - D^T D||_2 / ||D^T D||_2");
         rep.put("relative_gram_error", err);
+        rep.put("accuracyRealised", statedMetric);
         rep.put("guarantee", release.guarantee().toMap());
         rep.put("mechanism", release.mechanism());
         release.accuracy().ifPresent(a -> rep.put("accuracy", a.toMap()));

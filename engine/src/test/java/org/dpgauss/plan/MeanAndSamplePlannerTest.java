@@ -66,7 +66,7 @@ class MeanAndSamplePlannerTest {
             assertTrue(u.reason().contains("n >= " + u.minimumRows().getAsLong()), u.reason());
         }
         assertTrue(m.get("coordinate").applicable() || m.get("coordinate").minimumRows().isPresent());
-        assertEquals(6, p.methods().size());
+        assertEquals(7, p.methods().size()); // clipped, clipped --clip auto, anisotropic, folklore, coordinate, unknown, bhs
     }
 
     /** The unknown-covariance refusal: the planner prints the number (214,000 at d = 100, eps = 1, beta = 0.01). */

@@ -80,12 +80,18 @@ public final class StableCov {
         // Early exit (§7): sets are nested, so once the weight thresholds (l > k) are done and
         // m - |S_l| >= best-so-far, every lower l' has m - |S_l'| + l' >= best and cannot change the score.
         int[] best = {k};
-        GoodSubset[] sets = LargestGoodSubset.production(y, lambdas, engine, (l, size) -> {
-            if (l <= k) {
-                best[0] = Math.min(best[0], m - size + l);
-            }
-            return l <= k + 1 && best[0] <= m - size;
-        }, stats);
+        GoodSubset[] sets;
+        // progress in thresholds (2k + 1, fixed before the loop); an early exit ends the phase
+        try (org.dpgauss.progress.Progress.Tracker progress = org.dpgauss.progress.Progress.track(
+                "StableCov thresholds", lambdas.length)) {
+            sets = LargestGoodSubset.production(y, lambdas, engine, (l, size) -> {
+                progress.advance(1);
+                if (l <= k) {
+                    best[0] = Math.min(best[0], m - size + l);
+                }
+                return l <= k + 1 && best[0] <= m - size;
+            }, stats);
+        }
         return StableCovResult.of(y, sets, k, engine, stats);
     }
 
