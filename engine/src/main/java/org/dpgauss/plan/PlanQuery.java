@@ -22,8 +22,10 @@ public final class PlanQuery {
     private final Double rowBound;
     private final double[] variances;
     private final Integer rank;
+    private final Double minEigenvalue;
 
     private PlanQuery(Builder b) {
+        this.minEigenvalue = b.minEigenvalue;
         this.family = b.family;
         this.rows = b.rows;
         this.dimension = b.dimension;
@@ -91,6 +93,11 @@ public final class PlanQuery {
         return rank == null ? OptionalInt.empty() : OptionalInt.of(rank);
     }
 
+    /** @return a public lower bound on lambda_min of the rows' second moment (hence on its spectral norm), if known */
+    public OptionalDouble minEigenvalue() {
+        return minEigenvalue == null ? OptionalDouble.empty() : OptionalDouble.of(minEigenvalue);
+    }
+
     /** Builds a query; validates ranges. */
     public static final class Builder {
         private final Family family;
@@ -102,6 +109,7 @@ public final class PlanQuery {
         private Double rowBound;
         private double[] variances;
         private Integer rank;
+        private Double minEigenvalue;
 
         private Builder(Family family, int rows, int dimension, ApproxDp budget) {
             this.family = Objects.requireNonNull(family, "family");
@@ -178,6 +186,19 @@ public final class PlanQuery {
                 throw new IllegalArgumentException("rank " + r + " must be >= 1");
             }
             this.rank = r;
+            return this;
+        }
+
+        /**
+         * @param l a public lower bound on lambda_min of the rows' second moment S = (1/n) sum x_i x_i^T (it also
+         *     bounds ||S||_2 from below)
+         * @return this builder
+         */
+        public Builder minEigenvalue(double l) {
+            if (!(l > 0) || Double.isInfinite(l)) {
+                throw new IllegalArgumentException("min eigenvalue bound " + l + " must be finite and > 0");
+            }
+            this.minEigenvalue = l;
             return this;
         }
 

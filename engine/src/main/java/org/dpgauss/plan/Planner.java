@@ -19,7 +19,7 @@ import org.dpgauss.release.Statement;
  */
 public final class Planner {
 
-    private static final List<MethodProvider> PROVIDERS = List.of(new MeanMethods());
+    private static final List<MethodProvider> PROVIDERS = List.of(new MeanMethods(), new SecondMomentMethods());
 
     private Planner() {
     }

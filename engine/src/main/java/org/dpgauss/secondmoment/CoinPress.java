@@ -334,10 +334,11 @@ public final class CoinPress implements SecondMomentMethod {
      * {@code 2 ||N_t||} (the projection moves no eigenvalue by more than {@code ||N_t||}), and
      * {@code ||S||_2 >= g ||L||^2} where g is the whitened S's eigenvalue along L's top direction, so the relative
      * error is at most {@code 2 ||N_t|| / g}. g follows the public recurrence {@code g_0 = min(1, s0/u)},
-     * {@code g_{i+1} = g_i / (g_i + eta + nu_i)} ({@code nu_i} the step's noise norm: each step divides the whitened
-     * top direction by its noisy estimate plus eta), with s0 the public lower bound on {@code ||S||_2} (given, else the
-     * planning scale {@code u/d}). Expected: {@code E||N_t|| / g} with expected noise norms; bound: {@code 2 nu_t / g}
-     * with the noise norms' bounds, the failure probability split half to the last step and half over the others.
+     * {@code g_{i+1} = g_i / (g_i + eta + nu_i)} (each step divides the whitened top direction by its noisy estimate
+     * plus eta; {@code nu_i} is the noise along that direction, sigma_i, for the expected value and the noise norm's
+     * bound for the bound), with s0 the public lower bound on {@code ||S||_2} (given, else the planning scale
+     * {@code u/d}). Expected: {@code E||N_t|| / g}; bound: {@code 2 nu_t / g} with the noise norms' bounds, the failure
+     * probability split half to the last step and half over the others.
      *
      * @param n the number of rows
      * @param d the dimension
@@ -352,7 +353,7 @@ public final class CoinPress implements SecondMomentMethod {
         double gLow = gExp;
         for (int i = 0; i < t - 1; i++) {
             double s = sigma(i, n, d);
-            double nuExp = SpectralAccuracy.expectedNoiseNorm(s, d);
+            double nuExp = SymmetricGaussianNoise.effectiveSigma(s); // the noise along one direction
             double nuBound = SpectralAccuracy.noiseNormBound(s, d, beta / (2 * (t - 1)));
             gExp = gExp / (gExp + eta + nuExp);
             gLow = gLow / (gLow + eta + nuBound);
