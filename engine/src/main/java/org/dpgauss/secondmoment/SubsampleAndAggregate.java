@@ -321,7 +321,8 @@ public final class SubsampleAndAggregate implements SecondMomentMethod {
                 + " reaches 0.8 plus the noise's truncation %.3g (%d groups of m=%d rows here): even when every group"
                 + " agrees that needs more than %d groups, i.e. n >= %d rows at this m and epsilon%s", FAIL_MEANING,
                 truncation(Math.max(1, n / m)), n / m, m, groupsNeeded - 1, groupsNeeded * m,
-                n / m < groupsNeeded ? "; n=" + n + " is below that, so a FAIL is certain" : "");
+                n / m < groupsNeeded ? "; n=" + n + " is below that, so a FAIL is certain" : "")
+                + (m < d ? "; groups of m=" + m + " < d=" + d + " rows are singular and never agree: use m >= d" : "");
     }
 
     /**
