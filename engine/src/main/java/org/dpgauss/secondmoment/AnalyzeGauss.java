@@ -239,26 +239,31 @@ public final class AnalyzeGauss implements SecondMomentMethod {
      */
     public org.dpgauss.release.Accuracy accuracy(int n, int d, double probability) {
         double sigma = sigma(n, d);
-        double s0 = normScale(d);
         double expected = SpectralAccuracy.expectedNoiseNorm(sigma, d);
         double bound = SpectralAccuracy.noiseNormBound(sigma, d, 1 - probability);
-        String scale = normLowerBound != null
-                ? String.format(java.util.Locale.ROOT, "||S||_2 >= %.4g (the public lower bound given)", s0)
-                : String.format(java.util.Locale.ROOT, "||S||_2 >= R^2/d = %.4g (no public lower bound on ||S||_2"
-                        + " was given: this planning scale holds when the rows' squared norms average about R^2 or"
-                        + " the rows concentrate near a few directions)", s0);
-        return org.dpgauss.release.Accuracy.of(SpectralAccuracy.METRIC, SpectralAccuracy.finite(expected / s0),
-                SpectralAccuracy.finite(bound / s0), probability, String.format(java.util.Locale.ROOT,
+        String scale;
+        double sExp;
+        double sLow;
+        if (normLowerBound != null) {
+            sExp = normLowerBound;
+            sLow = normLowerBound;
+            scale = String.format(java.util.Locale.ROOT, "||S||_2 >= %.4g (the public lower bound given)", sLow);
+        } else {
+            sExp = radius * radius / d;
+            sLow = radius * radius / SpectralAccuracy.gaussianRadiusFactor(d, n);
+            scale = String.format(java.util.Locale.ROOT, "||S||_2 >= R^2/(d + 2 sqrt(2 d ln n) + 2 ln n) = %.4g (no"
+                    + " public lower bound on ||S||_2 was given: this holds for Gaussian rows whose largest norm is"
+                    + " about R, and for rows with a large common mean; the expected value takes ||S||_2 = R^2/d ="
+                    + " %.4g)", sLow, sExp);
+        }
+        return org.dpgauss.release.Accuracy.of(SpectralAccuracy.METRIC, SpectralAccuracy.finite(expected / sExp),
+                SpectralAccuracy.finite(bound / sLow), probability, String.format(java.util.Locale.ROOT,
                         "every row has norm <= R=%.4g (longer rows are %s, which biases S~ down) and %s; the error is"
                         + " the noise alone, about %.4g in the units of S (2 sigma sqrt(d), sigma=%.4g), so a larger"
                         + " ||S||_2 gives a proportionally smaller relative error", radius,
                         clipToRadius ? "clipped to R" : "refused", scale, expected, sigma));
     }
 
-    /** The public scale s0 that the accuracy statement divides by: the given lower bound on ||S||_2, else R^2/d. */
-    double normScale(int d) {
-        return normLowerBound != null ? normLowerBound : radius * radius / d;
-    }
 
     /** A row beyond the public radius (when rows are not clipped) is refused before any budget is charged. */
     @Override

@@ -349,47 +349,90 @@ public final class CoinPress implements SecondMomentMethod {
         double beta = 1 - probability;
         int t = fractions.length;
         double eta = eta(n, d);
-        double gExp = initialScale(d);
-        double gLow = gExp;
+        double sExp = normLowerBound != null ? normLowerBound : priorScale / d;
+        double sLow = normLowerBound != null ? normLowerBound
+                : priorScale / SpectralAccuracy.gaussianRadiusFactor(d, n);
+        double gExp = Math.min(1, sExp / priorScale);
+        double gLow = Math.min(1, sLow / priorScale);
+        double bExp = 1; // the scale of L L^T / u along pure-noise directions
+        double bLow = 1;
         for (int i = 0; i < t - 1; i++) {
             double s = sigma(i, n, d);
             double nuExp = SymmetricGaussianNoise.effectiveSigma(s); // the noise along one direction
             double nuBound = SpectralAccuracy.noiseNormBound(s, d, beta / (2 * (t - 1)));
             gExp = gExp / (gExp + eta + nuExp);
             gLow = gLow / (gLow + eta + nuBound);
+            bExp *= eta + SpectralAccuracy.expectedNoiseNorm(s, d);
+            bLow *= eta + nuBound;
         }
         double last = sigma(t - 1, n, d);
-        double expected = SpectralAccuracy.expectedNoiseNorm(last, d) / gExp;
-        double bound = 2 * SpectralAccuracy.noiseNormBound(last, d, t == 1 ? beta : beta / 2) / gLow;
+        boolean locked = locksOn(n, d);
+        double lockedExpected = SpectralAccuracy.expectedNoiseNorm(last, d) / gExp;
+        double amplified = SpectralAccuracy.expectedNoiseNorm(last, d) * Math.max(1 / gExp, bExp * priorScale / sExp);
+        double expected = locked ? lockedExpected : Math.sqrt(lockedExpected * amplified);
+        double bound = 2 * SpectralAccuracy.noiseNormBound(last, d, t == 1 ? beta : beta / 2)
+                * Math.max(1 / gLow, bLow * priorScale / sLow);
         String scale = normLowerBound != null
-                ? String.format(java.util.Locale.ROOT, "||S||_2 >= %.4g (the public lower bound given)", initialScale(d)
-                        * priorScale)
-                : String.format(java.util.Locale.ROOT, "||S||_2 >= u/d = %.4g (no public lower bound on ||S||_2 was"
-                        + " given: a planning scale)", initialScale(d) * priorScale);
+                ? String.format(java.util.Locale.ROOT, "||S||_2 >= %.4g (the public lower bound given)", sLow)
+                : String.format(java.util.Locale.ROOT, "||S||_2 >= u/(d + 2 sqrt(2 d ln n) + 2 ln n) = %.4g (no"
+                        + " public lower bound on ||S||_2 was given: this holds for Gaussian rows whose largest norm is"
+                        + " about sqrt(u), and for rows with a large common mean; the expected value takes ||S||_2 ="
+                        + " u/d = %.4g)", sLow, sExp);
+        String regime = locked ? String.format(java.util.Locale.ROOT, "the %d preconditioning steps lock on S's top"
+                + " directions at this n (whitened scale g=%.3g expected, >= %.3g at the bound); the expected value is"
+                + " for a well-conditioned S: for an ill-conditioned S the error relative to ||S||_2 is smaller", t - 1,
+                gExp, gLow)
+                : String.format(java.util.Locale.ROOT, "n=%d is below the %s rows at which the %d preconditioning"
+                        + " steps lock on: the step noise then dominates the whitening and is amplified in the output,"
+                        + " so the expected value is only indicative (it can be off by more than 10x either way) and the bound"
+                        + " includes that amplification", n, rowsToLockOn(d) < 0 ? "more than 2^31"
+                                : Long.toString(rowsToLockOn(d)), t - 1);
         return org.dpgauss.release.Accuracy.of(SpectralAccuracy.METRIC, SpectralAccuracy.finite(expected),
                 SpectralAccuracy.finite(bound), probability, String.format(java.util.Locale.ROOT,
                         "the rows are Gaussian-like (sub-Gaussian, light-tailed): whitened rows beyond tau=%.4g are"
-                        + " clipped, which biases S~ down for heavy tails and outliers; S <= u I with u=%.4g; %s, so"
-                        + " that the %d preconditioning steps lock on S's top directions (whitened scale g=%.3g"
-                        + " expected, >= %.3g at the bound); the expected value is for a well-conditioned S: for an"
-                        + " ill-conditioned S the error relative to ||S||_2 is smaller", clipRadius(d), priorScale,
-                        scale, t - 1, gExp, gLow));
+                        + " clipped, which biases S~ down for heavy tails and outliers; S <= u I with u=%.4g; %s; %s",
+                        clipRadius(d), priorScale, scale, regime));
+    }
+
+    /**
+     * @param d the dimension
+     * @return the smallest n at which {@link #locksOn} holds, or -1 if none up to {@code Integer.MAX_VALUE}
+     */
+    public long rowsToLockOn(int d) {
+        if (!locksOn(Integer.MAX_VALUE, d)) {
+            return -1;
+        }
+        int a = 0;
+        int b = Integer.MAX_VALUE;
+        while (b - a > 1) {
+            int mid = a + (b - a) / 2;
+            if (locksOn(mid, d)) {
+                b = mid;
+            } else {
+                a = mid;
+            }
+        }
+        return b;
     }
 
     /**
      * @param n the number of rows
      * @param d the dimension
-     * @return whether the accuracy statement's preconditioner locks on (whitened top scale at least 1/2 even with
-     *     the noise norms at their 95% bounds): the n from which {@link #accuracy} is near its floor
+     * @return whether the accuracy statement's preconditioner locks on (whitened top scale at least 1/2 from the
+     *     planning scale u/d, or the given lower bound on ||S||_2, with the step noise at its expected level along
+     *     that direction and noise directions not amplified): the n from which {@link #accuracy} is near its floor
      */
     public boolean locksOn(int n, int d) {
         int t = fractions.length;
         double eta = eta(n, d);
         double g = initialScale(d);
+        double b = 1;
         for (int i = 0; i < t - 1; i++) {
-            g = g / (g + eta + SpectralAccuracy.noiseNormBound(sigma(i, n, d), d, 0.05 / (2 * (t - 1))));
+            double s = sigma(i, n, d);
+            g = g / (g + eta + SymmetricGaussianNoise.effectiveSigma(s));
+            b *= eta + SpectralAccuracy.expectedNoiseNorm(s, d);
         }
-        return g >= 0.5;
+        return g >= 0.5 && b / initialScale(d) <= 1 / g;
     }
 
     /** {@code min(1, s0/u)}: the whitened scale of S's top direction before the first step. */

@@ -68,6 +68,23 @@ public final class SpectralAccuracy {
                 + d * SymmetricGaussianNoise.grid(sigma) / 2;
     }
 
+    /**
+     * The ratio {@code R^2 / ||S||_2} that Gaussian rows reach at most when R is about their largest norm:
+     * {@code d + 2 sqrt(2 d ln n) + 2 ln n}. For {@code x ~ N(0, S)}, {@code ||x||^2} is a Gaussian quadratic form
+     * with {@code P(||x||^2 > tr S + 2 ||S||_F sqrt(t) + 2 ||S|| t) <= e^-t} (Laurent &amp; Massart 2000, Lemma 1);
+     * with {@code t = ln n} (the largest of n rows), {@code tr S <= d ||S||} and {@code ||S||_F <= sqrt(d) ||S||}.
+     * Rows with a large common mean have a smaller ratio. Used for the conservative public scale
+     * {@code R^2 / factor} of the bounds when no lower bound on {@code ||S||_2} is given.
+     *
+     * @param d the dimension
+     * @param n the number of rows
+     * @return the factor
+     */
+    public static double gaussianRadiusFactor(int d, int n) {
+        double l = Math.log(Math.max(2, n));
+        return d + 2 * Math.sqrt(2 * d * l) + 2 * l;
+    }
+
     /** A finite, non-negative value for an {@link org.dpgauss.release.Accuracy} (huge values are capped). */
     static double finite(double v) {
         return Double.isFinite(v) ? Math.max(0, v) : Double.MAX_VALUE;

@@ -107,6 +107,23 @@ class SecondMomentAccuracyTest {
     }
 
     @Test
+    void analyzeGaussBoundHoldsOnGaussianRowsWithoutANormBound() {
+        int n = 5000;
+        int d = 10;
+        RowBlockMatrix x = BaselineTestData.gaussian(n, BaselineTestData.geometric(d, 10), 12);
+        double r = BaselineTestData.maxRowNorm(x); // R about the largest norm: ||S|| >= R^2/(d + 2 sqrt(2d ln n) + 2 ln n)
+        AnalyzeGauss m = AnalyzeGauss.of(r, Zcdp.of(0.5));
+        Accuracy a = stated(m, n, d);
+        assertTrue(a.assumptions().contains("Gaussian rows whose largest norm is about R"), a.assumptions());
+        double[] e = errors(x, RUNS, 6, rr -> m.matrix(x, rr, CPU));
+        System.out.printf(java.util.Locale.ROOT, "analyze-gauss (gaussian, no norm bound): expected %.4g bound %.4g"
+                + " median %.4g max %.4g%n", a.expected(), a.bound(), median(e), e[e.length - 1]);
+        assertTrue(exceedances(e, a.bound()) <= ALLOWED);
+        // the expected value takes ||S|| = R^2/d, about 2.5x too large for these rows: within a factor 3
+        assertTrue(median(e) <= 3 * a.expected() && a.expected() <= 3 * median(e));
+    }
+
+    @Test
     void coinPressStatementHoldsOnGaussianRows() {
         int n = 4000;
         int d = 5;
