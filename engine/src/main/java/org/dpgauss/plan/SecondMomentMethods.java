@@ -176,7 +176,7 @@ final class SecondMomentMethods implements MethodProvider {
         } else {
             n.add(q.minEigenvalue().isPresent() ? "the public lambda_min bound (given) as a lower bound on ||S||_2"
                     : "optionally a public lower bound on lambda_min(S); without one the stated error assumes"
-                            + " ||S||_2 >= R^2/d");
+                            + " ||S||_2 >= R^2/(d + 2 sqrt(2 d ln n) + 2 ln n), as for Gaussian rows");
         }
         return n;
     }

@@ -86,7 +86,7 @@ public final class AnalyzeGauss implements SecondMomentMethod {
     private final boolean clipToRadius;
     private final boolean psd;
     private final SymmetricNoise noiseOverride; // null: secure noise from each call's random source
-    private final Double normLowerBound; // null: the planning scale R^2/d of the accuracy statement
+    private final Double normLowerBound; // null: the typical and Gaussian scales of the accuracy statement
 
     private AnalyzeGauss(double radius, Zcdp budget, Sensitivity sensitivity, boolean clipToRadius, boolean psd,
             SymmetricNoise noiseOverride, Double normLowerBound) {
@@ -228,9 +228,10 @@ public final class AnalyzeGauss implements SecondMomentMethod {
      * The a-priori accuracy ({@link SpectralAccuracy#METRIC}): when every row has norm at most R nothing is clipped
      * and {@code S~ - S} is the noise matrix alone, so the relative error is {@code ||N||_2 / ||S||_2}. Since
      * {@code ||S||_2} is private, it is replaced by a public lower bound {@code s0}: the one given
-     * ({@link Builder#normLowerBound}, e.g. a public lambda_min bound), else the planning scale {@code R^2/d}, stated
-     * as an assumption. Expected {@code E||N|| / s0}, bound {@code ||N||}'s {@code probability} bound over s0
-     * ({@link SpectralAccuracy}).
+     * ({@link Builder#normLowerBound}, e.g. a public lambda_min bound), else, stated as an assumption, the Gaussian
+     * scale {@code R^2 / SpectralAccuracy.gaussianRadiusFactor(d, n)} for the bound and the typical scale
+     * {@code R^2 / SpectralAccuracy.typicalRadiusFactor(d, n)} for the expected value. Expected {@code E||N|| / s},
+     * bound {@code ||N||}'s {@code probability} bound over s0 ({@link SpectralAccuracy}).
      *
      * @param n the number of rows
      * @param d the dimension
@@ -249,12 +250,13 @@ public final class AnalyzeGauss implements SecondMomentMethod {
             sLow = normLowerBound;
             scale = String.format(java.util.Locale.ROOT, "||S||_2 >= %.4g (the public lower bound given)", sLow);
         } else {
-            sExp = radius * radius / d;
+            sExp = radius * radius / SpectralAccuracy.typicalRadiusFactor(d, n);
             sLow = radius * radius / SpectralAccuracy.gaussianRadiusFactor(d, n);
             scale = String.format(java.util.Locale.ROOT, "||S||_2 >= R^2/(d + 2 sqrt(2 d ln n) + 2 ln n) = %.4g (no"
                     + " public lower bound on ||S||_2 was given: this holds for Gaussian rows whose largest norm is"
-                    + " about R, and for rows with a large common mean; the expected value takes ||S||_2 = R^2/d ="
-                    + " %.4g)", sLow, sExp);
+                    + " about R, and for rows with a large common mean; the expected value takes the typical ||S||_2 ="
+                    + " R^2/d = %.4g, larger for rows with a large common mean, smaller for centred Gaussian rows)",
+                    sLow, sExp);
         }
         return org.dpgauss.release.Accuracy.of(SpectralAccuracy.METRIC, SpectralAccuracy.finite(expected / sExp),
                 SpectralAccuracy.finite(bound / sLow), probability, String.format(java.util.Locale.ROOT,
@@ -397,7 +399,7 @@ public final class AnalyzeGauss implements SecondMomentMethod {
 
         /**
          * @param s a public lower bound on {@code ||S||_2} (a public lambda_min bound is one); used only by the
-         *     accuracy statement (default: the planning scale {@code R^2/d})
+         *     accuracy statement (default: the typical and Gaussian scales of {@link SpectralAccuracy})
          * @return this builder
          */
         public Builder normLowerBound(double s) {

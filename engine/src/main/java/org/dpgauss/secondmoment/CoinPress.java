@@ -111,7 +111,7 @@ public final class CoinPress implements SecondMomentMethod {
     private final Double radius; // null: no public-bound check
     private final boolean psd;
     private final SymmetricNoise noiseOverride;
-    private final Double normLowerBound; // null: the planning scale u/d of the accuracy statement
+    private final Double normLowerBound; // null: the typical and Gaussian scales of the accuracy statement
 
     private CoinPress(double priorScale, Zcdp budget, double[] fractions, double tailProbability, Double radius,
             boolean psd, SymmetricNoise noiseOverride, Double normLowerBound) {
@@ -206,7 +206,7 @@ public final class CoinPress implements SecondMomentMethod {
 
     /**
      * @param s a public lower bound on {@code ||S||_2} (a public lambda_min bound is one); used only by the accuracy
-     *     statement, for how fast the preconditioner locks on (default: the planning scale {@code u/d})
+     *     statement, for how fast the preconditioner locks on (default: the typical scale {@code u/sqrt(d (d + 2 sqrt(2 d ln n) + 2 ln n))})
      * @return a copy with that bound
      */
     public CoinPress withNormLowerBound(double s) {
@@ -336,9 +336,11 @@ public final class CoinPress implements SecondMomentMethod {
      * error is at most {@code 2 ||N_t|| / g}. g follows the public recurrence {@code g_0 = min(1, s0/u)},
      * {@code g_{i+1} = g_i / (g_i + eta + nu_i)} (each step divides the whitened top direction by its noisy estimate
      * plus eta; {@code nu_i} is the noise along that direction, sigma_i, for the expected value and the noise norm's
-     * bound for the bound), with s0 the public lower bound on {@code ||S||_2} (given, else the planning scale
-     * {@code u/d}). Expected: {@code E||N_t|| / g}; bound: {@code 2 nu_t / g} with the noise norms' bounds, the failure
-     * probability split half to the last step and half over the others.
+     * bound for the bound), with s0 the public lower bound on {@code ||S||_2} (given, else the scales of
+     * {@link SpectralAccuracy}: {@code u / typicalRadiusFactor} for the expected value, {@code u /
+     * gaussianRadiusFactor} for the bound). Expected: {@code E||N_t|| / g}; bound: {@code 2 nu_t / g} with the noise
+     * norms' bounds, times the amplification {@code prod (eta + nu_i) u / s0} of pure-noise directions when larger;
+     * the failure probability is split half to the last step and half over the others.
      *
      * @param n the number of rows
      * @param d the dimension
@@ -349,7 +351,8 @@ public final class CoinPress implements SecondMomentMethod {
         double beta = 1 - probability;
         int t = fractions.length;
         double eta = eta(n, d);
-        double sExp = normLowerBound != null ? normLowerBound : priorScale / d;
+        double sExp = normLowerBound != null ? normLowerBound
+                : priorScale / SpectralAccuracy.typicalRadiusFactor(d, n);
         double sLow = normLowerBound != null ? normLowerBound
                 : priorScale / SpectralAccuracy.gaussianRadiusFactor(d, n);
         double gExp = Math.min(1, sExp / priorScale);
@@ -376,8 +379,8 @@ public final class CoinPress implements SecondMomentMethod {
                 ? String.format(java.util.Locale.ROOT, "||S||_2 >= %.4g (the public lower bound given)", sLow)
                 : String.format(java.util.Locale.ROOT, "||S||_2 >= u/(d + 2 sqrt(2 d ln n) + 2 ln n) = %.4g (no"
                         + " public lower bound on ||S||_2 was given: this holds for Gaussian rows whose largest norm is"
-                        + " about sqrt(u), and for rows with a large common mean; the expected value takes ||S||_2 ="
-                        + " u/d = %.4g)", sLow, sExp);
+                        + " about sqrt(u), and for rows with a large common mean; the expected value takes the typical"
+                        + " ||S||_2 = u/d = %.4g)", sLow, sExp);
         String regime = locked ? String.format(java.util.Locale.ROOT, "the %d preconditioning steps lock on S's top"
                 + " directions at this n (whitened scale g=%.3g expected, >= %.3g at the bound); the expected value is"
                 + " for a well-conditioned S: for an ill-conditioned S the error relative to ||S||_2 is smaller", t - 1,
@@ -419,25 +422,25 @@ public final class CoinPress implements SecondMomentMethod {
      * @param n the number of rows
      * @param d the dimension
      * @return whether the accuracy statement's preconditioner locks on (whitened top scale at least 1/2 from the
-     *     planning scale u/d, or the given lower bound on ||S||_2, with the step noise at its expected level along
+     *     typical scale of ||S||_2, or the given lower bound on ||S||_2, with the step noise at its expected level along
      *     that direction and noise directions not amplified): the n from which {@link #accuracy} is near its floor
      */
     public boolean locksOn(int n, int d) {
         int t = fractions.length;
         double eta = eta(n, d);
-        double g = initialScale(d);
+        double g = initialScale(d, n);
         double b = 1;
         for (int i = 0; i < t - 1; i++) {
             double s = sigma(i, n, d);
             g = g / (g + eta + SymmetricGaussianNoise.effectiveSigma(s));
             b *= eta + SpectralAccuracy.expectedNoiseNorm(s, d);
         }
-        return g >= 0.5 && b / initialScale(d) <= 1 / g;
+        return g >= 0.5 && b / initialScale(d, n) <= 1 / g;
     }
 
-    /** {@code min(1, s0/u)}: the whitened scale of S's top direction before the first step. */
-    private double initialScale(int d) {
-        double s0 = normLowerBound != null ? normLowerBound : priorScale / d;
+    /** {@code min(1, s0/u)}: the whitened scale of S's top direction before the first step (typical scale). */
+    private double initialScale(int d, int n) {
+        double s0 = normLowerBound != null ? normLowerBound : priorScale / SpectralAccuracy.typicalRadiusFactor(d, n);
         return Math.min(1.0, s0 / priorScale);
     }
 

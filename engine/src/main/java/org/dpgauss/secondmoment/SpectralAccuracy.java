@@ -85,6 +85,20 @@ public final class SpectralAccuracy {
         return d + 2 * Math.sqrt(2 * d * l) + 2 * l;
     }
 
+    /**
+     * The ratio {@code R^2 / ||S||_2} that the expected values assume when no lower bound on {@code ||S||_2} is
+     * given: d, as for rows of norm about R spread over all directions. Tables with a large common mean have a smaller
+     * ratio (the expected values are then pessimistic, about 2x on an iris-like table), centred Gaussian rows whose
+     * largest norm is R a larger one (optimistic, about 2x at d = 10, less at larger d).
+     *
+     * @param d the dimension
+     * @param n the number of rows (unused: kept so that the rule may depend on it)
+     * @return the factor
+     */
+    public static double typicalRadiusFactor(int d, int n) {
+        return d;
+    }
+
     /** A finite, non-negative value for an {@link org.dpgauss.release.Accuracy} (huge values are capped). */
     static double finite(double v) {
         return Double.isFinite(v) ? Math.max(0, v) : Double.MAX_VALUE;

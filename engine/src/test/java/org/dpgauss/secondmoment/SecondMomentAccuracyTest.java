@@ -119,7 +119,7 @@ class SecondMomentAccuracyTest {
         System.out.printf(java.util.Locale.ROOT, "analyze-gauss (gaussian, no norm bound): expected %.4g bound %.4g"
                 + " median %.4g max %.4g%n", a.expected(), a.bound(), median(e), e[e.length - 1]);
         assertTrue(exceedances(e, a.bound()) <= ALLOWED);
-        // the expected value takes ||S|| = R^2/d, about 2.5x too large for these rows: within a factor 3
+        // the expected value takes ||S|| = R^2/d, about 2x too large for these rows: within a factor 3
         assertTrue(median(e) <= 3 * a.expected() && a.expected() <= 3 * median(e));
     }
 
