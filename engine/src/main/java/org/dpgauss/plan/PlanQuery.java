@@ -9,7 +9,8 @@ import org.dpgauss.privacy.ApproxDp;
 /**
  * The public facts a user has before touching the data: the family, n (or an upper bound for add/remove
  * mechanisms), d, the total budget, and whatever public bounds they know (a clipping radius around a public
- * centre, a row-norm bound, a covariance proxy, a projection rank). Immutable; built with {@link #builder}.
+ * centre, a row-norm bound, a lower bound on lambda_min of the second moment, a covariance proxy, a projection
+ * rank). Immutable; built with {@link #builder}.
  */
 public final class PlanQuery {
 
