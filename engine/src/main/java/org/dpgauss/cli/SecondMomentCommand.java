@@ -39,7 +39,22 @@ import picocli.CommandLine.ParentCommand;
                     + "(symmetric, possibly indefinite) as \"secondMoment\"; with --psd also its projection onto the "
                     + "PSD cone (free post-processing) as \"psdProjection\"; the public \"parameters\" and the "
                     + "\"guarantee\". A FAIL (Algorithm 4 released no usable bucket; subsample-aggregate's test failed) "
-                    + "releases nothing else and exits with code 3."})
+                    + "releases nothing else and exits with code 3.",
+            "Accuracy: every release states, from public values only, \"accuracy\": the relative spectral error "
+                    + "||S~ - S||_2/||S||_2 expected and its 95% bound, with the assumptions they need (for example "
+                    + "\"every row has norm <= R\"). analyze-gauss: noise norm about 2 R^2 sqrt(d)/(n sqrt(rho)) divided "
+                    + "by ||S||_2: --min-eigenvalue if given, else R^2/(d + 2 sqrt(2 d ln n) + 2 ln n) (Gaussian rows "
+                    + "whose largest norm is about R) for the bound and a typical scale for the expected value. "
+                    + "coinpress: about 2 tau^2 sqrt(d)/(n sqrt(0.75 rho)), tau^2 ~ d, for Gaussian-like rows. recursive: "
+                    + "with --min-eigenvalue and n large enough that the noise stays below its eigen-split threshold "
+                    + "(event E) the spec's gammaBound; below that n only a worst case (>= 1) is stated, and the "
+                    + "statement names the n that would suffice.",
+            "Which method: analyze-gauss when ||S||_2 is a sizeable fraction of R^2 (rows near the radius, or "
+                    + "concentrated near a few directions); coinpress for Gaussian-like rows whose ||S||_2 is well "
+                    + "below R^2/d; recursive for badly conditioned, heavy-tailed rows with a public --min-eigenvalue "
+                    + "and n above its event-E size; subsample-aggregate only at Thm A.6's sample size (about 1e9 "
+                    + "rows at d=100). The library planner (org.dpgauss.plan.Planner) prints each method's predicted "
+                    + "error and minimum n from n, d, the budget and R."})
 final class SecondMomentCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -55,7 +70,8 @@ final class SecondMomentCommand implements Callable<Integer> {
     @Option(names = "--list-methods", description = "List the available methods with their guarantees and exit.")
     boolean listMethods;
 
-    @Option(names = "--rho", paramLabel = "RHO", description = "zCDP budget rho > 0 of the main mechanism.")
+    @Option(names = "--rho", paramLabel = "RHO", description = "zCDP budget rho > 0 of the main mechanism. The "
+            + "noise standard deviation scales as 1/sqrt(rho): 4x the budget halves the error.")
     Double rho;
 
     @ArgGroup(exclusive = true, multiplicity = "0..1")
@@ -64,22 +80,29 @@ final class SecondMomentCommand implements Callable<Integer> {
     static final class Radius {
         @Option(names = "--radius", required = true, paramLabel = "R",
                 description = "Public covering radius R > 0: every row must have L2 norm <= R; a longer row is an "
-                        + "input error (exit 1). Choose R without looking at the data.")
+                        + "input error (exit 1). Choose R without looking at the data. The noise scales as R^2: a "
+                        + "loose R costs accuracy quadratically.")
         Double bound;
 
         @Option(names = "--clip", required = true, paramLabel = "R",
                 description = "Clipping radius R > 0: rows longer than R are scaled onto the ball of radius R (part "
-                        + "of the mechanism; the guarantee holds for any input).")
+                        + "of the mechanism; the guarantee holds for any input). Trade-off: the noise scales as R^2, "
+                        + "but rows beyond R are shrunk, biasing S~ down (the accuracy statement assumes none is).")
         Double clip;
     }
 
     @Option(names = "--min-eigenvalue", paramLabel = "L",
-            description = "recursive: public lower bound L > 0 on lambda_min(Sigma); the data are divided by sqrt(L).")
+            description = "recursive: public lower bound L > 0 on lambda_min(S); the data are divided by sqrt(L). A "
+                    + "smaller L is safe but adds levels (L grows with log(R^2/L)) and raises the n at which the "
+                    + "accuracy is proven; an L above lambda_min(S) voids the accuracy statement (privacy holds). "
+                    + "analyze-gauss and coinpress use it only in their accuracy statement, as a lower bound on ||S||_2.")
     Double minEigenvalue;
 
     @Option(names = "--lambda-epsilon", paramLabel = "E",
             description = "recursive: estimate lambda_min privately with Algorithm 4 at (E, --lambda-delta)-DP instead "
-                    + "of --min-eigenvalue; the scale is lambda~/(1+alpha).")
+                    + "of --min-eigenvalue; the scale is lambda~/(1+alpha). E is spent on top of --rho; a smaller E "
+                    + "raises the histogram threshold 1 + (2/E) ln(1/delta) that floor(n/K) groups must reach, so "
+                    + "small n FAILs (the release's failMeaning names the n needed).")
     Double lambdaEpsilon;
 
     @Option(names = "--lambda-delta", paramLabel = "D",
@@ -87,17 +110,23 @@ final class SecondMomentCommand implements Callable<Integer> {
     Double lambdaDelta;
 
     @Option(names = "--lambda-group-size", paramLabel = "K",
-            description = "recursive: Algorithm 4's group size K >= d (default: 10d, so that group minimum eigenvalues "
-                    + "concentrate; n must hold enough groups to pass the histogram threshold).")
+            description = "recursive: Algorithm 4's group size K >= d (default: 10d). A larger K makes the groups' "
+                    + "lambda_min agree (one bucket) but leaves fewer groups floor(n/K) to pass the histogram threshold; "
+                    + "a K near d gives near-singular groups (bucket {0}, FAIL).")
     Integer lambdaGroupSize;
 
     @Option(names = "--m", paramLabel = "M",
             description = "Subsamplability size m >= 1 (spec §1.3; default: d). Sets the stop 640m, the threshold "
-                    + "psi = 1/(10m) and the tail P_tail = {x : x^T Sigma^-1 x > m(1+alpha)}. Privacy holds for every m.")
+                    + "psi = 1/(10m) and the tail P_tail = {x : x^T S^-1 x > m(1+alpha)}. Privacy holds for every m. "
+                    + "Trade-off: the leaf noise and the noise/split ratio grow with m (a smaller m is more accurate "
+                    + "and reaches event E at smaller n), but m below the data's true subsamplability size voids "
+                    + "the accuracy guarantee (more rows fall in the clipped tail).")
     Integer m;
 
     @Option(names = "--alpha", defaultValue = "0.5", description = "Subsampling accuracy alpha in (0, 1/2] "
-            + "(default: ${DEFAULT-VALUE}).")
+            + "(default: ${DEFAULT-VALUE}). recursive: the data are pre-scaled by 1/(1-alpha) and the one-level "
+            + "error carries a factor (1-alpha); a smaller alpha narrows Algorithm 4's buckets (more may split the "
+            + "groups). subsample-aggregate: its accuracy bound is 2 alpha and its masking noise grows with alpha.")
     double alpha;
 
     @Option(names = "--xi", defaultValue = "0.1", description = "Failure probability of the reported accuracy "
@@ -115,14 +144,19 @@ final class SecondMomentCommand implements Callable<Integer> {
 
     @Option(names = "--noise-scaling", defaultValue = "levels", paramLabel = "levels|paper|tight",
             description = "recursive: sigma_t uses T_sigma = L, the number of levels (levels, default, sound); the "
-                    + "paper's T (paper, needs T >= 1); or the tight sensitivity sqrt(2)R^2/n (tight, ablation).")
+                    + "paper's T (paper, needs T >= 1); or the tight sensitivity sqrt(2)R^2/n (tight, ablation: about "
+                    + "2.8x less noise at the same rho, not the paper's calibration).")
     String noiseScaling;
 
     @Option(names = "--psd", description = "Also print the PSD projection of the estimate (eigenvalues clamped at 0).")
     boolean psd;
 
     @Option(names = "--option", paramLabel = "KEY=VALUE",
-            description = "Numeric option of a specific method (repeatable), e.g. --option iterations=3.")
+            description = "Numeric option of a specific method (repeatable), e.g. --option iterations=3. coinpress: "
+                    + "iterations=T (default 4; more steps refine the whitening but each earlier step gets less of "
+                    + "the 1/4 of rho they share), prior-scale=U (default R^2; S <= U I must hold, a looser U needs "
+                    + "more steps to lock on). subsample-aggregate: group-size=M (larger groups agree more often but "
+                    + "leave fewer groups for the private test), uncertified=1.")
     Map<String, Double> options = new LinkedHashMap<>();
 
     @Override

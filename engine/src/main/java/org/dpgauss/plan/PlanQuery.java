@@ -9,7 +9,8 @@ import org.dpgauss.privacy.ApproxDp;
 /**
  * The public facts a user has before touching the data: the family, n (or an upper bound for add/remove
  * mechanisms), d, the total budget, and whatever public bounds they know (a clipping radius around a public
- * centre, a row-norm bound, a covariance proxy, a projection rank). Immutable; built with {@link #builder}.
+ * centre, a row-norm bound, a lower bound on lambda_min of the second moment, a covariance proxy, a projection
+ * rank). Immutable; built with {@link #builder}.
  */
 public final class PlanQuery {
 
@@ -23,9 +24,11 @@ public final class PlanQuery {
     private final double[] variances;
     private final Integer rank;
     private final double[][] covariance;
+    private final Double minEigenvalue;
 
     private PlanQuery(Builder b) {
         this.covariance = b.covariance;
+        this.minEigenvalue = b.minEigenvalue;
         this.family = b.family;
         this.rows = b.rows;
         this.dimension = b.dimension;
@@ -123,6 +126,11 @@ public final class PlanQuery {
         return rank == null ? OptionalInt.empty() : OptionalInt.of(rank);
     }
 
+    /** @return a public lower bound on lambda_min of the rows' second moment (hence on its spectral norm), if known */
+    public OptionalDouble minEigenvalue() {
+        return minEigenvalue == null ? OptionalDouble.empty() : OptionalDouble.of(minEigenvalue);
+    }
+
     /** Builds a query; validates ranges. */
     public static final class Builder {
         private final Family family;
@@ -135,6 +143,7 @@ public final class PlanQuery {
         private double[] variances;
         private Integer rank;
         private double[][] covariance;
+        private Double minEigenvalue;
 
         private Builder(Family family, int rows, int dimension, ApproxDp budget) {
             this.family = Objects.requireNonNull(family, "family");
@@ -250,6 +259,19 @@ public final class PlanQuery {
                 throw new IllegalArgumentException("rank " + r + " must be >= 1");
             }
             this.rank = r;
+            return this;
+        }
+
+        /**
+         * @param l a public lower bound on lambda_min of the rows' second moment S = (1/n) sum x_i x_i^T (it also
+         *     bounds ||S||_2 from below)
+         * @return this builder
+         */
+        public Builder minEigenvalue(double l) {
+            if (!(l > 0) || Double.isInfinite(l)) {
+                throw new IllegalArgumentException("min eigenvalue bound " + l + " must be finite and > 0");
+            }
+            this.minEigenvalue = l;
             return this;
         }
 

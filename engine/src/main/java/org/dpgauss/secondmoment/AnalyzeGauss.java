@@ -86,9 +86,11 @@ public final class AnalyzeGauss implements SecondMomentMethod {
     private final boolean clipToRadius;
     private final boolean psd;
     private final SymmetricNoise noiseOverride; // null: secure noise from each call's random source
+    private final Double normLowerBound; // null: the typical and Gaussian scales of the accuracy statement
 
     private AnalyzeGauss(double radius, Zcdp budget, Sensitivity sensitivity, boolean clipToRadius, boolean psd,
-            SymmetricNoise noiseOverride) {
+            SymmetricNoise noiseOverride, Double normLowerBound) {
+        this.normLowerBound = normLowerBound;
         this.radius = radius;
         this.budget = budget;
         this.sensitivity = sensitivity;
@@ -103,7 +105,7 @@ public final class AnalyzeGauss implements SecondMomentMethod {
      */
     AnalyzeGauss(AnalyzeGauss base, SymmetricNoise noise) {
         this(base.radius, base.budget, base.sensitivity, base.clipToRadius, base.psd,
-                Objects.requireNonNull(noise, "noise"));
+                Objects.requireNonNull(noise, "noise"), base.normLowerBound);
     }
 
     /**
@@ -132,9 +134,13 @@ public final class AnalyzeGauss implements SecondMomentMethod {
     public static AnalyzeGauss fromParams(SecondMomentParams params) {
         Objects.requireNonNull(params, "params");
         boolean paper = params.extraFlag(EXTRA_PAPER_SENSITIVITY, "tight sqrt(2) R^2/n", "the paper's 4 R^2/n");
-        return builder().radius(params.radius()).budget(params.budget())
+        Builder b = builder().radius(params.radius()).budget(params.budget())
                 .sensitivity(paper ? Sensitivity.PAPER : Sensitivity.TIGHT).clipToRadius(params.clipToRadius())
-                .psdProjection(params.psdProjection()).build();
+                .psdProjection(params.psdProjection());
+        if (params.minEigenvalue() != null) { // lambda_min(S) >= L implies ||S||_2 >= L: only the statement uses it
+            b.normLowerBound(params.minEigenvalue());
+        }
+        return b.build();
     }
 
     @Override
@@ -214,8 +220,52 @@ public final class AnalyzeGauss implements SecondMomentMethod {
                         .put("accountedRho", acc)
                         .build())
                 .accounting(Release.zcdp(ID, NeighbouringRelation.REPLACE_ONE, budget))
+                .accuracy(accuracy(n, d, SpectralAccuracy.PROBABILITY))
                 .build();
     }
+
+    /**
+     * The a-priori accuracy ({@link SpectralAccuracy#METRIC}): when every row has norm at most R nothing is clipped
+     * and {@code S~ - S} is the noise matrix alone, so the relative error is {@code ||N||_2 / ||S||_2}. Since
+     * {@code ||S||_2} is private, it is replaced by a public lower bound {@code s0}: the one given
+     * ({@link Builder#normLowerBound}, e.g. a public lambda_min bound), else, stated as an assumption, the Gaussian
+     * scale {@code R^2 / SpectralAccuracy.gaussianRadiusFactor(d, n)} for the bound and the typical scale
+     * {@code R^2 / SpectralAccuracy.typicalRadiusFactor(d, n)} for the expected value. Expected {@code E||N|| / s},
+     * bound {@code ||N||}'s {@code probability} bound over s0 ({@link SpectralAccuracy}).
+     *
+     * @param n the number of rows
+     * @param d the dimension
+     * @param probability the bound's probability
+     * @return the statement
+     */
+    public org.dpgauss.release.Accuracy accuracy(int n, int d, double probability) {
+        double sigma = sigma(n, d);
+        double expected = SpectralAccuracy.expectedNoiseNorm(sigma, d);
+        double bound = SpectralAccuracy.noiseNormBound(sigma, d, 1 - probability);
+        String scale;
+        double sExp;
+        double sLow;
+        if (normLowerBound != null) {
+            sExp = normLowerBound;
+            sLow = normLowerBound;
+            scale = String.format(java.util.Locale.ROOT, "||S||_2 >= %.4g (the public lower bound given)", sLow);
+        } else {
+            sExp = radius * radius / SpectralAccuracy.typicalRadiusFactor(d, n);
+            sLow = radius * radius / SpectralAccuracy.gaussianRadiusFactor(d, n);
+            scale = String.format(java.util.Locale.ROOT, "||S||_2 >= R^2/(d + 2 sqrt(2 d ln n) + 2 ln n) = %.4g (no"
+                    + " public lower bound on ||S||_2 was given: this holds for Gaussian rows whose largest norm is"
+                    + " about R, and for rows with a large common mean; the expected value takes the typical ||S||_2 ="
+                    + " R^2/d = %.4g, larger for rows with a large common mean, smaller for centred Gaussian rows)",
+                    sLow, sExp);
+        }
+        return org.dpgauss.release.Accuracy.of(SpectralAccuracy.METRIC, SpectralAccuracy.finite(expected / sExp),
+                SpectralAccuracy.finite(bound / sLow), probability, String.format(java.util.Locale.ROOT,
+                        "every row has norm <= R=%.4g (longer rows are %s, which biases S~ down) and %s; the error is"
+                        + " the noise alone, about %.4g in the units of S (2 sigma sqrt(d), sigma=%.4g), so a larger"
+                        + " ||S||_2 gives a proportionally smaller relative error", radius,
+                        clipToRadius ? "clipped to R" : "refused", scale, expected, sigma));
+    }
+
 
     /** A row beyond the public radius (when rows are not clipped) is refused before any budget is charged. */
     @Override
@@ -342,8 +392,23 @@ public final class AnalyzeGauss implements SecondMomentMethod {
         private Sensitivity sensitivity = Sensitivity.TIGHT;
         private boolean clipToRadius = true;
         private boolean psd;
+        private Double normLowerBound;
 
         private Builder() {
+        }
+
+        /**
+         * @param s a public lower bound on {@code ||S||_2} (a public lambda_min bound is one); used only by the
+         *     accuracy statement (default: the typical and Gaussian scales of {@link SpectralAccuracy})
+         * @return this builder
+         */
+        public Builder normLowerBound(double s) {
+            if (!(s > 0) || Double.isInfinite(s)) {
+                throw new IllegalArgumentException("norm lower bound=" + s + " is outside (0, inf): it is a public"
+                        + " lower bound on the spectral norm of the rows' second moment");
+            }
+            this.normLowerBound = s;
+            return this;
         }
 
         /** @param r the public clipping (or covering) radius R &gt; 0 @return this builder */
@@ -385,7 +450,7 @@ public final class AnalyzeGauss implements SecondMomentMethod {
                 throw new IllegalStateException("budget(Zcdp.of(rho)) is required: the zCDP budget");
             }
             checkRadius("radius R", radius);
-            return new AnalyzeGauss(radius, checkBudget(budget), sensitivity, clipToRadius, psd, null);
+            return new AnalyzeGauss(radius, checkBudget(budget), sensitivity, clipToRadius, psd, null, normLowerBound);
         }
     }
 }

@@ -111,9 +111,11 @@ public final class CoinPress implements SecondMomentMethod {
     private final Double radius; // null: no public-bound check
     private final boolean psd;
     private final SymmetricNoise noiseOverride;
+    private final Double normLowerBound; // null: the typical and Gaussian scales of the accuracy statement
 
     private CoinPress(double priorScale, Zcdp budget, double[] fractions, double tailProbability, Double radius,
-            boolean psd, SymmetricNoise noiseOverride) {
+            boolean psd, SymmetricNoise noiseOverride, Double normLowerBound) {
+        this.normLowerBound = normLowerBound;
         this.priorScale = priorScale;
         this.budget = budget;
         this.fractions = fractions;
@@ -129,7 +131,7 @@ public final class CoinPress implements SecondMomentMethod {
      */
     CoinPress(CoinPress base, SymmetricNoise noise) {
         this(base.priorScale, base.budget, base.fractions, base.tailProbability, base.radius, base.psd,
-                Objects.requireNonNull(noise, "noise"));
+                Objects.requireNonNull(noise, "noise"), base.normLowerBound);
     }
 
     /**
@@ -176,7 +178,8 @@ public final class CoinPress implements SecondMomentMethod {
         if (radius != null) {
             AnalyzeGauss.checkRadius("radius R", radius);
         }
-        return new CoinPress(priorScale, budget, fractions.clone(), DEFAULT_TAIL_PROBABILITY, radius, psd, null);
+        return new CoinPress(priorScale, budget, fractions.clone(), DEFAULT_TAIL_PROBABILITY, radius, psd, null,
+                null);
     }
 
     /**
@@ -195,8 +198,23 @@ public final class CoinPress implements SecondMomentMethod {
                     + " runs a whole number of preconditioning steps");
         }
         double u = params.extra(EXTRA_PRIOR_SCALE, params.radius() * params.radius());
-        return create(u, params.budget(), defaultSplit((int) t), params.clipToRadius() ? null : params.radius(),
-                params.psdProjection());
+        CoinPress c = create(u, params.budget(), defaultSplit((int) t), params.clipToRadius() ? null
+                : params.radius(), params.psdProjection());
+        // lambda_min(S) >= L implies ||S||_2 >= L: only the accuracy statement uses it
+        return params.minEigenvalue() == null ? c : c.withNormLowerBound(params.minEigenvalue());
+    }
+
+    /**
+     * @param s a public lower bound on {@code ||S||_2} (a public lambda_min bound is one); used only by the accuracy
+     *     statement, for how fast the preconditioner locks on (default: the typical scale {@code u/sqrt(d (d + 2 sqrt(2 d ln n) + 2 ln n))})
+     * @return a copy with that bound
+     */
+    public CoinPress withNormLowerBound(double s) {
+        if (!(s > 0) || Double.isInfinite(s)) {
+            throw new IllegalArgumentException("norm lower bound=" + s + " is outside (0, inf): it is a public lower"
+                    + " bound on the spectral norm of the rows' second moment");
+        }
+        return new CoinPress(priorScale, budget, fractions, tailProbability, radius, psd, noiseOverride, s);
     }
 
     /**
@@ -229,7 +247,7 @@ public final class CoinPress implements SecondMomentMethod {
         if (!(b > 0 && b < 1)) {
             throw new IllegalArgumentException("tail probability b=" + b + " is outside (0, 1)");
         }
-        return new CoinPress(priorScale, budget, fractions, b, radius, psd, noiseOverride);
+        return new CoinPress(priorScale, budget, fractions, b, radius, psd, noiseOverride, normLowerBound);
     }
 
     @Override
@@ -305,7 +323,125 @@ public final class CoinPress implements SecondMomentMethod {
                 .parameters(p.build())
                 .accounting(Release.zcdp(ID, NeighbouringRelation.REPLACE_ONE, budget))
                 .failMeaning(FAIL_MEANING)
+                .accuracy(accuracy(n, d, SpectralAccuracy.PROBABILITY))
                 .build();
+    }
+
+    /**
+     * The a-priori accuracy ({@link SpectralAccuracy#METRIC}). The output is {@code L Z L^T} with {@code L} the
+     * preconditioner of the first t-1 steps and {@code Z} the PSD projection of the last step's whitened Gram plus
+     * its noise {@code N_t}. If no whitened row is clipped, {@code Z - G} (G the whitened S) has spectral norm at most
+     * {@code 2 ||N_t||} (the projection moves no eigenvalue by more than {@code ||N_t||}), and
+     * {@code ||S||_2 >= g ||L||^2} where g is the whitened S's eigenvalue along L's top direction, so the relative
+     * error is at most {@code 2 ||N_t|| / g}. g follows the public recurrence {@code g_0 = min(1, s0/u)},
+     * {@code g_{i+1} = g_i / (g_i + eta + nu_i)} (each step divides the whitened top direction by its noisy estimate
+     * plus eta; {@code nu_i} is the noise along that direction, sigma_i, for the expected value and the noise norm's
+     * bound for the bound), with s0 the public lower bound on {@code ||S||_2} (given, else the scales of
+     * {@link SpectralAccuracy}: {@code u / typicalRadiusFactor} for the expected value, {@code u /
+     * gaussianRadiusFactor} for the bound). Expected: {@code E||N_t|| / g}; bound: {@code 2 nu_t / g} with the noise
+     * norms' bounds, times the amplification {@code prod (eta + nu_i) u / s0} of pure-noise directions when larger;
+     * the failure probability is split half to the last step and half over the others.
+     *
+     * @param n the number of rows
+     * @param d the dimension
+     * @param probability the bound's probability
+     * @return the statement
+     */
+    public org.dpgauss.release.Accuracy accuracy(int n, int d, double probability) {
+        double beta = 1 - probability;
+        int t = fractions.length;
+        double eta = eta(n, d);
+        double sExp = normLowerBound != null ? normLowerBound
+                : priorScale / SpectralAccuracy.typicalRadiusFactor(d, n);
+        double sLow = normLowerBound != null ? normLowerBound
+                : priorScale / SpectralAccuracy.gaussianRadiusFactor(d, n);
+        double gExp = Math.min(1, sExp / priorScale);
+        double gLow = Math.min(1, sLow / priorScale);
+        double bExp = 1; // the scale of L L^T / u along pure-noise directions
+        double bLow = 1;
+        for (int i = 0; i < t - 1; i++) {
+            double s = sigma(i, n, d);
+            double nuExp = SymmetricGaussianNoise.effectiveSigma(s); // the noise along one direction
+            double nuBound = SpectralAccuracy.noiseNormBound(s, d, beta / (2 * (t - 1)));
+            gExp = gExp / (gExp + eta + nuExp);
+            gLow = gLow / (gLow + eta + nuBound);
+            bExp *= eta + SpectralAccuracy.expectedNoiseNorm(s, d);
+            bLow *= eta + nuBound;
+        }
+        double last = sigma(t - 1, n, d);
+        boolean locked = locksOn(n, d);
+        double lockedExpected = SpectralAccuracy.expectedNoiseNorm(last, d) / gExp;
+        double amplified = SpectralAccuracy.expectedNoiseNorm(last, d) * Math.max(1 / gExp, bExp * priorScale / sExp);
+        double expected = locked ? lockedExpected : Math.sqrt(lockedExpected * amplified);
+        double bound = 2 * SpectralAccuracy.noiseNormBound(last, d, t == 1 ? beta : beta / 2)
+                * Math.max(1 / gLow, bLow * priorScale / sLow);
+        String scale = normLowerBound != null
+                ? String.format(java.util.Locale.ROOT, "||S||_2 >= %.4g (the public lower bound given)", sLow)
+                : String.format(java.util.Locale.ROOT, "||S||_2 >= u/(d + 2 sqrt(2 d ln n) + 2 ln n) = %.4g (no"
+                        + " public lower bound on ||S||_2 was given: this holds for Gaussian rows whose largest norm is"
+                        + " about sqrt(u), and for rows with a large common mean; the expected value takes the typical"
+                        + " ||S||_2 = u/d = %.4g)", sLow, sExp);
+        String regime = locked ? String.format(java.util.Locale.ROOT, "the %d preconditioning steps lock on S's top"
+                + " directions at this n (whitened scale g=%.3g expected, >= %.3g at the bound); the expected value is"
+                + " for a well-conditioned S: for an ill-conditioned S the error relative to ||S||_2 is smaller", t - 1,
+                gExp, gLow)
+                : String.format(java.util.Locale.ROOT, "n=%d is below the %s rows at which the %d preconditioning"
+                        + " steps lock on: the step noise then dominates the whitening and is amplified in the output,"
+                        + " so the expected value is only indicative (it can be off by more than 10x either way) and the bound"
+                        + " includes that amplification", n, rowsToLockOn(d) < 0 ? "more than 2^31"
+                                : Long.toString(rowsToLockOn(d)), t - 1);
+        return org.dpgauss.release.Accuracy.of(SpectralAccuracy.METRIC, SpectralAccuracy.finite(expected),
+                SpectralAccuracy.finite(bound), probability, String.format(java.util.Locale.ROOT,
+                        "the rows are Gaussian-like (sub-Gaussian, light-tailed): whitened rows beyond tau=%.4g are"
+                        + " clipped, which biases S~ down for heavy tails and outliers; S <= u I with u=%.4g; %s; %s",
+                        clipRadius(d), priorScale, scale, regime));
+    }
+
+    /**
+     * @param d the dimension
+     * @return the smallest n at which {@link #locksOn} holds, or -1 if none up to {@code Integer.MAX_VALUE}
+     */
+    public long rowsToLockOn(int d) {
+        if (!locksOn(Integer.MAX_VALUE, d)) {
+            return -1;
+        }
+        int a = 0;
+        int b = Integer.MAX_VALUE;
+        while (b - a > 1) {
+            int mid = a + (b - a) / 2;
+            if (locksOn(mid, d)) {
+                b = mid;
+            } else {
+                a = mid;
+            }
+        }
+        return b;
+    }
+
+    /**
+     * @param n the number of rows
+     * @param d the dimension
+     * @return whether the accuracy statement's preconditioner locks on (whitened top scale at least 1/2 from the
+     *     typical scale of ||S||_2, or the given lower bound on ||S||_2, with the step noise at its expected level along
+     *     that direction and noise directions not amplified): the n from which {@link #accuracy} is near its floor
+     */
+    public boolean locksOn(int n, int d) {
+        int t = fractions.length;
+        double eta = eta(n, d);
+        double g = initialScale(d, n);
+        double b = 1;
+        for (int i = 0; i < t - 1; i++) {
+            double s = sigma(i, n, d);
+            g = g / (g + eta + SymmetricGaussianNoise.effectiveSigma(s));
+            b *= eta + SpectralAccuracy.expectedNoiseNorm(s, d);
+        }
+        return g >= 0.5 && b / initialScale(d, n) <= 1 / g;
+    }
+
+    /** {@code min(1, s0/u)}: the whitened scale of S's top direction before the first step (typical scale). */
+    private double initialScale(int d, int n) {
+        double s0 = normLowerBound != null ? normLowerBound : priorScale / SpectralAccuracy.typicalRadiusFactor(d, n);
+        return Math.min(1.0, s0 / priorScale);
     }
 
     /** A row beyond the public radius (when rows are not clipped) is refused before any budget is charged. */

@@ -223,8 +223,195 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
                 .description("private uncentred second moment (d x d), recursive preconditioning (Algorithm 1)")
                 .parameters(p.build())
                 .accounting(accounting)
-                .failMeaning(alg4 == null ? "" : FAIL_MEANING)
+                .failMeaning(alg4 == null ? "" : failMeaning(n, d))
+                .accuracy(accuracy(n, d, SpectralAccuracy.PROBABILITY))
                 .build();
+    }
+
+    /** Multiplies the planning lambda for Algorithm 4 mode: lambda_min(S) is assumed >= R^2/(PLANNING_CONDITION d). */
+    static final double PLANNING_CONDITION = 1e4;
+
+    /**
+     * What a FAIL means, with the numbers of this n and d (public): Algorithm 4 releases a bucket only when a
+     * bucket's noisy count of groups reaches the histogram threshold.
+     *
+     * @param n the number of rows
+     * @param d the dimension
+     * @return the words
+     */
+    public String failMeaning(int n, int d) {
+        if (params.lambdaEpsilon() == null) {
+            return "";
+        }
+        int k = params.lambdaGroupSize(d);
+        org.dpgauss.mean.anisotropic.StableHistogram h = org.dpgauss.mean.anisotropic.StableHistogram.of(
+                params.lambdaEpsilon(), params.lambdaDelta());
+        double margin = h.noiseScale() * Math.log(10); // the noise falls below -margin with probability <= 0.05
+        long oneBucket = (long) k * (long) Math.ceil(h.threshold() + margin);
+        long twoBuckets = (long) k * (long) Math.ceil(2 * (h.threshold() + margin));
+        return String.format(java.util.Locale.ROOT, "%s. At these settings Algorithm 4 forms floor(n/K) = %d groups"
+                + " of K=%d rows and releases a bucket only if a bucket's noisy count reaches %.1f groups: a PASS with"
+                + " probability 0.95 needs about n >= %d rows when every group's lambda_min falls in one bucket (ratio"
+                + " 1/(1-alpha)), n >= %d when they spread over two%s", FAIL_MEANING, n / k, k, h.threshold(),
+                oneBucket, twoBuckets, n < oneBucket ? "; n=" + n + " is below that, so a FAIL is expected" : "");
+    }
+
+    /**
+     * The a-priori accuracy ({@link SpectralAccuracy#METRIC}) from the public schedule. Exactly (§2.3),
+     * {@code S~ - S = -C + lambda (1-alpha) M N_leaf M^T} with {@code 0 <= C <= S} the loss of clipped rows and
+     * {@code ||M||^2 <= 3.5^(L-1)}.
+     * <ul>
+     *   <li>When n meets event E's condition (spec §4.1, at failure probability {@code 1 - probability} shared over
+     *       the levels) and no row is clipped: Cor 3.10 gives {@code lambda_min(Sigma_leaf) >= 1}, hence
+     *       {@code -g S <= S~ - S <= g S} with {@code g = ||N_leaf||} (normalised units), so the bound is the spec's
+     *       {@code gammaBound}; with one level ({@code L = 1}) the leaf is the normalised input, whose lambda_min is
+     *       at least {@code 1/(1-alpha)}. Expected: {@code E||N_leaf|| (1-alpha) (7/8)^(L-1)}, the error when S is
+     *       near-isotropic with lambda_min(S) at the bound (no direction is halved, so the leaf's lambda_min is
+     *       {@code (8/7)^(L-1)/(1-alpha)}).</li>
+     *   <li>Otherwise only the worst case holds: relative error {@code <= 1 + (1-alpha) 3.5^(L-1) ||N_leaf||}
+     *       (clipping loses at most S; the noise is amplified by at most {@code ||M||^2}); it is stated as both the
+     *       expected value and the bound, because below event E's n the recursion can take noise directions into
+     *       its split and the error is not predictable from public facts.</li>
+     * </ul>
+     * With Algorithm 4 the schedule depends on the private estimate; the statement then takes the worst over the
+     * schedules of every lambda in {@code [R^2/(1e4 d) (1-alpha)^2/(1+alpha), R^2/d]} (a planning assumption on
+     * the condition number, stated).
+     *
+     * @param n the number of rows
+     * @param d the dimension
+     * @param probability the bound's probability
+     * @return the statement
+     */
+    public org.dpgauss.release.Accuracy accuracy(int n, int d, double probability) {
+        double beta = 1 - probability;
+        double alpha = params.alpha();
+        double r2 = params.radius() * params.radius();
+        double lo;
+        double hi;
+        if (params.minEigenvalue() != null) {
+            lo = params.minEigenvalue();
+            hi = lo;
+        } else {
+            lo = r2 / (PLANNING_CONDITION * d) * (1 - alpha) * (1 - alpha) / (1 + alpha);
+            hi = Math.max(lo, r2 / d);
+        }
+        double expected = 0;
+        double bound = 0;
+        boolean allE = true;
+        int maxLevels = 0;
+        for (double lambda = lo; ; lambda *= 1.25) {
+            double lam = Math.min(lambda, hi);
+            LevelSchedule s;
+            try {
+                s = schedule(lam, n, d);
+            } catch (IllegalArgumentException e) {
+                if (lam >= hi) {
+                    break;
+                }
+                continue;
+            }
+            int levels = s.levels();
+            maxLevels = Math.max(maxLevels, levels);
+            double leaf = s.sigma(levels - 1);
+            boolean e = s.eventEConditionHolds(beta);
+            double exp;
+            double bnd;
+            if (e) {
+                exp = SpectralAccuracy.expectedNoiseNorm(leaf, d) * (1 - alpha) * Math.pow(7.0 / 8.0, levels - 1);
+                bnd = levels == 1 ? (1 - alpha) * SpectralAccuracy.noiseNormBound(leaf, d, beta)
+                        : s.leafAccuracy(beta) + d * SymmetricGaussianNoise.grid(leaf) / 2;
+            } else {
+                double amp = (1 - alpha) * Math.pow(3.5, levels - 1);
+                exp = 1 + amp * SpectralAccuracy.noiseNormBound(leaf, d, beta);
+                bnd = exp;
+            }
+            allE &= e;
+            expected = Math.max(expected, exp);
+            bound = Math.max(bound, bnd);
+            if (lam >= hi) {
+                break;
+            }
+        }
+        long nE = allE ? n : rowsForEventE(d, beta, lo, hi);
+        String lambdaWords = params.minEigenvalue() != null
+                ? String.format(java.util.Locale.ROOT, "lambda_min(S) >= %.4g (the public bound)", lo)
+                : String.format(java.util.Locale.ROOT, "Algorithm 4 PASSes with an estimate within its (1-alpha)^2"
+                        + " .. (1+alpha) range and lambda_min(S) >= R^2/(%.0g d) (a planning assumption: the schedule"
+                        + " depends on the private estimate)", PLANNING_CONDITION);
+        String regime = allE
+                ? String.format(java.util.Locale.ROOT, "n meets event E's condition (the noise stays below the"
+                        + " eigen-split threshold at every level); no row is clipped (only rows with leverage x^T"
+                        + " S^-1 x above m(1+alpha)=%.4g can be, Lemma 3.9; clipped rows bias S~ down); the expected"
+                        + " value is for a near-isotropic S with lambda_min(S) at the bound (an ill-conditioned S gives"
+                        + " a smaller error relative to ||S||_2)", params.m(d) * (1 + alpha))
+                : String.format(java.util.Locale.ROOT, "n=%d is below the %s rows at which the noise stays below the"
+                        + " eigen-split threshold at every level (event E, spec §4.1, L<=%d levels, m=%d): the"
+                        + " recursion can then take noise directions into its split and amplify the leaf noise up to"
+                        + " 3.5^(L-1) times, so only this worst case (as expected value and bound) is stated; errors"
+                        + " of several times ||S||_2 occur at such n (use analyze-gauss or coinpress, raise n or rho,"
+                        + " or lower --m)", n, nE < 0 ? "more than 2^31" : Long.toString(nE), maxLevels, params.m(d));
+        return org.dpgauss.release.Accuracy.of(SpectralAccuracy.METRIC, SpectralAccuracy.finite(expected),
+                SpectralAccuracy.finite(bound), probability, String.format(java.util.Locale.ROOT,
+                        "every row has norm <= R=%.4g (longer rows are %s, which biases S~ down); %s; %s",
+                        params.radius(), params.clipToRadius() ? "clipped to R" : "refused", lambdaWords, regime));
+    }
+
+    /**
+     * The smallest n at which event E's sufficient condition (spec §4.1) holds for every schedule of a lambda bound in
+     * {@code [lo, hi]}; -1 if none up to {@code Integer.MAX_VALUE}. Public: a function of d, rho, m, alpha, R and
+     * the bound.
+     *
+     * @param d the dimension
+     * @param beta the failure probability shared over the levels
+     * @param lo the smallest lambda bound
+     * @param hi the largest
+     * @return the smallest n, or -1
+     */
+    long rowsForEventE(int d, double beta, double lo, double hi) {
+        java.util.function.IntPredicate ok = n -> {
+            for (double lambda = lo; ; lambda *= 1.25) {
+                double lam = Math.min(lambda, hi);
+                try {
+                    if (!schedule(lam, n, d).eventEConditionHolds(beta)) {
+                        return false;
+                    }
+                } catch (IllegalArgumentException e) {
+                    // no schedule at this lambda: nothing to check
+                }
+                if (lam >= hi) {
+                    return true;
+                }
+            }
+        };
+        if (!ok.test(Integer.MAX_VALUE)) {
+            return -1;
+        }
+        int a = 0;
+        int b = Integer.MAX_VALUE;
+        while (b - a > 1) {
+            int mid = a + (b - a) / 2;
+            if (ok.test(mid)) {
+                b = mid;
+            } else {
+                a = mid;
+            }
+        }
+        return b;
+    }
+
+    /**
+     * @param n the number of rows
+     * @param d the dimension
+     * @return the smallest n at which the accuracy statement is in its proven regime (event E's condition) at the
+     *     default probability, or -1
+     */
+    public long rowsForProvenAccuracy(int n, int d) {
+        double alpha = params.alpha();
+        double r2 = params.radius() * params.radius();
+        double lo = params.minEigenvalue() != null ? params.minEigenvalue()
+                : r2 / (PLANNING_CONDITION * d) * (1 - alpha) * (1 - alpha) / (1 + alpha);
+        double hi = params.minEigenvalue() != null ? lo : Math.max(lo, r2 / d);
+        return rowsForEventE(d, 1 - SpectralAccuracy.PROBABILITY, lo, hi);
     }
 
     /** The public schedule's parameters (a public lambda bound only: then they depend on public values alone). */

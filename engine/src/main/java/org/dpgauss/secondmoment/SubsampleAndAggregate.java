@@ -300,8 +300,56 @@ public final class SubsampleAndAggregate implements SecondMomentMethod {
                         .put("privacyConditionHolds", conditionHolds)
                         .build())
                 .accounting(Release.of(ID, g))
-                .failMeaning(FAIL_MEANING)
+                .failMeaning(failMeaning(n, d))
+                .accuracy(accuracy(n, d))
                 .build();
+    }
+
+    /**
+     * What a FAIL means, with the numbers of this n and d: even when every group agrees (mean score 1), the noisy
+     * mean score passes the threshold {@code 0.8 + A} only if {@code A < 0.2}, i.e. with more than
+     * {@code 10 ln(1 + (e^eps - 1)/(2 delta)) / eps} groups.
+     *
+     * @param n the number of rows
+     * @param d the dimension
+     * @return the words
+     */
+    public String failMeaning(int n, int d) {
+        int m = m(d);
+        long groupsNeeded = (long) Math.floor(10 * Math.log1p(Math.expm1(epsilon) / (2 * delta)) / epsilon) + 1;
+        return String.format(java.util.Locale.ROOT, "%s. The test passes only if the noisy mean agreement score"
+                + " reaches 0.8 plus the noise's truncation %.3g (%d groups of m=%d rows here): even when every group"
+                + " agrees that needs more than %d groups, i.e. n >= %d rows at this m and epsilon%s", FAIL_MEANING,
+                truncation(Math.max(1, n / m)), n / m, m, groupsNeeded - 1, groupsNeeded * m,
+                n / m < groupsNeeded ? "; n=" + n + " is below that, so a FAIL is certain" : "")
+                + (m < d ? "; groups of m=" + m + " < d=" + d + " rows are singular and never agree: use m >= d" : "");
+    }
+
+    /**
+     * The a-priori accuracy ({@link SpectralAccuracy#METRIC}) of a PASS, at Thm A.6's probability {@code 1 - xi}:
+     * {@code dist(S, S~) <= 2 alpha} puts every generalized eigenvalue of {@code (S~, S)} in
+     * {@code [1/(1+2 alpha), 1 + 2 alpha]}, so {@code -2 alpha S <= S~ - S <= 2 alpha S} and the relative spectral error
+     * is at most {@code 2 alpha}. Expected: the masking alone, {@code ||(I + eta G)(I + eta G)^T - I|| ~
+     * 2 sqrt(2d) eta + 4 d eta^2} (the Gaussian matrix has {@code E||G|| <= 2 sqrt(d)}), which is what remains when
+     * every group agrees (the weighted average is then the second moment of the {@code m floor(n/m)} kept rows).
+     *
+     * @param n the number of rows
+     * @param d the dimension
+     * @return the statement
+     */
+    public org.dpgauss.release.Accuracy accuracy(int n, int d) {
+        double eta = maskScale(d);
+        double expected = 2 * Math.sqrt(2.0 * d) * eta + 4.0 * d * eta * eta;
+        int m = m(d);
+        String cond = privacyConditionHolds(n, d) ? "n meets Thm A.6's sample size"
+                : String.format(java.util.Locale.ROOT, "Thm A.6's sample size (%.3g rows) is NOT met, so neither its"
+                        + " privacy nor this accuracy is proven (uncertified run)", minimumRowsForPrivacy(d));
+        return org.dpgauss.release.Accuracy.of(SpectralAccuracy.METRIC, expected, 2 * alpha, 1 - xi,
+                String.format(java.util.Locale.ROOT, "the release PASSes (a FAIL releases nothing; FAIL has"
+                        + " probability <= xi under these assumptions); the rows are (m, alpha, beta)-subsamplable with"
+                        + " m=%d, alpha=%.4g and beta <= xi m/(2n) = %.3g (random groups of m rows have second moments"
+                        + " within a factor 1 +- alpha of S); %s; the expected value is the masking alone (groups that"
+                        + " agree; the %d leftover rows are dropped)", m, alpha, xi * m / (2.0 * n), cond, n % m));
     }
 
     @Override

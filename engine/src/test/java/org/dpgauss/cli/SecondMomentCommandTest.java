@@ -91,7 +91,10 @@ class SecondMomentCommandTest {
         java.util.Set<String> keys = new java.util.TreeSet<>();
         j.fieldNames().forEachRemaining(keys::add);
         assertEquals(new java.util.TreeSet<>(java.util.List.of("status", "mechanism", "secondMoment", "psdProjection",
-                "parameters", "guarantee", "insecure", "randomness", "input")), keys);
+                "parameters", "guarantee", "accuracy", "insecure", "randomness", "input")), keys);
+        // the a-priori accuracy (issue 15): relative spectral error, public numbers only
+        assertTrue(j.get("accuracy").get("metric").asText().startsWith("relative spectral error"));
+        assertTrue(j.get("accuracy").get("bound").asDouble() >= j.get("accuracy").get("expected").asDouble());
         // reproducible with the same insecure seed; the estimate is close to the truth at this n and rho
         MainTest.Run again = secondMoment(in, "--rho", "1", "--clip", "4",
                 "--min-eigenvalue", "0.005", "--delta", "1e-7", "--psd", "--json", "--insecure-seed", "9");
