@@ -36,7 +36,7 @@ import picocli.CommandLine.ParentCommand;
                     + "calibration runs the algorithm at epsilon/42 (epsilon/84 for each of the two averages without "
                     + "a proxy): it needs about 42 ln(1/delta)/epsilon rows before it can pass, and at the same budget "
                     + "its noise is often far above the clipped mean's; every release states its expected error and a "
-                    + "95% bound (\"accuracy\"), and the library's planner (org.dpgauss.plan.Planner) compares the "
+                    + "95%% bound (\"accuracy\"), and the library's planner (org.dpgauss.plan.Planner) compares the "
                     + "methods before any data are read.",
             "--method coordinate: the coordinate-wise baseline (spec §10 B3): per-coordinate stable-histogram range "
                     + "finding with bins of width sqrt(Sigma_ii) (--variances or the diagonal of --covariance), "

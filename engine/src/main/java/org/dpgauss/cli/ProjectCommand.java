@@ -44,7 +44,7 @@ import picocli.CommandLine.ParentCommand;
                     + "Output: the release (status, projection, parameters, accuracy, guarantee; --json for all of M) "
                     + "and M written to --output. It never FAILs.",
             "Accuracy (stated before the data are read, from public numbers only): the spectral error "
-                    + "||S - D^T D|| of the Gram estimate S, expected and at most (95%). With --max-rows N it is "
+                    + "||S - D^T D|| of the Gram estimate S, expected and at most (95%%). With --max-rows N it is "
                     + "absolute, in the units of the data's squared norms; without it, relative to ||D^T D|| + "
                     + "lambda. Choosing the parameters: the error is up to about 1.13 N l^2/sqrt(r) when the data dominate "
                     + "and lambda (2 sqrt(d/r) + d/r) when the ridge does; a larger --rank r shrinks the former but "

@@ -41,7 +41,7 @@ import picocli.CommandLine.ParentCommand;
                     + "\"guarantee\". A FAIL (Algorithm 4 released no usable bucket; subsample-aggregate's test failed) "
                     + "releases nothing else and exits with code 3.",
             "Accuracy: every release states, from public values only, \"accuracy\": the relative spectral error "
-                    + "||S~ - S||_2/||S||_2 expected and its 95% bound, with the assumptions they need (for example "
+                    + "||S~ - S||_2/||S||_2 expected and its 95%% bound, with the assumptions they need (for example "
                     + "\"every row has norm <= R\"). analyze-gauss: noise norm about 2 R^2 sqrt(d)/(n sqrt(rho)) divided "
                     + "by ||S||_2: --min-eigenvalue if given, else R^2/(d + 2 sqrt(2 d ln n) + 2 ln n) (Gaussian rows "
                     + "whose largest norm is about R) for the bound and a typical scale for the expected value. "
