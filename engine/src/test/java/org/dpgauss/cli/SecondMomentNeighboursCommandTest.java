@@ -114,4 +114,36 @@ class SecondMomentNeighboursCommandTest {
         assertTrue(r.err.contains("row 1") && r.err.contains("R=4.5"), r.err);
         assertFalse(r.err.contains("5.0") || r.err.contains("norm 5"), "the row's norm leaked: " + r.err);
     }
+
+    /** Issue 14 finding 9 for the second moment: rows normalised to the unit ball pass --radius 1. */
+    @org.junit.jupiter.api.Test
+    void rowsNormalisedToTheRadiusAreAccepted() throws java.io.IOException {
+        java.nio.file.Path f = java.nio.file.Files.createTempFile("unit", ".csv");
+        // a random direction normalised in double precision whose computed norm is 1.0000000000000002 > 1
+        double[] r = {0.7561401544813378, 0.1767683461575212, 0.6300833425648338};
+        double s2 = 0;
+        for (double v : r) {
+            s2 += v * v;
+        }
+        org.junit.jupiter.api.Assertions.assertTrue(Math.sqrt(s2) > 1.0, "the test needs a row just above 1");
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 50; i++) {
+            sb.append(r[0]).append(',').append(r[1]).append(',').append(r[2]).append('\n');
+            sb.append("0.5,0.5,0.5\n");
+        }
+        java.nio.file.Files.writeString(f, sb.toString());
+        for (String method : new String[] {"analyze-gauss", "coinpress", "recursive"}) {
+            java.io.StringWriter out = new java.io.StringWriter();
+            java.io.StringWriter err = new java.io.StringWriter();
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--insecure-seed", "1",
+                    "second-moment", "--method", method, "--input", f.toString(), "--radius", "1", "--rho", "0.5",
+                    "--json"));
+            if (method.equals("recursive")) {
+                args.addAll(java.util.List.of("--min-eigenvalue", "0.01"));
+            }
+            int rc = org.dpgauss.cli.Main.run(args.toArray(new String[0]), new java.io.PrintWriter(out, true),
+                    new java.io.PrintWriter(err, true));
+            org.junit.jupiter.api.Assertions.assertTrue(rc == 0 || rc == 3, method + ": " + err);
+        }
+    }
 }

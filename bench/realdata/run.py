@@ -1,0 +1,56 @@
+"""Stated vs realised accuracy on real tables (unit-norm rows, see export.py), through the command line.
+
+For each table and method: the release's stated expected error and bound (its "accuracy"), and the median and
+the exceedance count of the realised error over seeded runs, in the metric the release states. Usage:
+  python3 run.py JAR DATADIR RUNS > table.md
+"""
+import json
+import subprocess
+import sys
+
+import numpy as np
+
+jar, data, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+tables = ["iris", "wine", "diabetes", "breast_cancer", "digits"]
+methods = [
+    ("mean clipped C=1", ["mean", "--method", "clipped", "--clip", "1", "--epsilon", "1"], "mean"),
+    ("mean clipped --clip auto", ["mean", "--method", "clipped", "--clip", "auto", "--epsilon", "1"], "mean"),
+    ("second-moment analyze-gauss R=1", ["second-moment", "--method", "analyze-gauss", "--radius", "1", "--rho", "0.5"], "sm"),
+    ("second-moment coinpress R=1", ["second-moment", "--method", "coinpress", "--radius", "1", "--rho", "0.5"], "sm"),
+]
+print("| table (n x d) | method | stated expected | stated bound (p) | realised median | over bound / runs | FAIL |")
+print("|---|---|---|---|---|---|---|")
+for t in tables:
+    path = f"{data}/{t}.csv"
+    x = np.loadtxt(path, delimiter=",")
+    n, d = x.shape
+    mean = x.mean(axis=0)
+    s = x.T @ x / n
+    for label, args, kind in methods:
+        errs, stated, fails = [], None, 0
+        for seed in range(runs):
+            p = subprocess.run(["java", "-jar", jar, *args, "--input", path, "--json", "--insecure-seed", str(seed + 1)],
+                               capture_output=True, text=True)
+            if p.returncode == 3:
+                fails += 1
+                continue
+            if p.returncode != 0:
+                print(f"| {t} | {label} | error: {p.stderr.strip()[:120]} | | | | |")
+                break
+            r = json.loads(p.stdout)
+            stated = r.get("accuracy", stated)
+            if kind == "mean":
+                errs.append(float(np.linalg.norm(np.array(r["mean"]) - mean)))
+            else:
+                e = np.array(r["secondMoment"]) - s
+                errs.append(float(np.linalg.norm(e, 2) / np.linalg.norm(s, 2)))
+        if not errs and fails == 0:
+            continue
+        med = float(np.median(errs)) if errs else float("nan")
+        if stated:
+            over = sum(e > stated["bound"] for e in errs) + fails
+            print(f"| {t} ({n} x {d}) | {label} | {stated['expected']:.4g} | {stated['bound']:.4g} ({stated['probability']:.2g})"
+                  f" | {med:.4g} | {over} / {runs} | {fails} |")
+        else:
+            print(f"| {t} ({n} x {d}) | {label} | (none stated) | | {med:.4g} | | {fails} |")
+        sys.stdout.flush()
