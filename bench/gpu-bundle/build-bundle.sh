@@ -34,6 +34,10 @@ mkdir -p "$out/lib"
 cp bench/target/benchmarks.jar "$out/lib/dpgauss-bench.jar"
 # JCuda's NVRTC and PTX-compiler natives (~24 MB) are never loaded: kernels are prebuilt fatbins
 zip -q -d "$out/lib/dpgauss-bench.jar" 'lib/libJNvPTXCompiler-*' 'lib/libJNvrtc-*' >/dev/null
+# The OpenBLAS natives (~60 MB unpacked, ~20 MB packed) would break the 64 MiB transfer limit: the bundle's CPU
+# engine is EJML (--engine cpu reports the fallback and why); the GPU engine does not use them.
+zip -q -d "$out/lib/dpgauss-bench.jar" 'org/bytedeco/openblas/linux-x86_64/*' 'org/bytedeco/javacpp/linux-x86_64/*' \
+    'org/bytedeco/openblas/linux-x86_64/' >/dev/null || true
 "$jdk/bin/jar" cf "$out/lib/dpgauss-engine-tests.jar" -C engine/target/test-classes .
 echo ">> mvn dependency:copy junit-platform-console-standalone:$junit_platform_version" >&2
 mvn -B -q dependency:copy -Dartifact="org.junit.platform:junit-platform-console-standalone:$junit_platform_version" \

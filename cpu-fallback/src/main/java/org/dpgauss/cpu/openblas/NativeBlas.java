@@ -68,7 +68,8 @@ public final class NativeBlas {
     /** Library and version, for reports. */
     public static String version() {
         require();
-        return "OpenBLAS " + openblas.OPENBLAS_VERSION.trim();
+        String v = openblas.OPENBLAS_VERSION.trim();
+        return v.startsWith("OpenBLAS") ? v : "OpenBLAS " + v;
     }
 
     private static String load() {
