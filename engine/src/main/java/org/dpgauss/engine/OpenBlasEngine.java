@@ -1,8 +1,8 @@
 package org.dpgauss.engine;
 
-import org.dpgauss.cpu.NeighbourCounts;
 import org.dpgauss.cpu.openblas.NativeBlas;
 import org.dpgauss.cpu.openblas.OpenBlasPrimitives;
+import org.dpgauss.cpu.openblas.PrunedNeighbourCounts;
 import org.dpgauss.linalg.CholeskyResult;
 import org.dpgauss.linalg.GoodSubset;
 import org.dpgauss.linalg.RowBlockMatrix;
@@ -54,7 +54,7 @@ public final class OpenBlasEngine implements ComputeEngine {
     @Override
     public String description() {
         return "cpu-openblas (" + NativeBlas.version() + " via javacpp, " + NativeBlas.threads()
-                + " BLAS threads; neighbour counts on the EJML kernel)";
+                + " BLAS threads; neighbour counts pruned by the triangle inequality)";
     }
 
     @Override
@@ -94,7 +94,7 @@ public final class OpenBlasEngine implements ComputeEngine {
 
     @Override
     public int[] neighbourCounts(RowBlockMatrix x, double radius) {
-        return NeighbourCounts.count(x, radius);
+        return PrunedNeighbourCounts.count(x, radius);
     }
 
     @Override
