@@ -9,7 +9,7 @@
 #
 #   OUTDIR     output folder (default: bench/results/cpu-native)
 #   --repeat   timed samples per primitive (default 5; after a warm-up of >= 2 calls and >= 0.5 s; each sample
-#              averages as many calls as fill 0.05 s)
+#              averages as many calls as fill 0.25 s)
 #   --shapes   comma-separated n x d shapes (default 100000x100,20000x500)
 #   --ops      subset of gram,gram_weighted_subset,cholesky,mahalanobis,whiten,eigen,projection,distances
 #   --cores all  run on every core (OpenBLAS and numpy with their default threads) instead of the default:
@@ -25,6 +25,8 @@
 #   1. java -cp bench/target/benchmarks.jar org.dpgauss.bench.cpunative.CpuNativeBench OUTDIR/java-NxD.json
 #      OUTDIR/data.npy N D R  (each primitive on each engine: 2 warm-ups, R timed runs, medians)
 #   2. python3 bench/cpu-native/numpy_primitives.py OUTDIR/data.npy OUTDIR/numpy-NxD.json R  (same ops, same data)
+#   3. java ... org.dpgauss.bench.cpunative.OffHeapCopyCost OUTDIR/offheap-NxD.json N D R  (issue 16 item 2: the cost of
+#      getting heap row blocks to BLAS: zero-copy, streamed chunks, mirror refresh, fresh buffer, double[] via JNI)
 #   then bench/cpu-native/table.py joins them into OUTDIR/cpu-native.json and OUTDIR/cpu-native.md (ratios of medians
 #   from the same run), and writes the machine, the command and the date to OUTDIR/machine.txt; the raw log goes
 #   to OUTDIR/cpu-native.log. The .npy data (regenerated from a fixed seed) is deleted afterwards.
@@ -87,6 +89,10 @@ for shape in ${shapes//,/ }; do
     fi
     rm -f "$npy"
     pairs+=("$jj" "$pj")
+    ocmd=("${pin[@]}" "$JAVA" -Xmx6g "${jopts[@]}" ${JAVA_OPTS:-} -cp "$JAR" org.dpgauss.bench.cpunative.OffHeapCopyCost
+          "$outdir/offheap-${n}x${d}.json" "$n" "$d" "$repeat")
+    echo ">> ${ocmd[*]}" | tee -a "$log" >&2
+    "${ocmd[@]}" 2>&1 | tee -a "$log" >&2
 done
 "$PYTHON" bench/cpu-native/table.py "$outdir/cpu-native.json" "$outdir/cpu-native.md" "${pairs[@]}" | tee -a "$log"
 {

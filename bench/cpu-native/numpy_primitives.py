@@ -4,7 +4,8 @@
 usage: numpy_primitives.py DATA_NPY OUT_JSON REPEAT [op,op,..]
 
 Each op mirrors org.dpgauss.bench.cpunative.CpuNativeBench (same data, same parameters, same timing: warm-up of
-at least 2 calls and 0.5 s, then REPEAT samples, each averaging enough calls to fill 0.05 s; median reported). numpy is only the yardstick; nothing in the build or tests needs Python.
+at least 2 calls and 0.5 s, then REPEAT samples, each averaging enough calls to fill 0.25 s; medians of wall time
+and of process CPU time reported; pinned to one core with one BLAS thread, CPU time is the work). numpy is only the yardstick; nothing in the build or tests needs Python.
 """
 import json
 import platform
@@ -16,7 +17,7 @@ import scipy
 import scipy.linalg as sla
 
 RANK, REFERENCES, KEEP, WARMUP, TILE = 100, 1200, 21, 2, 256
-MIN_WARMUP_SECONDS, MIN_SAMPLE_SECONDS = 0.5, 0.05  # as in CpuNativeBench
+MIN_WARMUP_SECONDS, MIN_SAMPLE_SECONDS = 0.5, 0.25  # as in CpuNativeBench
 
 
 def gram_plus_identity(x):
@@ -92,14 +93,16 @@ def main():
             f()
             calls += 1
         inner = max(1, int(np.ceil(MIN_SAMPLE_SECONDS / ((time.perf_counter() - w0) / calls))))
-        s = []
+        s, cpu = [], []
         for _ in range(repeat):
-            t0 = time.perf_counter()
+            c0, t0 = time.process_time(), time.perf_counter()
             for _ in range(inner):
                 f()
             s.append((time.perf_counter() - t0) / inner)
-        times[op] = {"seconds": s, "median_seconds": float(np.median(s))}
-        print(f"{op:22s} numpy         median {np.median(s):.5f} s", file=sys.stderr)
+            cpu.append((time.process_time() - c0) / inner)
+        times[op] = {"seconds": s, "median_seconds": float(np.median(s)), "cpu_seconds": cpu,
+                     "median_cpu_seconds": float(np.median(cpu)), "calls_per_sample": inner}
+        print(f"{op:22s} numpy         median {np.median(s):.5f} s wall, {np.median(cpu):.5f} s CPU", file=sys.stderr)
     cfg = np.show_config(mode="dicts") if "mode" in np.show_config.__code__.co_varnames else {}
     blas = cfg.get("Build Dependencies", {}).get("blas", {}) if isinstance(cfg, dict) else {}
     json.dump({"n": x.shape[0], "d": x.shape[1], "repeat": repeat, "warmup": {"min_calls": WARMUP, "min_seconds": MIN_WARMUP_SECONDS},

@@ -405,9 +405,10 @@ public final class OpenBlasPrimitives {
         }
         double tol = CholeskyResult.pivotTolerance(d, maxDiag);
         DoubleBuffer buf = put(a, 0);
+        // (the _work variant skips LAPACKE's NaN scan: the entries were checked finite above)
         // Row-major lower triangle = column-major upper triangle: dpotrf('U') gives A = U^T U with U stored
         // where the row-major L = U^T lives.
-        int info = openblas.LAPACKE_dpotrf(LAPACK_COL_MAJOR, (byte) 'U', d, room(buf, (long) d * d), d);
+        int info = openblas.LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, (byte) 'U', d, room(buf, (long) d * d), d);
         if (info < 0) {
             throw new IllegalStateException("LAPACKE_dpotrf rejected argument " + (-info) + " for a " + d + " x " + d
                     + " matrix");
