@@ -31,7 +31,7 @@ import org.ejml.data.DMatrixRMaj;
  * </pre>
  * Data: {@code x_ij ~ N(0, 1) * (1 + j / d)} from a fixed-seed SplittableRandom (public, synthetic). Each
  * primitive is warmed up (at least 2 calls and 0.5 s), then timed {@code repeat} times, each sample averaging as
- * many back-to-back calls as fill 0.05 s (so millisecond primitives are not timer noise); the JSON lists every
+ * many back-to-back calls as fill 0.25 s (so millisecond primitives are not timer noise); the JSON lists every
  * sample (seconds per call, wall and process CPU time) and the medians. Pinned to one core with one BLAS thread,
  * the process CPU time is the primitive's work; on a shared machine it is much less disturbed by other jobs than
  * wall time (the issue's reference numbers are single-core CPU seconds too). ops (comma-separated, default all): gram, gram_weighted_subset, cholesky, mahalanobis, whiten,
