@@ -5,7 +5,7 @@
 #
 # Usage (from anywhere; the script works from the repository root):
 #   bench/run-cpu-native.sh [OUTDIR] [--rebuild] [--repeat R] [--shapes 100000x100,20000x500] [--ops op,op,..]
-#                           [--cores all]
+#                           [--cores all] [--e2e]
 #
 #   OUTDIR     output folder (default: bench/results/cpu-native)
 #   --repeat   timed samples per primitive (default 5; after a warm-up of >= 2 calls and >= 0.5 s; each sample
@@ -15,6 +15,11 @@
 #   --cores all  run on every core (OpenBLAS and numpy with their default threads) instead of the default:
 #              both sides pinned to core 0 (taskset -c 0) with one BLAS thread (OPENBLAS_NUM_THREADS=1,
 #              -Ddpgauss.openblas.threads=1), so the ratios compare single-core work on a shared machine
+#   --e2e      also time whole commands in one warmed JVM (CpuNativeEndToEnd: second-moment coinpress and
+#              analyze-gauss, mean clipped, mean anisotropic with a known covariance) on both engines at the first
+#              shape (the anisotropic mean on EJML only with JAVA_OPTS=-Dcpunative.e2e.ejmlAnisotropic=true: its
+#              quadratic neighbour count takes minutes), and the JVM start of `dpgauss --version`, into
+#              OUTDIR/e2e-NxD.json (no numpy port of the mechanisms yet)
 #   --rebuild  rebuild bench/target/benchmarks.jar even if it looks up to date
 #
 # Environment:
@@ -42,12 +47,14 @@ repeat=5
 shapes="100000x100,20000x500"
 ops=""
 cores=one
+e2e=0
 command_line="bench/run-cpu-native.sh $*"
 while (($# > 0)); do
     case "$1" in
         --repeat) repeat="$2"; shift ;;
         --shapes) shapes="$2"; shift ;;
         --ops) ops="$2"; shift ;;
+        --e2e) e2e=1 ;;
         --cores) [[ "$2" == all ]] || { echo "run-cpu-native.sh: --cores takes 'all'" >&2; exit 2; }; cores=all; shift ;;
         *) common_option run-cpu-native.sh "$1" ;;
     esac
@@ -94,6 +101,17 @@ for shape in ${shapes//,/ }; do
     echo ">> ${ocmd[*]}" | tee -a "$log" >&2
     "${ocmd[@]}" 2>&1 | tee -a "$log" >&2
 done
+if [[ $e2e == 1 ]]; then
+    first="${shapes%%,*}"; n="${first%x*}"; d="${first#*x}"
+    ecmd=("${pin[@]}" "$JAVA" -Xmx6g "${jopts[@]}" ${JAVA_OPTS:-} -cp "$JAR" org.dpgauss.bench.cpunative.CpuNativeEndToEnd
+          "$outdir/e2e-${n}x${d}.json" "$outdir/e2e-data.npy" "$n" "$d" "$repeat")
+    echo ">> ${ecmd[*]}" | tee -a "$log" >&2
+    "${ecmd[@]}" 2>&1 | tee -a "$log" >&2
+    rm -f "$outdir/e2e-data.npy"
+    start=$( { /usr/bin/time -f %e "${pin[@]}" "$JAVA" "${jopts[@]}" -jar engine/target/dpgauss-engine-0.1.0-SNAPSHOT-all.jar --version >/dev/null; } 2>&1 | tail -n 1)
+    echo "JVM start (dpgauss --version, pinned): $start s" | tee -a "$log" >&2
+    echo "jvm_start_seconds: $start" > "$outdir/e2e-jvm-start.txt"
+fi
 "$PYTHON" bench/cpu-native/table.py "$outdir/cpu-native.json" "$outdir/cpu-native.md" "${pairs[@]}" | tee -a "$log"
 {
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
