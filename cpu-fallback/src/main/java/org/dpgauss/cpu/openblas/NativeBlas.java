@@ -143,6 +143,23 @@ public final class NativeBlas {
         return b;
     }
 
+    /** A per-thread direct int buffer of at least {@code ints} values, position 0 (LAPACK integer workspace). */
+    static java.nio.IntBuffer intScratch(int ints) {
+        java.nio.IntBuffer b = INT_SCRATCH.get()[0];
+        if (b == null || b.capacity() < ints) {
+            ByteBuffer raw = ByteBuffer.allocateDirect(ints * Integer.BYTES + ALIGN);
+            int skip = (ALIGN - raw.alignmentOffset(0, ALIGN)) % ALIGN;
+            raw.position(skip).limit(skip + ints * Integer.BYTES);
+            b = raw.slice().order(ByteOrder.nativeOrder()).asIntBuffer();
+            INT_SCRATCH.get()[0] = b;
+        }
+        b.clear();
+        return b;
+    }
+
+    private static final ThreadLocal<java.nio.IntBuffer[]> INT_SCRATCH =
+            ThreadLocal.withInitial(() -> new java.nio.IntBuffer[1]);
+
     static final int SLOTS = 4;
     /** Largest scratch buffer kept per thread and slot: 2^23 doubles (64 MiB). */
     static final long MAX_CACHED = 1L << 23;

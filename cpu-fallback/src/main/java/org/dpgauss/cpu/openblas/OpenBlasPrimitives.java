@@ -483,8 +483,19 @@ public final class OpenBlasPrimitives {
         // symmetrise from the lower triangle (as the EJML twin does); column-major 'U' reads exactly it
         DoubleBuffer buf = put(a, 0);
         DoubleBuffer w = NativeBlas.scratch(1, d);
-        int info = openblas.LAPACKE_dsyevd(LAPACK_COL_MAJOR, (byte) 'V', (byte) 'U', d, room(buf, (long) d * d), d,
-                room(w, d));
+        // the _work variant with per-thread workspace: LAPACKE_dsyevd would malloc (and, above 128 KiB, mmap and
+        // fault in) 1 + 6d + 2d^2 doubles per call and scan for NaN, which the checks above already did
+        long lworkLong = 1L + 6L * d + 2L * d * d;
+        if (lworkLong > Integer.MAX_VALUE - 64) {
+            throw new IllegalArgumentException("a " + d + " x " + d + " eigendecomposition needs more LAPACK workspace"
+                    + " than one buffer holds");
+        }
+        int lwork = (int) lworkLong;
+        int liwork = 3 + 5 * d;
+        DoubleBuffer work = NativeBlas.scratch(2, lwork);
+        java.nio.IntBuffer iwork = NativeBlas.intScratch(liwork);
+        int info = openblas.LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, (byte) 'V', (byte) 'U', d, room(buf, (long) d * d),
+                d, room(w, d), room(work, lwork), lwork, iwork, liwork);
         if (info != 0) {
             throw new ArithmeticException("symmetric eigendecomposition (LAPACKE_dsyevd, info " + info
                     + ") failed for a " + d + " x " + d + " matrix");
