@@ -8,6 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.dpgauss.cli.Main;
 import org.junit.jupiter.api.Test;
 
@@ -59,6 +64,23 @@ class EngineSelectionTest {
         EngineSelection auto = ComputeEngines.select(EngineChoice.AUTO);
         assertSame(ComputeEngines.select(EngineChoice.CPU).engine(), auto.engine());
         assertTrue(auto.reason().startsWith("auto: no GPU, because "), auto.reason());
+    }
+
+    @Test
+    void withoutTheNativesCpuFallsBackToEjmlAndSaysWhy() throws Exception {
+        // a fresh JVM: the natives are probed once per process. -Ddpgauss.openblas.disable=true stands for a
+        // platform whose natives do not load; --engine cpu must still run, on EJML, and report why.
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new ArrayList<>(List.of(java, "-D" + org.dpgauss.cpu.openblas.NativeBlas.DISABLE_PROPERTY
+                + "=true", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "--engine", "cpu", "--json",
+                "bench", "gram", "--n", "100", "--d", "3", "--repeat", "1", "--warmup", "0"));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(false).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "finished");
+        assertEquals(0, p.exitValue(), err);
+        assertTrue(out.contains("\"engine\":\"cpu-ejml\""), out);
+        assertTrue(out.contains("because disabled by -D" + org.dpgauss.cpu.openblas.NativeBlas.DISABLE_PROPERTY), out);
     }
 
     @Test
