@@ -387,6 +387,110 @@ public final class OpenBlasPrimitives {
         idx[pos] = j;
     }
 
+    // ---------- neighbour counts, tiled -------------------------------------------------------------------------
+
+    static final int NEIGHBOUR_TILE = 512;
+    /** The boundary window of {@code org.dpgauss.cpu.NeighbourCounts} (relative to the two squared norms). */
+    static final double BOUNDARY_RELATIVE = 1e-9;
+
+    /**
+     * {@code c_i = #{k : ||x_i - x_k|| <= radius}} (self included) over the upper triangle of tile pairs, each pair a
+     * {@code dgemm} of rows centred on the column means: {@code |x_i|^2 + |x_k|^2 - 2 x_i.x_k}, with pairs within
+     * {@code 1e-9 (|x_i|^2 + |x_k|^2)} of {@code radius^2} recomputed directly as {@code sum_j (x_ij - x_kj)^2} on
+     * the uncentred rows. The same rule as {@code org.dpgauss.cpu.NeighbourCounts}: the GEMM's rounding error is far
+     * inside the window, so the counts are identical. O(n^2 d); {@link PrunedNeighbourCounts} avoids most of it
+     * where the geometry allows.
+     */
+    public static int[] neighbourCounts(RowBlockMatrix x, double radius) {
+        Checks.notEmpty(x, "data matrix");
+        Checks.radius(radius);
+        NativeBlas.require();
+        int n = x.rows();
+        int d = x.cols();
+        double r2 = radius * radius;
+        double[] mu = x.columnMeans();
+        int tile = NEIGHBOUR_TILE;
+        int tiles = (n + tile - 1) / tile;
+        DoubleBuffer ib = NativeBlas.scratch(0, (long) tile * d);
+        DoubleBuffer jb = NativeBlas.scratch(1, (long) tile * d);
+        DoubleBuffer gb = NativeBlas.scratch(2, (long) tile * tile);
+        double[] rows = new double[tile * d];
+        double[] iNorm = new double[tile];
+        double[] jNorm = new double[tile];
+        double[] g = new double[tile * tile];
+        double[] a = new double[d];
+        double[] b = new double[d];
+        int[] counts = new int[n];
+        for (int ti = 0; ti < tiles; ti++) {
+            int iFrom = ti * tile;
+            int iTo = Math.min(n, iFrom + tile);
+            int ci = iTo - iFrom;
+            centreInto(x, iFrom, iTo, mu, rows, iNorm);
+            ib.put(0, rows, 0, ci * d);
+            for (int tj = ti; tj < tiles; tj++) {
+                int jFrom = tj * tile;
+                int jTo = Math.min(n, jFrom + tile);
+                int cj = jTo - jFrom;
+                DoubleBuffer other = ib;
+                double[] jn = iNorm;
+                if (tj != ti) {
+                    centreInto(x, jFrom, jTo, mu, rows, jNorm);
+                    jb.put(0, rows, 0, cj * d);
+                    other = jb;
+                    jn = jNorm;
+                }
+                openblas.cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, ci, cj, d, 1.0, room(ib, (long) ci * d),
+                        d, room(other, (long) cj * d), d, 0.0, room(gb, (long) ci * cj), cj);
+                gb.get(0, g, 0, ci * cj);
+                for (int p = 0; p < ci; p++) {
+                    int i = iFrom + p;
+                    for (int q = tj == ti ? p : 0; q < cj; q++) {
+                        int k = jFrom + q;
+                        if (i == k) {
+                            counts[i]++;
+                            continue;
+                        }
+                        double dist = iNorm[p] + jn[q] - 2.0 * g[p * cj + q];
+                        boolean within;
+                        if (Math.abs(dist - r2) <= BOUNDARY_RELATIVE * (iNorm[p] + jn[q])) {
+                            x.copyRow(i, a, 0);
+                            x.copyRow(k, b, 0);
+                            double e = 0;
+                            for (int c = 0; c < d; c++) {
+                                double v = a[c] - b[c];
+                                e += v * v;
+                            }
+                            within = e <= r2;
+                        } else {
+                            within = dist <= r2;
+                        }
+                        if (within) {
+                            counts[i]++;
+                            counts[k]++;
+                        }
+                    }
+                }
+            }
+        }
+        return counts;
+    }
+
+    /** Rows {@code [from, to)} minus mu into {@code out} (row-major), squared norms of the centred rows in norms. */
+    private static void centreInto(RowBlockMatrix x, int from, int to, double[] mu, double[] out, double[] norms) {
+        int d = x.cols();
+        for (int i = from; i < to; i++) {
+            int off = (i - from) * d;
+            x.copyRow(i, out, off);
+            double s = 0;
+            for (int c = 0; c < d; c++) {
+                double v = out[off + c] - mu[c];
+                out[off + c] = v;
+                s += v * v;
+            }
+            norms[i - from] = s;
+        }
+    }
+
     // ---------- d x d: Cholesky, solves, eigen, products ------------------------------------------------------
 
     /**

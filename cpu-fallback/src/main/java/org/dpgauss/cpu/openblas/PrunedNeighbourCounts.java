@@ -25,7 +25,8 @@ import org.dpgauss.linalg.RowBlockMatrix;
  *
  * <p>When the band holds more than {@value #MAX_BAND_FRACTION} of all pairs (e.g. high dimension, where distances
  * concentrate and {@code rho_i + rho_k} exceeds typical radii), direct sums would be slower than GEMM tiles, and
- * the tiled kernel runs instead. The anisotropic mean's radius {@code lambda* = sqrt(2 tr A) + 2 sqrt(2 ||A|| log(n/beta))}
+ * the tiled kernel runs instead ({@link OpenBlasPrimitives#neighbourCounts}: dgemm tiles with the same boundary
+ * rule as {@link NeighbourCounts}). The anisotropic mean's radius {@code lambda* = sqrt(2 tr A) + 2 sqrt(2 ||A|| log(n/beta))}
  * puts most pairs of inliers in the sure set at d = 100.
  *
  * <p>Pure Java (no BLAS call), one thread: the sure counts cost {@code O(n log n)}, the band its pairs times d.
@@ -40,13 +41,13 @@ public final class PrunedNeighbourCounts {
     private PrunedNeighbourCounts() {
     }
 
-    /** The counts, identical to {@link NeighbourCounts#count}. */
+    /** The counts, identical to {@link NeighbourCounts#count} (the EJML tiled kernel, the reference). */
     public static int[] count(RowBlockMatrix x, double radius) {
         return count(x, radius, MAX_BAND_FRACTION, null);
     }
 
     /**
-     * @param maxBandFraction above this fraction of all pairs in the band, the tiled kernel runs instead
+     * @param maxBandFraction above this fraction of all pairs in the band, the dgemm tiled kernel runs instead
      * @param band            if not null, receives the number of band pairs ({@code band[0]}) and whether the
      *                        tiled kernel ran ({@code band[1]} = 1)
      */
@@ -56,7 +57,7 @@ public final class PrunedNeighbourCounts {
             if (band != null) {
                 band[1] = 1;
             }
-            return NeighbourCounts.count(x, radius);
+            return OpenBlasPrimitives.neighbourCounts(x, radius);
         }
         return c;
     }
@@ -83,7 +84,7 @@ public final class PrunedNeighbourCounts {
         }
         for (double v : rho) {
             if (!Double.isFinite(v)) {
-                return null; // no bounds for non-finite rows: the kernel decides
+                return null; // no bounds for non-finite rows: the tiled kernel decides
             }
         }
         Integer[] boxed = new Integer[n];

@@ -10,9 +10,10 @@ import org.dpgauss.linalg.RowBlockMatrix;
 import org.junit.jupiter.api.Test;
 
 /**
- * The pruned counts equal the tiled kernel's counts exactly, on the path actually taken: the band path (checked
+ * The pruned counts equal the EJML tiled kernel's counts exactly, on the path actually taken: the band path (checked
  * through its statistics) on data where the triangle-inequality bounds decide most pairs, on data where they decide
- * none, and on lattice data whose squared distances hit the radius exactly (ties). Fixed seeds; nothing statistical.
+ * none (the dgemm tiled kernel then runs), and on lattice data whose squared distances hit the radius exactly
+ * (ties). The dgemm tiled kernel is also checked on its own. Fixed seeds; nothing statistical.
  */
 class PrunedNeighbourCountsTest {
 
@@ -94,6 +95,28 @@ class PrunedNeighbourCountsTest {
             assertEquals(radius == 0 ? 1 : 0, band[1], "band path except at radius 0, radius " + radius);
         }
         assertEquals(3, PrunedNeighbourCounts.count(m, 1e-9, 1.0, null)[side * side], "the centre and its copy");
+    }
+
+    @Test
+    void dgemmTiledKernelMatchesTheEjmlKernelAcrossTilesTiesAndRadii() {
+        // 1300 rows: three 512-row tiles, the last partial; integer coordinates make ties exact
+        SplittableRandom r = new SplittableRandom(4);
+        double[][] x = new double[1300][3];
+        for (double[] row : x) {
+            for (int j = 0; j < 3; j++) {
+                row[j] = r.nextInt(9) + 1e6; // far from the origin: centring matters
+            }
+        }
+        RowBlockMatrix m = RowBlockMatrix.of(x, 333);
+        for (double radius : new double[] {0, 1, Math.sqrt(2), Math.sqrt(3), 2, 3.5, 100}) {
+            assertArrayEquals(NeighbourCounts.count(m, radius), OpenBlasPrimitives.neighbourCounts(m, radius),
+                    "radius " + radius);
+        }
+        RowBlockMatrix g = gaussian(1100, 30, 5, 400);
+        for (double radius : new double[] {5, 10, 14, 20}) {
+            assertArrayEquals(NeighbourCounts.count(g, radius), OpenBlasPrimitives.neighbourCounts(g, radius),
+                    "gaussian, radius " + radius);
+        }
     }
 
     @Test
