@@ -10,12 +10,14 @@ import org.bytedeco.openblas.global.openblas;
  * BLAS is needed) once per process, fixes its thread count, and hands out aligned direct buffers.
  *
  * <h2>Thread policy</h2>
- * One policy, never two nested: OpenBLAS runs with a fixed number of threads ({@value #THREADS_PROPERTY},
- * default: the number of available processors, set explicitly with {@code blas_set_num_threads}) and the Java
- * code of this backend calls it from one thread per primitive, streaming row chunks in a fixed order. The only
- * Java-side parallelism (generating the projection's Gaussian matrix) runs as a separate phase before the BLAS
- * call, never at the same time. With a fixed thread count OpenBLAS partitions the work the same way every
- * call, so results are bit-identical run to run (checked by {@code OpenBlasDeterminismTest}).
+ * One policy at a time, never both. Default: OpenBLAS single-threaded (set explicitly with
+ * {@code blas_set_num_threads(1)}), and the streamed primitives run fixed groups of row chunks on Java's common
+ * pool, each BLAS call on the calling thread. With {@value #THREADS_PROPERTY}{@code =N > 1}: OpenBLAS runs N threads
+ * and the Java side runs the same groups one after the other. Measured on the shared 2-core machine: with 2 OpenBLAS
+ * threads, primitives that alternate Java work (gathering rows, generating G) with BLAS calls on chunks ran 2-7x
+ * slower than with one (OpenBLAS's idle workers spin between calls and compete with the Java thread), hence the
+ * default. The groups and their summation order are fixed, so results are bit-identical run to run (checked by
+ * {@code OpenBlasDeterminismTest}) and do not depend on the core count.
  *
  * <h2>Memory</h2>
  * BLAS reads {@link DoubleBuffer}s allocated with {@link ByteBuffer#allocateDirect} and aligned to 64 bytes:
@@ -24,7 +26,7 @@ import org.bytedeco.openblas.global.openblas;
  */
 public final class NativeBlas {
 
-    /** System property: OpenBLAS threads (default: available processors). */
+    /** System property: OpenBLAS threads (default 1: Java runs the work groups in parallel instead). */
     public static final String THREADS_PROPERTY = "dpgauss.openblas.threads";
     /** System property: {@code true} keeps the natives unloaded (the EJML backend is used, with this reason). */
     public static final String DISABLE_PROPERTY = "dpgauss.openblas.disable";
@@ -60,6 +62,11 @@ public final class NativeBlas {
         }
     }
 
+    /** True when the Java side may run work groups in parallel: OpenBLAS is single-threaded. */
+    static boolean javaParallel() {
+        return threads() <= 1;
+    }
+
     /** OpenBLAS threads in use (0 before loading). */
     public static synchronized int threads() {
         return threads;
@@ -76,7 +83,7 @@ public final class NativeBlas {
         if (Boolean.getBoolean(DISABLE_PROPERTY)) {
             return "disabled by -D" + DISABLE_PROPERTY + "=true";
         }
-        int wanted = Runtime.getRuntime().availableProcessors();
+        int wanted = 1;
         String p = System.getProperty(THREADS_PROPERTY);
         if (p != null && !p.isBlank()) {
             try {

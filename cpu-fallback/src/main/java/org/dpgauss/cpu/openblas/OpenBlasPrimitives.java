@@ -13,6 +13,8 @@ import static org.bytedeco.openblas.global.openblas.LAPACK_COL_MAJOR;
 
 import java.nio.DoubleBuffer;
 import java.util.Arrays;
+import java.util.function.IntConsumer;
+import java.util.stream.IntStream;
 import org.bytedeco.openblas.global.openblas;
 import org.dpgauss.cpu.Checks;
 import org.dpgauss.linalg.CholeskyResult;
@@ -41,8 +43,11 @@ import org.ejml.data.DMatrixRMaj;
  *       {@code dsyevd}; triangular solves: {@code dtrsm}; products: {@code dgemm}.</li>
  * </ul>
  *
- * <p>Threads: see {@link NativeBlas} (OpenBLAS threads only; this class streams chunks from one thread in a
- * fixed order, so sums are formed in the same order every run).
+ * <p>Threads: see {@link NativeBlas}. By default OpenBLAS is single-threaded and the streamed primitives split
+ * their chunks into {@value #GROUPS} fixed, contiguous groups run on the common pool; per-group sums are added in
+ * group order, so results are bit-identical run to run and do not depend on the number of cores. With
+ * {@code -Ddpgauss.openblas.threads=N > 1} the same groups run one after the other and OpenBLAS parallelises each
+ * call instead (never both).
  *
  * <p>Buffers: javacpp passes a direct buffer's address plus its <em>position</em>, so every buffer handed to
  * BLAS sits at position 0; copies in and out use the absolute bulk methods, which never move it.
@@ -110,6 +115,43 @@ public final class OpenBlasPrimitives {
         return b;
     }
 
+    // ---------- fixed work groups (the Java-chunking thread policy) -------------------------------------------
+
+    /** Fixed number of work groups: independent of the core count, so sums are formed the same way everywhere. */
+    static final int GROUPS = 16;
+
+    /**
+     * Runs {@code body(g)} for {@code g} in {@code [0, groups)}: in parallel on the common pool when OpenBLAS is
+     * single-threaded (the default policy), sequentially when OpenBLAS runs its own threads. The groups and what
+     * each computes are the same either way; callers combine per-group results in group order.
+     */
+    static void forEachGroup(int groups, IntConsumer body) {
+        if (groups > 1 && NativeBlas.javaParallel()) {
+            IntStream.range(0, groups).parallel().forEach(body);
+        } else {
+            for (int g = 0; g < groups; g++) {
+                body.accept(g);
+            }
+        }
+    }
+
+    /** First item of group g when {@code items} items are split into {@code groups} contiguous groups. */
+    static int groupStart(int items, int groups, int g) {
+        return (int) ((long) items * g / groups);
+    }
+
+    /** Adds the per-group d x d (or any) partial sums in group order. */
+    private static double[] sumInOrder(double[][] partial) {
+        double[] total = partial[0];
+        for (int g = 1; g < partial.length; g++) {
+            double[] p = partial[g];
+            for (int k = 0; k < total.length; k++) {
+                total[k] += p[k];
+            }
+        }
+        return total;
+    }
+
     // ---------- weighted Gram ----------------------------------------------------------------------------
 
     /** {@code (1/divisor) sum_{i in rows} w_i y_i y_i^T}: see {@code org.dpgauss.cpu.WeightedGram}. */
@@ -123,38 +165,49 @@ public final class OpenBlasPrimitives {
         }
         NativeBlas.require();
         int ch = chunkRows(d);
-        DoubleBuffer chunk = NativeBlas.scratch(0, (long) ch * d);
-        DoubleBuffer c = NativeBlas.scratch(1, (long) d * d);
-        double[] row = weights == null ? null : new double[d];
-        for (int from = 0; from < count; from += ch) {
-            int to = Math.min(count, from + ch);
-            if (weights != null) {
-                // rows scaled by sqrt(w_i), so the product stays a symmetric rank-k update
-                chunk.clear();
-                for (int k = from; k < to; k++) {
-                    y.copyRow(sel[k], row, 0);
-                    double sw = Math.sqrt(weights[sel[k]]);
-                    for (int j = 0; j < d; j++) {
-                        row[j] *= sw;
+        int chunks = (count + ch - 1) / ch;
+        int groups = Math.min(GROUPS, chunks);
+        double[][] partial = new double[groups][];
+        forEachGroup(groups, grp -> {
+            DoubleBuffer chunk = NativeBlas.scratch(0, (long) ch * d);
+            DoubleBuffer c = NativeBlas.scratch(1, (long) d * d);
+            double[] row = weights == null ? null : new double[d];
+            int cLo = groupStart(chunks, groups, grp);
+            int cHi = groupStart(chunks, groups, grp + 1);
+            for (int cc = cLo; cc < cHi; cc++) {
+                int from = cc * ch;
+                int to = Math.min(count, from + ch);
+                if (weights != null) {
+                    // rows scaled by sqrt(w_i), so the product stays a symmetric rank-k update
+                    chunk.clear();
+                    for (int k = from; k < to; k++) {
+                        y.copyRow(sel[k], row, 0);
+                        double sw = Math.sqrt(weights[sel[k]]);
+                        for (int j = 0; j < d; j++) {
+                            row[j] *= sw;
+                        }
+                        chunk.put(row, 0, d);
                     }
-                    chunk.put(row, 0, d);
+                    chunk.clear();
+                } else if (rows == null) {
+                    putRange(y, from, to, chunk);
+                } else {
+                    putRows(y, sel, from, to, chunk);
                 }
-                chunk.clear();
-            } else if (rows == null) {
-                putRange(y, from, to, chunk);
-            } else {
-                putRows(y, sel, from, to, chunk);
+                // row-major k x d rows = column-major d x k matrix B; B B^T = sum y_i y_i^T. Column-major upper
+                // triangle = row-major lower triangle.
+                openblas.cblas_dsyrk(CblasColMajor, CblasUpper, CblasNoTrans, d, to - from, 1.0,
+                        room(chunk, (long) (to - from) * d), d, cc == cLo ? 0.0 : 1.0, room(c, (long) d * d), d);
             }
-            // row-major k x d rows = column-major d x k matrix B; B B^T = sum y_i y_i^T. Column-major upper
-            // triangle = row-major lower triangle.
-            openblas.cblas_dsyrk(CblasColMajor, CblasUpper, CblasNoTrans, d, to - from, 1.0,
-                    room(chunk, (long) (to - from) * d), d, from == 0 ? 0.0 : 1.0, room(c, (long) d * d), d);
-        }
-        c.get(0, out.data, 0, d * d);
+            double[] sum = new double[d * d];
+            c.get(0, sum, 0, d * d);
+            partial[grp] = sum;
+        });
+        double[] total = sumInOrder(partial);
         double inv = 1.0 / divisor;
         for (int i = 0; i < d; i++) {
             for (int j = 0; j <= i; j++) {
-                double v = out.data[i * d + j] * inv;
+                double v = total[i * d + j] * inv;
                 out.data[i * d + j] = v;
                 out.data[j * d + i] = v;
             }
@@ -176,32 +229,37 @@ public final class OpenBlasPrimitives {
             return q;
         }
         NativeBlas.require();
-        DoubleBuffer l = put(lower, 2);
         int ch = chunkRows(d);
-        DoubleBuffer chunk = NativeBlas.scratch(0, (long) ch * d);
-        double[] z = new double[ch * d];
-        for (int from = 0; from < count; from += ch) {
-            int to = Math.min(count, from + ch);
-            int k = to - from;
-            if (sel == null) {
-                putRange(x, from, to, chunk);
-            } else {
-                putRows(x, sel, from, to, chunk);
-            }
-            // Z = X L^{-T}: row i of Z is L^{-1} x_i
-            openblas.cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, k, d, 1.0,
-                    room(l, (long) d * d), d, room(chunk, (long) k * d), d);
-            chunk.get(0, z, 0, k * d);
-            for (int r = 0; r < k; r++) {
-                double s = 0;
-                int off = r * d;
-                for (int j = 0; j < d; j++) {
-                    double v = z[off + j];
-                    s += v * v;
+        int chunks = (count + ch - 1) / ch;
+        int groups = Math.min(GROUPS, chunks);
+        forEachGroup(groups, grp -> {
+            DoubleBuffer l = put(lower, 2);
+            DoubleBuffer chunk = NativeBlas.scratch(0, (long) ch * d);
+            double[] z = new double[ch * d];
+            for (int cc = groupStart(chunks, groups, grp); cc < groupStart(chunks, groups, grp + 1); cc++) {
+                int from = cc * ch;
+                int to = Math.min(count, from + ch);
+                int k = to - from;
+                if (sel == null) {
+                    putRange(x, from, to, chunk);
+                } else {
+                    putRows(x, sel, from, to, chunk);
                 }
-                q[from + r] = s;
+                // Z = X L^{-T}: row i of Z is L^{-1} x_i
+                openblas.cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, k, d, 1.0,
+                        room(l, (long) d * d), d, room(chunk, (long) k * d), d);
+                chunk.get(0, z, 0, k * d);
+                for (int r = 0; r < k; r++) {
+                    double s = 0;
+                    int off = r * d;
+                    for (int j = 0; j < d; j++) {
+                        double v = z[off + j];
+                        s += v * v;
+                    }
+                    q[from + r] = s;
+                }
             }
-        }
+        });
         return q;
     }
 
@@ -212,21 +270,36 @@ public final class OpenBlasPrimitives {
         Checks.lowerFactor(lower, d, "Cholesky factor");
         NativeBlas.require();
         RowBlockMatrix z = RowBlockMatrix.zeros(x.rows(), d, x.blockRows());
-        DoubleBuffer l = put(lower, 2);
         int ch = chunkRows(d);
-        DoubleBuffer chunk = NativeBlas.scratch(0, (long) ch * d);
+        // tasks: chunks of rows that never cross a block boundary
+        int taskCount = 0;
         for (int b = 0; b < x.blockCount(); b++) {
-            double[] src = x.block(b);
-            double[] dst = z.block(b);
-            int rowsInBlock = x.blockRowCount(b);
-            for (int from = 0; from < rowsInBlock; from += ch) {
-                int k = Math.min(ch, rowsInBlock - from);
-                chunk.put(0, src, from * d, k * d);
-                openblas.cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, k, d, 1.0,
-                        room(l, (long) d * d), d, room(chunk, (long) k * d), d);
-                chunk.get(0, dst, from * d, k * d);
+            taskCount += (x.blockRowCount(b) + ch - 1) / ch;
+        }
+        int tasks = taskCount;
+        int[] taskBlock = new int[tasks];
+        int[] taskFrom = new int[tasks];
+        int t = 0;
+        for (int b = 0; b < x.blockCount(); b++) {
+            for (int from = 0; from < x.blockRowCount(b); from += ch) {
+                taskBlock[t] = b;
+                taskFrom[t++] = from;
             }
         }
+        int groups = Math.min(GROUPS, tasks);
+        forEachGroup(groups, grp -> {
+            DoubleBuffer l = put(lower, 2);
+            DoubleBuffer chunk = NativeBlas.scratch(0, (long) ch * d);
+            for (int task = groupStart(tasks, groups, grp); task < groupStart(tasks, groups, grp + 1); task++) {
+                int b = taskBlock[task];
+                int from = taskFrom[task];
+                int k = Math.min(ch, x.blockRowCount(b) - from);
+                chunk.put(0, x.block(b), from * d, k * d);
+                openblas.cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, k, d, 1.0,
+                        room(l, (long) d * d), d, room(chunk, (long) k * d), d);
+                chunk.get(0, z.block(b), from * d, k * d);
+            }
+        });
         return z;
     }
 
@@ -240,23 +313,34 @@ public final class OpenBlasPrimitives {
         int n = data.rows();
         int d = data.cols();
         int ch = chunkRows(Math.max(d, r));
-        DoubleBuffer xb = NativeBlas.scratch(0, (long) ch * d);
-        DoubleBuffer gb = NativeBlas.scratch(1, (long) ch * r);
-        DoubleBuffer c = NativeBlas.scratch(2, (long) d * r);
-        double[] g = new double[ch * r];
-        for (int from = 0; from < n; from += ch) {
-            int to = Math.min(n, from + ch);
-            int k = to - from;
-            putRange(data, from, to, xb);
-            // counters firstIndex + from*r .. firstIndex + to*r - 1: the same numbers, in the same places, as the
-            // EJML path (fillNormals is bit-identical to normal(k) for any start and length)
-            generator.fillNormals(firstIndex + (long) from * r, g, 0, k * r);
-            gb.put(0, g, 0, k * r);
-            openblas.cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, d, r, k, 1.0, room(xb, (long) k * d), d,
-                    room(gb, (long) k * r), r, from == 0 ? 0.0 : 1.0, room(c, (long) d * r), r);
-        }
+        int chunks = (n + ch - 1) / ch;
+        int groups = Math.min(GROUPS, chunks);
+        double[][] partial = new double[groups][];
+        forEachGroup(groups, grp -> {
+            DoubleBuffer xb = NativeBlas.scratch(0, (long) ch * d);
+            DoubleBuffer gb = NativeBlas.scratch(1, (long) ch * r);
+            DoubleBuffer c = NativeBlas.scratch(2, (long) d * r);
+            double[] g = new double[ch * r];
+            int cLo = groupStart(chunks, groups, grp);
+            int cHi = groupStart(chunks, groups, grp + 1);
+            for (int cc = cLo; cc < cHi; cc++) {
+                int from = cc * ch;
+                int to = Math.min(n, from + ch);
+                int k = to - from;
+                putRange(data, from, to, xb);
+                // counters firstIndex + from*r .. firstIndex + to*r - 1: the same numbers, in the same places, as
+                // the EJML path (fillNormals is bit-identical to normal(k) for any start and length)
+                generator.fillNormals(firstIndex + (long) from * r, g, 0, k * r);
+                gb.put(0, g, 0, k * r);
+                openblas.cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, d, r, k, 1.0, room(xb, (long) k * d), d,
+                        room(gb, (long) k * r), r, cc == cLo ? 0.0 : 1.0, room(c, (long) d * r), r);
+            }
+            double[] sum = new double[d * r];
+            c.get(0, sum, 0, d * r);
+            partial[grp] = sum;
+        });
         DMatrixRMaj out = new DMatrixRMaj(d, r);
-        c.get(0, out.data, 0, d * r);
+        out.data = sumInOrder(partial);
         return out;
     }
 
@@ -282,57 +366,62 @@ public final class OpenBlasPrimitives {
         double[] mu = reference.columnMeans();
         double[] refNorm = new double[m];
         double[] refCentred = centred(ref, m, d, mu, refNorm);
-        DoubleBuffer rb = NativeBlas.scratch(0, (long) m * d);
-        rb.put(0, refCentred, 0, m * d);
         int tile = DISTANCE_TILE;
-        DoubleBuffer xb = NativeBlas.scratch(1, (long) tile * d);
-        DoubleBuffer gb = NativeBlas.scratch(2, (long) tile * m);
-        double[] xs = new double[tile * d];
-        double[] xNorm = new double[tile];
-        double[] g = new double[tile * m];
-        double[] heapVal = new double[keep];
-        int[] heapIdx = new int[keep];
-        double[] kept = new double[keep];
+        int tiles = (n + tile - 1) / tile;
+        int groups = Math.min(GROUPS, tiles);
         RowBlockMatrix out = RowBlockMatrix.zeros(n, keep);
-        for (int from = 0; from < n; from += tile) {
-            int to = Math.min(n, from + tile);
-            int c = to - from;
-            for (int i = 0; i < c; i++) {
-                x.copyRow(from + i, xs, i * d);
-            }
-            double[] xc = centred(xs, c, d, mu, xNorm);
-            xb.put(0, xc, 0, c * d);
-            openblas.cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, c, m, d, 1.0, room(xb, (long) c * d), d,
-                    room(rb, (long) m * d), d, 0.0, room(gb, (long) c * m), m);
-            gb.get(0, g, 0, c * m);
-            for (int i = 0; i < c; i++) {
-                int size = 0;
-                int rowOff = i * m;
-                for (int j = 0; j < m; j++) {
-                    double dist = xNorm[i] + refNorm[j] - 2.0 * g[rowOff + j];
-                    if (size < keep) {
-                        siftUp(heapVal, heapIdx, size++, dist, j);
-                    } else if (dist > heapVal[0]) {
-                        replaceTop(heapVal, heapIdx, keep, dist, j);
+        forEachGroup(groups, grp -> {
+            DoubleBuffer rb = NativeBlas.scratch(0, (long) m * d);
+            rb.put(0, refCentred, 0, m * d);
+            DoubleBuffer xb = NativeBlas.scratch(1, (long) tile * d);
+            DoubleBuffer gb = NativeBlas.scratch(2, (long) tile * m);
+            double[] xs = new double[tile * d];
+            double[] xNorm = new double[tile];
+            double[] g = new double[tile * m];
+            double[] heapVal = new double[keep];
+            int[] heapIdx = new int[keep];
+            double[] kept = new double[keep];
+            for (int ti = groupStart(tiles, groups, grp); ti < groupStart(tiles, groups, grp + 1); ti++) {
+                int from = ti * tile;
+                int to = Math.min(n, from + tile);
+                int c = to - from;
+                for (int i = 0; i < c; i++) {
+                    x.copyRow(from + i, xs, i * d);
+                }
+                double[] xc = centred(xs, c, d, mu, xNorm);
+                xb.put(0, xc, 0, c * d);
+                openblas.cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, c, m, d, 1.0, room(xb, (long) c * d), d,
+                        room(rb, (long) m * d), d, 0.0, room(gb, (long) c * m), m);
+                gb.get(0, g, 0, c * m);
+                for (int i = 0; i < c; i++) {
+                    int size = 0;
+                    int rowOff = i * m;
+                    for (int j = 0; j < m; j++) {
+                        double dist = xNorm[i] + refNorm[j] - 2.0 * g[rowOff + j];
+                        if (size < keep) {
+                            siftUp(heapVal, heapIdx, size++, dist, j);
+                        } else if (dist > heapVal[0]) {
+                            replaceTop(heapVal, heapIdx, keep, dist, j);
+                        }
+                    }
+                    for (int s = 0; s < keep; s++) {
+                        int j = heapIdx[s];
+                        double e = 0;
+                        for (int q = 0; q < d; q++) {
+                            double v = xs[i * d + q] - ref[j * d + q];
+                            e += v * v;
+                        }
+                        kept[s] = e;
+                    }
+                    Arrays.sort(kept);
+                    double[] blockArr = out.block((from + i) / out.blockRows());
+                    int base = ((from + i) % out.blockRows()) * keep;
+                    for (int s = 0; s < keep; s++) {
+                        blockArr[base + s] = kept[keep - 1 - s];
                     }
                 }
-                for (int s = 0; s < keep; s++) {
-                    int j = heapIdx[s];
-                    double e = 0;
-                    for (int q = 0; q < d; q++) {
-                        double v = xs[i * d + q] - ref[j * d + q];
-                        e += v * v;
-                    }
-                    kept[s] = e;
-                }
-                Arrays.sort(kept);
-                double[] blockArr = out.block((from + i) / out.blockRows());
-                int base = ((from + i) % out.blockRows()) * keep;
-                for (int s = 0; s < keep; s++) {
-                    blockArr[base + s] = kept[keep - 1 - s];
-                }
             }
-        }
+        });
         return out;
     }
 
@@ -406,11 +495,32 @@ public final class OpenBlasPrimitives {
         Checks.radius(radius);
         NativeBlas.require();
         int n = x.rows();
-        int d = x.cols();
         double r2 = radius * radius;
         double[] mu = x.columnMeans();
+        int tiles = (n + NEIGHBOUR_TILE - 1) / NEIGHBOUR_TILE;
+        int groups = Math.min(GROUPS, tiles);
+        int[][] partial = new int[groups][];
+        forEachGroup(groups, grp -> {
+            int[] counts = new int[n];
+            // tile rows grp, grp + groups, ...: heavy (small ti) and light (large ti) rows spread over the groups
+            for (int ti = grp; ti < tiles; ti += groups) {
+                countTileRow(x, mu, r2, ti, tiles, counts);
+            }
+            partial[grp] = counts;
+        });
+        int[] total = partial[0];
+        for (int g = 1; g < groups; g++) {
+            for (int i = 0; i < n; i++) {
+                total[i] += partial[g][i];
+            }
+        }
+        return total;
+    }
+
+    private static void countTileRow(RowBlockMatrix x, double[] mu, double r2, int ti, int tiles, int[] counts) {
+        int n = x.rows();
+        int d = x.cols();
         int tile = NEIGHBOUR_TILE;
-        int tiles = (n + tile - 1) / tile;
         DoubleBuffer ib = NativeBlas.scratch(0, (long) tile * d);
         DoubleBuffer jb = NativeBlas.scratch(1, (long) tile * d);
         DoubleBuffer gb = NativeBlas.scratch(2, (long) tile * tile);
@@ -420,59 +530,55 @@ public final class OpenBlasPrimitives {
         double[] g = new double[tile * tile];
         double[] a = new double[d];
         double[] b = new double[d];
-        int[] counts = new int[n];
-        for (int ti = 0; ti < tiles; ti++) {
-            int iFrom = ti * tile;
-            int iTo = Math.min(n, iFrom + tile);
-            int ci = iTo - iFrom;
-            centreInto(x, iFrom, iTo, mu, rows, iNorm);
-            ib.put(0, rows, 0, ci * d);
-            for (int tj = ti; tj < tiles; tj++) {
-                int jFrom = tj * tile;
-                int jTo = Math.min(n, jFrom + tile);
-                int cj = jTo - jFrom;
-                DoubleBuffer other = ib;
-                double[] jn = iNorm;
-                if (tj != ti) {
-                    centreInto(x, jFrom, jTo, mu, rows, jNorm);
-                    jb.put(0, rows, 0, cj * d);
-                    other = jb;
-                    jn = jNorm;
-                }
-                openblas.cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, ci, cj, d, 1.0, room(ib, (long) ci * d),
-                        d, room(other, (long) cj * d), d, 0.0, room(gb, (long) ci * cj), cj);
-                gb.get(0, g, 0, ci * cj);
-                for (int p = 0; p < ci; p++) {
-                    int i = iFrom + p;
-                    for (int q = tj == ti ? p : 0; q < cj; q++) {
-                        int k = jFrom + q;
-                        if (i == k) {
-                            counts[i]++;
-                            continue;
+        int iFrom = ti * tile;
+        int iTo = Math.min(n, iFrom + tile);
+        int ci = iTo - iFrom;
+        centreInto(x, iFrom, iTo, mu, rows, iNorm);
+        ib.put(0, rows, 0, ci * d);
+        for (int tj = ti; tj < tiles; tj++) {
+            int jFrom = tj * tile;
+            int jTo = Math.min(n, jFrom + tile);
+            int cj = jTo - jFrom;
+            DoubleBuffer other = ib;
+            double[] jn = iNorm;
+            if (tj != ti) {
+                centreInto(x, jFrom, jTo, mu, rows, jNorm);
+                jb.put(0, rows, 0, cj * d);
+                other = jb;
+                jn = jNorm;
+            }
+            openblas.cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, ci, cj, d, 1.0, room(ib, (long) ci * d), d,
+                    room(other, (long) cj * d), d, 0.0, room(gb, (long) ci * cj), cj);
+            gb.get(0, g, 0, ci * cj);
+            for (int p = 0; p < ci; p++) {
+                int i = iFrom + p;
+                for (int q = tj == ti ? p : 0; q < cj; q++) {
+                    int k = jFrom + q;
+                    if (i == k) {
+                        counts[i]++;
+                        continue;
+                    }
+                    double dist = iNorm[p] + jn[q] - 2.0 * g[p * cj + q];
+                    boolean within;
+                    if (Math.abs(dist - r2) <= BOUNDARY_RELATIVE * (iNorm[p] + jn[q])) {
+                        x.copyRow(i, a, 0);
+                        x.copyRow(k, b, 0);
+                        double e = 0;
+                        for (int c = 0; c < d; c++) {
+                            double v = a[c] - b[c];
+                            e += v * v;
                         }
-                        double dist = iNorm[p] + jn[q] - 2.0 * g[p * cj + q];
-                        boolean within;
-                        if (Math.abs(dist - r2) <= BOUNDARY_RELATIVE * (iNorm[p] + jn[q])) {
-                            x.copyRow(i, a, 0);
-                            x.copyRow(k, b, 0);
-                            double e = 0;
-                            for (int c = 0; c < d; c++) {
-                                double v = a[c] - b[c];
-                                e += v * v;
-                            }
-                            within = e <= r2;
-                        } else {
-                            within = dist <= r2;
-                        }
-                        if (within) {
-                            counts[i]++;
-                            counts[k]++;
-                        }
+                        within = e <= r2;
+                    } else {
+                        within = dist <= r2;
+                    }
+                    if (within) {
+                        counts[i]++;
+                        counts[k]++;
                     }
                 }
             }
         }
-        return counts;
     }
 
     /** Rows {@code [from, to)} minus mu into {@code out} (row-major), squared norms of the centred rows in norms. */

@@ -29,7 +29,8 @@ import org.dpgauss.linalg.RowBlockMatrix;
  * rule as {@link NeighbourCounts}). The anisotropic mean's radius {@code lambda* = sqrt(2 tr A) + 2 sqrt(2 ||A|| log(n/beta))}
  * puts most pairs of inliers in the sure set at d = 100.
  *
- * <p>Pure Java (no BLAS call), one thread: the sure counts cost {@code O(n log n)}, the band its pairs times d.
+ * <p>Pure Java (no BLAS call): the sure counts cost {@code O(n log n)} on one thread, the band its pairs times d, in
+ * the fixed work groups of {@link OpenBlasPrimitives} (parallel under the default thread policy).
  */
 public final class PrunedNeighbourCounts {
 
@@ -130,26 +131,39 @@ public final class PrunedNeighbourCounts {
             counts[order[p]] += sure + 1;
         }
         double r2 = radius * radius;
-        double[] a = new double[d];
-        double[] b = new double[d];
-        for (int p = 0; p < n; p++) {
-            if (bandFrom[p] >= bandTo[p]) {
-                continue;
+        // the band, in fixed interleaved groups of positions (run in parallel when OpenBLAS is single-threaded;
+        // integer counts, so the order of the additions does not matter)
+        int groups = (int) Math.max(1, Math.min(OpenBlasPrimitives.GROUPS, band / 4096));
+        int[][] partial = new int[groups][];
+        OpenBlasPrimitives.forEachGroup(groups, grp -> {
+            int[] local = new int[n];
+            double[] a = new double[d];
+            double[] b = new double[d];
+            for (int p = grp; p < n; p += groups) {
+                if (bandFrom[p] >= bandTo[p]) {
+                    continue;
+                }
+                int i = order[p];
+                x.copyRow(i, a, 0);
+                for (int q = bandFrom[p]; q < bandTo[p]; q++) {
+                    int k = order[q];
+                    x.copyRow(k, b, 0);
+                    double e = 0;
+                    for (int c = 0; c < d; c++) {
+                        double v = a[c] - b[c];
+                        e += v * v;
+                    }
+                    if (e <= r2) {
+                        local[i]++;
+                        local[k]++;
+                    }
+                }
             }
-            int i = order[p];
-            x.copyRow(i, a, 0);
-            for (int q = bandFrom[p]; q < bandTo[p]; q++) {
-                int k = order[q];
-                x.copyRow(k, b, 0);
-                double e = 0;
-                for (int c = 0; c < d; c++) {
-                    double v = a[c] - b[c];
-                    e += v * v;
-                }
-                if (e <= r2) {
-                    counts[i]++;
-                    counts[k]++;
-                }
+            partial[grp] = local;
+        });
+        for (int[] local : partial) {
+            for (int i = 0; i < n; i++) {
+                counts[i] += local[i];
             }
         }
         return counts;
