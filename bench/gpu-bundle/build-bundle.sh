@@ -57,6 +57,10 @@ cp "$jar" "$out/lib/dpgauss-bench.jar"
 # never loaded: kernels are prebuilt fatbins (NVRTC, PTX compiler); JCusolver links CUDA 12's libcusolver.so.11,
 # which the CUDA 13 hosts do not have (cuSOLVER is reached through the FFM binding there)
 zip -q -d "$out/lib/dpgauss-bench.jar" 'lib/libJNvPTXCompiler-*' 'lib/libJNvrtc-*' 'lib/libJCusolver-*' >/dev/null || true
+# The OpenBLAS natives (~60 MB unpacked, ~20 MB packed) would break the 64 MiB transfer limit: the bundle's CPU
+# engine is EJML (--engine cpu reports the fallback and why); the GPU engine does not use them.
+zip -q -d "$out/lib/dpgauss-bench.jar" 'org/bytedeco/openblas/linux-x86_64/*' 'org/bytedeco/javacpp/linux-x86_64/*' \
+    'org/bytedeco/openblas/linux-x86_64/' >/dev/null || true
 "$jdk/bin/jar" cf "$out/lib/dpgauss-engine-tests.jar" -C engine/target/test-classes .
 echo ">> junit-platform-console-standalone:$junit_platform_version" >&2
 mvn -B -q dependency:copy -Dartifact="org.junit.platform:junit-platform-console-standalone:$junit_platform_version" \

@@ -39,9 +39,10 @@ public final class Main implements Runnable {
     /** Exit code of a release refused because it would exceed the budget. */
     static final int EXIT_BUDGET = 4;
 
-    @Option(names = "--engine", scope = ScopeType.INHERIT, paramLabel = "auto|cpu|gpu", defaultValue = "auto",
+    @Option(names = "--engine", scope = ScopeType.INHERIT, paramLabel = "auto|cpu|ejml|gpu", defaultValue = "auto",
             converter = EngineChoiceConverter.class,
-            description = "Compute backend (default: ${DEFAULT-VALUE}); auto picks the GPU when usable and says which.")
+            description = "Compute backend (default: ${DEFAULT-VALUE}); auto picks the GPU when usable, else the CPU, and says which. "
+                    + "cpu is native OpenBLAS where its natives load (else EJML, with the reason); ejml is the pure-Java engine.")
     EngineChoice engine;
 
     @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print the result as JSON on stdout.")
@@ -134,7 +135,7 @@ public final class Main implements Runnable {
         }
     }
 
-    /** Accepts auto|cpu|gpu in any case, with a message listing them otherwise. */
+    /** Accepts auto|cpu|ejml|gpu in any case, with a message listing them otherwise. */
     static final class EngineChoiceConverter implements CommandLine.ITypeConverter<EngineChoice> {
         @Override
         public EngineChoice convert(String value) {

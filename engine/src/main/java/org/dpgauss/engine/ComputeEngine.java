@@ -9,7 +9,8 @@ import org.ejml.data.DMatrixRMaj;
 
 /**
  * The numerical primitives every dpgauss algorithm is written against (design.md, "The compute
- * primitives"). Implementations: {@link CpuEngine} (EJML, always available) and the CUDA backend.
+ * primitives"). Implementations: {@link OpenBlasEngine} (native OpenBLAS), {@link CpuEngine} (EJML, always
+ * available, the reference) and the CUDA backend.
  * Every implementation passes the same contract test and gives the same answers up to rounding;
  * verdicts (singular / not positive definite), neighbour counts and peeled sets are identical.
  *
@@ -19,7 +20,7 @@ import org.ejml.data.DMatrixRMaj;
  */
 public interface ComputeEngine extends AutoCloseable {
 
-    /** Short name: {@code cpu} or {@code gpu}. */
+    /** Short name: {@code cpu-openblas}, {@code cpu-ejml} or {@code gpu}. */
     String name();
 
     /** What runs underneath (library, threads, device), for reports. */

@@ -19,13 +19,17 @@ public final class ComputeEngines {
     }
 
     /**
-     * Resolves a choice. {@code cpu} always succeeds; {@code gpu} throws {@link EngineUnavailableException}
-     * with the reason when no GPU backend can run; {@code auto} uses the GPU when one is usable, else falls
-     * back to the CPU and says why.
+     * Resolves a choice. {@code ejml} always succeeds (the pure-Java engine); {@code cpu} always succeeds: the
+     * native OpenBLAS engine where its natives load, otherwise EJML with the reason; {@code gpu} throws
+     * {@link EngineUnavailableException} with the reason when no GPU backend can run; {@code auto} uses the GPU
+     * when one is usable, else the CPU as for {@code cpu}, and says why.
      */
     public static EngineSelection select(EngineChoice choice) {
+        if (choice == EngineChoice.EJML) {
+            return new EngineSelection(CpuEngine.instance(), choice, "ejml requested: " + CpuEngine.instance().description());
+        }
         if (choice == EngineChoice.CPU) {
-            return new EngineSelection(CpuEngine.instance(), choice, "cpu requested");
+            return cpu(choice, "cpu requested");
         }
         String[] why = new String[1];
         GpuEngine g = openGpu(why);
@@ -34,9 +38,26 @@ public final class ComputeEngines {
         }
         if (choice == EngineChoice.GPU) {
             throw new EngineUnavailableException("--engine gpu: the GPU engine cannot run here: " + why[0]
-                    + ". Use --engine cpu or --engine auto.");
+                    + ". Use --engine cpu, --engine ejml or --engine auto.");
         }
-        return new EngineSelection(CpuEngine.instance(), choice, "auto: cpu, because " + why[0]);
+        return cpu(choice, "auto: no GPU, because " + why[0]);
+    }
+
+    /** The CPU engine: OpenBLAS where its natives load, else EJML; the reason starts with {@code prefix}. */
+    private static EngineSelection cpu(EngineChoice choice, String prefix) {
+        String[] why = new String[1];
+        OpenBlasEngine nativeCpu = OpenBlasEngine.open(why);
+        if (nativeCpu != null) {
+            return new EngineSelection(nativeCpu, choice, prefix + "; " + nativeCpu.description());
+        }
+        return new EngineSelection(CpuEngine.instance(), choice, prefix + "; " + CpuEngine.instance().description()
+                + ", because " + why[0]);
+    }
+
+    /** Why the native OpenBLAS CPU engine cannot be used, or null when it can. */
+    public static String openBlasUnavailableReason() {
+        String[] why = new String[1];
+        return OpenBlasEngine.open(why) == null ? why[0] : null;
     }
 
     /** The process-wide GPU engine, or null with the reason in why[0]. */

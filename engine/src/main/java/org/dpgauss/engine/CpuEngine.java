@@ -18,7 +18,11 @@ import org.dpgauss.linalg.SymmetricEigen;
 import org.dpgauss.random.CounterBasedGenerator;
 import org.ejml.data.DMatrixRMaj;
 
-/** The EJML backend: delegates each primitive to its twin in the cpu-fallback module. */
+/**
+ * The EJML backend ({@code cpu-ejml}, {@code --engine ejml}): delegates each primitive to its pure-Java twin in the
+ * cpu-fallback module. It runs everywhere, is the reference the other backends are tested against, and is the
+ * CPU engine where the OpenBLAS natives cannot load ({@link OpenBlasEngine}).
+ */
 public final class CpuEngine implements ComputeEngine {
 
     private static final CpuEngine INSTANCE = new CpuEngine();
@@ -32,12 +36,12 @@ public final class CpuEngine implements ComputeEngine {
 
     @Override
     public String name() {
-        return "cpu";
+        return "cpu-ejml";
     }
 
     @Override
     public String description() {
-        return "cpu (EJML " + ejmlVersion() + ", " + Runtime.getRuntime().availableProcessors() + " threads)";
+        return "cpu-ejml (EJML " + ejmlVersion() + ", " + Runtime.getRuntime().availableProcessors() + " threads)";
     }
 
     private static String ejmlVersion() {

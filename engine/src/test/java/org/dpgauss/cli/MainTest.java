@@ -46,7 +46,9 @@ class MainTest {
         assertEquals("gram", j.get("op").asText());
         assertEquals(300, j.get("n").asInt());
         assertEquals(7, j.get("d").asInt());
-        assertEquals("cpu", j.get("engine").asText());
+        // --engine cpu: the native OpenBLAS engine where its natives load, EJML otherwise
+        assertEquals(org.dpgauss.engine.ComputeEngines.openBlasUnavailableReason() == null ? "cpu-openblas" : "cpu-ejml",
+                j.get("engine").asText());
         assertEquals(3, j.get("seconds").size());
         double median = j.get("median_seconds").asDouble();
         assertTrue(median > 0);
@@ -66,7 +68,9 @@ class MainTest {
         Run r = run("--json", "bench", op, "--n", "150", "--d", "4", "--repeat", "1", "--warmup", "0");
         assertEquals(0, r.code, r.err);
         assertEquals(op, r.json().get("op").asText());
-        assertEquals(org.dpgauss.engine.GpuTestSupport.gpuUsable() ? "gpu" : "cpu", r.json().get("engine").asText(),
+        assertEquals(org.dpgauss.engine.GpuTestSupport.gpuUsable() ? "gpu"
+                : org.dpgauss.engine.ComputeEngines.openBlasUnavailableReason() == null ? "cpu-openblas" : "cpu-ejml",
+                r.json().get("engine").asText(),
                 "auto uses the GPU where one is usable and falls back to the CPU otherwise");
     }
 
