@@ -91,6 +91,12 @@ final class MeanCommand implements Callable<Integer> {
                     + "estimates a diagonal covariance privately (Algorithm 2), which needs far more rows.")
     double[] variances;
 
+    @Option(names = "--assume-variances", split = ",", paramLabel = "v1,v2,..",
+            description = "anisotropic without a covariance proxy (unknown covariance): a public guess of the "
+                    + "variances, used ONLY for the release's a-priori accuracy statement (the algorithm estimates "
+                    + "the covariance privately and never sees the guess); without it the release states no accuracy.")
+    double[] assumeVariances;
+
     @Option(names = "--beta", defaultValue = "0.01",
             description = "anisotropic/folklore/coordinate: accuracy failure probability of the lambda rule (of the "
                     + "clipping radius for coordinate), in (0, 1) "
@@ -242,7 +248,12 @@ final class MeanCommand implements Callable<Integer> {
     /** Algorithm 2 (spec anisotropic-mean-estimation §4): unknown diagonal covariance. */
     private Integer unknownCovariance() throws IOException {
         Dataset data = Dataset.of(DataReader.read(input));
-        return release(UnknownCovarianceMean.of(data.size(), data.dimension(), ApproxDp.of(budget.epsilon, delta), beta), data);
+        UnknownCovarianceMean m = UnknownCovarianceMean.of(data.size(), data.dimension(),
+                ApproxDp.of(budget.epsilon, delta), beta);
+        if (assumeVariances != null) {
+            m = m.assumingVariances(assumeVariances); // the accuracy statement only; the algorithm never sees it
+        }
+        return release(m, data);
     }
 
     /** Baseline B3 (spec anisotropic-mean-estimation §10): coordinate-wise range finding, box clip, Gaussian. */

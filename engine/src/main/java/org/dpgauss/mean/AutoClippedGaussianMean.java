@@ -166,10 +166,34 @@ public final class AutoClippedGaussianMean implements PrivateMechanism {
                         .put("bucketThreshold", threshold())
                         .build())
                 .accounting(Release.zcdp(ID, NeighbouringRelation.REPLACE_ONE, budget))
+                .accuracy(accuracy(n, ClippedGaussianMean.ACCURACY_PROBABILITY))
                 .failMeaning("no distance bucket held enough rows to stand out of the radius-finding noise: the"
                         + " data are too few for this budget (each bucket needs about " + (long) Math.ceil(threshold())
                         + " rows); give a public --clip radius, a larger epsilon or more rows")
                 .build();
+    }
+
+    /**
+     * The a-priori error in units of the radius the release will choose: the noise of the clipped mean at radius C
+     * has standard deviation {@code sigma(C)} per coordinate, nearly proportional to C; the statement uses the
+     * largest {@code sigma(C)/C} over every radius the release can choose ({@code 2^kMin .. 2^kMax}), so it holds
+     * whichever is chosen. Divide by nothing: multiply by the released {@code clipRadius} to get the L2 error.
+     *
+     * @param n the number of rows (public)
+     * @param probability the probability of the bound
+     * @return the statement
+     */
+    public org.dpgauss.release.Accuracy accuracy(int n, double probability) {
+        double perUnit = 0;
+        for (int k = kMin; k <= kMax; k++) {
+            double c = Math.scalb(1.0, k);
+            ClippedGaussianMean m = ClippedGaussianMean.of(c, centre, Zcdp.of(meanRho()));
+            perUnit = Math.max(perUnit, m.sigma(n) / c);
+        }
+        return org.dpgauss.release.Accuracy.isotropicGaussianL2("L2 distance to the mean of the rows, in units of the"
+                + " released clipRadius", perUnit, centre.length, probability, "every row lies within the released"
+                + " clipRadius of the centre (rows beyond it are pulled onto the ball, biasing the mean towards the"
+                + " centre; the radius covers every distance bucket that stands out of the radius-finding noise)");
     }
 
     @Override
