@@ -502,14 +502,19 @@ public final class OpenBlasPrimitives {
         int tiles = (n + NEIGHBOUR_TILE - 1) / NEIGHBOUR_TILE;
         int groups = Math.min(GROUPS, tiles);
         int[][] partial = new int[groups][];
-        forEachGroup(groups, grp -> {
-            int[] counts = new int[n];
-            // tile rows grp, grp + groups, ...: heavy (small ti) and light (large ti) rows spread over the groups
-            for (int ti = grp; ti < tiles; ti += groups) {
-                countTileRow(x, mu, r2, ti, tiles, counts);
-            }
-            partial[grp] = counts;
-        });
+        // progress in tile pairs (fixed by n before the loop), from whichever worker finishes a tile row
+        try (org.dpgauss.progress.Progress.Tracker progress = org.dpgauss.progress.Progress.track(
+                "neighbour counts", (long) tiles * (tiles + 1) / 2)) {
+            forEachGroup(groups, grp -> {
+                int[] counts = new int[n];
+                // tile rows grp, grp + groups, ...: heavy (small ti) and light (large ti) rows spread over the groups
+                for (int ti = grp; ti < tiles; ti += groups) {
+                    countTileRow(x, mu, r2, ti, tiles, counts);
+                    progress.advance(tiles - ti);
+                }
+                partial[grp] = counts;
+            });
+        }
         int[] total = partial[0];
         for (int g = 1; g < groups; g++) {
             for (int i = 0; i < n; i++) {

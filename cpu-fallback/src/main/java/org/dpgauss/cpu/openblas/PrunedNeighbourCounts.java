@@ -135,11 +135,17 @@ public final class PrunedNeighbourCounts {
         // integer counts, so the order of the additions does not matter)
         int groups = (int) Math.max(1, Math.min(OpenBlasPrimitives.GROUPS, band / 4096));
         int[][] partial = new int[groups][];
+        // progress in row positions (n, fixed before the loop), reported every 1024 positions per group
+        org.dpgauss.progress.Progress.Tracker progress = org.dpgauss.progress.Progress.track("neighbour counts", n);
         OpenBlasPrimitives.forEachGroup(groups, grp -> {
             int[] local = new int[n];
             double[] a = new double[d];
             double[] b = new double[d];
+            int step = 0;
             for (int p = grp; p < n; p += groups) {
+                if (++step % 1024 == 0) {
+                    progress.advance(1024);
+                }
                 if (bandFrom[p] >= bandTo[p]) {
                     continue;
                 }
@@ -161,6 +167,7 @@ public final class PrunedNeighbourCounts {
             }
             partial[grp] = local;
         });
+        progress.close();
         for (int[] local : partial) {
             for (int i = 0; i < n; i++) {
                 counts[i] += local[i];
