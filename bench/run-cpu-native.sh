@@ -108,7 +108,7 @@ if [[ $e2e == 1 ]]; then
     echo ">> ${ecmd[*]}" | tee -a "$log" >&2
     "${ecmd[@]}" 2>&1 | tee -a "$log" >&2
     rm -f "$outdir/e2e-data.npy"
-    start=$( { /usr/bin/time -f %e "${pin[@]}" "$JAVA" "${jopts[@]}" -jar engine/target/dpgauss-engine-0.1.0-SNAPSHOT-all.jar --version >/dev/null; } 2>&1 | tail -n 1)
+    start=$( { /usr/bin/time -f %e "${pin[@]}" "$JAVA" "${jopts[@]}" -jar cli/target/dpgauss-cli-0.1.0-SNAPSHOT-all.jar --version >/dev/null; } 2>&1 | tail -n 1)
     echo "JVM start (dpgauss --version, pinned): $start s" | tee -a "$log" >&2
     echo "jvm_start_seconds: $start" > "$outdir/e2e-jvm-start.txt"
 fi

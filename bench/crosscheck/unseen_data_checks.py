@@ -16,7 +16,7 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DPG = os.path.join(ROOT, "dpgauss")
-JAR = os.path.join(ROOT, "engine/target/dpgauss-engine-0.1.0-SNAPSHOT-all.jar")
+JAR = os.path.join(ROOT, "cli/target/dpgauss-cli-0.1.0-SNAPSHOT-all.jar")
 
 
 def cli(*args):

@@ -26,12 +26,20 @@ class ReferencesProvenanceTest {
     private static final Pattern CITATION =
             Pattern.compile("docs/references/([A-Za-z0-9_-]+\\.md)(?:,? §([0-9]+(?:\\.[0-9]+)?))?");
 
+    /** The test sources of this module and of the command-line module (its tests cite references too). */
     private static List<Path> testFiles() throws IOException {
-        try (Stream<Path> s = Files.walk(TEST)) {
-            return s.filter(Files::isRegularFile)
-                    .filter(p -> p.toString().matches(".*\\.(java|csv|txt|py)$"))
-                    .filter(p -> !p.endsWith("ReferencesProvenanceTest.java")).toList();
+        List<Path> all = new ArrayList<>();
+        for (Path dir : List.of(TEST, ROOT.resolve("cli").resolve("src").resolve("test"))) {
+            if (!Files.isDirectory(dir)) {
+                continue;
+            }
+            try (Stream<Path> s = Files.walk(dir)) {
+                all.addAll(s.filter(Files::isRegularFile)
+                        .filter(p -> p.toString().matches(".*\\.(java|csv|txt|py)$"))
+                        .filter(p -> !p.endsWith("ReferencesProvenanceTest.java")).toList());
+            }
         }
+        return all;
     }
 
     private static boolean hasSection(String markdown, String section) {

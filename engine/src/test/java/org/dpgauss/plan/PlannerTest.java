@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import org.dpgauss.cli.Main;
 import org.dpgauss.mean.ClippedGaussianMean;
 import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.ConversionPolicy;
@@ -50,24 +47,5 @@ class PlannerTest {
         assertEquals(-1, Planner.minimumRows(n -> {
             throw new IllegalArgumentException("never");
         }, 100));
-    }
-
-    @Test
-    void theCommandPrintsAPlanAndJson() {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int rc = Main.run(new String[] {"plan", "mean", "--n", "5000", "--d", "3", "--epsilon", "0.5", "--clip", "4",
-            "--json"}, new PrintWriter(out, true), new PrintWriter(err, true));
-        assertEquals(0, rc, err.toString());
-        assertTrue(out.toString().contains("\"recommended\":\"clipped\""), out.toString());
-        out.getBuffer().setLength(0);
-        rc = Main.run(new String[] {"plan", "mean", "--n", "5000", "--d", "3", "--epsilon", "0.5", "--clip", "4"},
-                new PrintWriter(out, true), new PrintWriter(err, true));
-        assertEquals(0, rc, err.toString());
-        for (String line : out.toString().split("\n")) {
-            assertTrue(line.length() <= 100, "line over 100 characters: " + line);
-        }
-        assertTrue(out.toString().contains("run:       dpgauss mean --method clipped --clip 4 --epsilon 0.5 --delta"
-                + " 0.000001 --input FILE"), out.toString());
     }
 }
