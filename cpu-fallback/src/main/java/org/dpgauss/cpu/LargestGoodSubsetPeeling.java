@@ -18,13 +18,71 @@ public final class LargestGoodSubsetPeeling {
     private LargestGoodSubsetPeeling() {
     }
 
+    /** The three primitives a peeling round uses, so every backend runs the same loop on its own kernels. */
+    public interface Primitives {
+        /**
+         * @param y the rows
+         * @param active the active row indices
+         * @param divisor the divisor of the Gram matrix
+         * @return {@code (1/divisor) sum_{i in active} y_i y_i^T}
+         */
+        DMatrixRMaj weightedGram(RowBlockMatrix y, int[] active, double divisor);
+
+        /**
+         * @param a a symmetric matrix
+         * @return its Cholesky factorisation with a verdict
+         */
+        CholeskyResult cholesky(DMatrixRMaj a);
+
+        /**
+         * @param y the rows
+         * @param lower the Cholesky factor
+         * @param active the active row indices
+         * @return the squared Mahalanobis norms of the active rows
+         */
+        double[] mahalanobisNorms(RowBlockMatrix y, DMatrixRMaj lower, int[] active);
+    }
+
+    /** The EJML primitives of this package. */
+    private static final Primitives EJML = new Primitives() {
+        @Override
+        public DMatrixRMaj weightedGram(RowBlockMatrix y, int[] active, double divisor) {
+            return WeightedGram.compute(y, active, null, divisor);
+        }
+
+        @Override
+        public CholeskyResult cholesky(DMatrixRMaj a) {
+            return Cholesky.decompose(a);
+        }
+
+        @Override
+        public double[] mahalanobisNorms(RowBlockMatrix y, DMatrixRMaj lower, int[] active) {
+            return MahalanobisNorms.compute(y, lower, active);
+        }
+    };
+
     /**
      * @param y       the rows y_i (StableCov: the paired, rescaled differences)
      * @param lambda  the threshold, > 0
      * @param start   initial active set (null: all rows); must contain the answer for warm starts
      * @param divisor m, the total number of rows (not |S|)
+     * @return the largest good subset, on the EJML primitives
      */
     public static GoodSubset peel(RowBlockMatrix y, double lambda, boolean[] start, double divisor) {
+        return peel(y, lambda, start, divisor, EJML);
+    }
+
+    /**
+     * The peeling loop (spec unbounded-gaussian-sampling §3.3) on the given primitives.
+     *
+     * @param y       the rows y_i
+     * @param lambda  the threshold, > 0
+     * @param start   initial active set (null: all rows)
+     * @param divisor m, the total number of rows (not |S|)
+     * @param p       the primitives
+     * @return the largest good subset
+     */
+    public static GoodSubset peel(RowBlockMatrix y, double lambda, boolean[] start, double divisor, Primitives p) {
         Checks.notEmpty(y, "data matrix");
         Checks.threshold(lambda);
         int n = y.rows();
@@ -36,13 +94,13 @@ public final class LargestGoodSubsetPeeling {
                 return new GoodSubset(s, rounds);
             }
             rounds++;
-            DMatrixRMaj a = WeightedGram.compute(y, active, null, divisor);
-            CholeskyResult chol = Cholesky.decompose(a);
+            DMatrixRMaj a = p.weightedGram(y, active, divisor);
+            CholeskyResult chol = p.cholesky(a);
             if (!chol.isPositiveDefinite()) {
                 // convention of §3.3: ||A^{-1/2} v|| = +inf for singular A, so every active row is removed
                 return new GoodSubset(new boolean[n], rounds);
             }
-            double[] q = MahalanobisNorms.compute(y, chol.lower(), active);
+            double[] q = p.mahalanobisNorms(y, chol.lower(), active);
             boolean removed = false;
             for (int k = 0; k < active.length; k++) {
                 if (q[k] > lambda) {

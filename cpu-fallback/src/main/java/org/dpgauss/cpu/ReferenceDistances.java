@@ -83,8 +83,17 @@ public final class ReferenceDistances {
         return out;
     }
 
-    /** Min-heap on heapVal: insert at position size. */
-    private static void siftUp(double[] val, int[] idx, int pos, double v, int j) {
+    /**
+     * Min-heap of the k largest values kept so far (shared with the OpenBLAS backend): inserts {@code v} (row
+     * {@code j}) at position {@code pos}, the current size.
+     *
+     * @param val heap values
+     * @param idx heap row indices
+     * @param pos the heap size before the insertion
+     * @param v the value
+     * @param j its row index
+     */
+    public static void siftUp(double[] val, int[] idx, int pos, double v, int j) {
         while (pos > 0) {
             int parent = (pos - 1) >>> 1;
             if (val[parent] <= v) {
@@ -98,7 +107,16 @@ public final class ReferenceDistances {
         idx[pos] = j;
     }
 
-    private static void replaceTop(double[] val, int[] idx, int size, double v, int j) {
+    /**
+     * Replaces the heap's minimum by {@code v} (row {@code j}) and restores the heap.
+     *
+     * @param val heap values
+     * @param idx heap row indices
+     * @param size the heap size
+     * @param v the value
+     * @param j its row index
+     */
+    public static void replaceTop(double[] val, int[] idx, int size, double v, int j) {
         int pos = 0;
         while (true) {
             int child = 2 * pos + 1;

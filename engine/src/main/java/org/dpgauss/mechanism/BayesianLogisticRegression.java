@@ -231,16 +231,15 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
     }
 
     /**
+     * The public promises the sensitivity rests on (one label column after the features, at most {@code maxRows}
+     * rows) are checked before any budget is charged.
+     *
      * @throws IllegalArgumentException if the dataset has more rows than the public maximum N (outside the
-     *         guarantee's domain; the message does not say how many)
-     */
-    /**
-     * The public promises the sensitivity rests on (d + 1 columns, at most {@code maxRows} rows) are checked before
-     * any budget is charged.
+     *         guarantee's domain; the message does not say how many) or the wrong number of columns
      */
     @Override
     public void validate(Dataset data, Statement stated) {
-        records(data.matrix());
+        LabelledRows.check(data.matrix(), dimension, "d", maxRows, "spec ndis §6.6, §11.2");
     }
 
     @Override
@@ -251,13 +250,7 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
 
     /** Splits, clips and sign-maps the rows (the mechanism's per-record map; see the class comment). */
     double[][][] records(RowBlockMatrix m) {
-        if (m.cols() != dimension + 1) {
-            throw new IllegalArgumentException("the data have " + m.cols() + " columns, expected d+1=" + (dimension + 1));
-        }
-        if (m.rows() > maxRows) {
-            throw new IllegalArgumentException("the data have more rows than the public maximum N=" + maxRows
-                    + " the sensitivity was computed for (spec ndis §6.6, §11.2): raise the maximum");
-        }
+        LabelledRows.check(m, dimension, "d", maxRows, "spec ndis §6.6, §11.2");
         int n = m.rows();
         double[][] x = new double[n][dimension];
         double[] y = new double[n];

@@ -211,16 +211,15 @@ public final class GaussianProcessRegression implements PrivateMechanism {
     }
 
     /**
+     * The public promises the sensitivity rests on (one label column after the features, at most {@code maxRows}
+     * rows) are checked before any budget is charged.
+     *
      * @throws IllegalArgumentException if the dataset has more rows than the public maximum N (outside the
-     *         guarantee's domain; the message does not say how many)
-     */
-    /**
-     * The public promises the sensitivity rests on (d + 1 columns, at most {@code maxRows} rows) are checked before
-     * any budget is charged.
+     *         guarantee's domain; the message does not say how many) or the wrong number of columns
      */
     @Override
     public void validate(Dataset data, Statement stated) {
-        records(data.matrix());
+        LabelledRows.check(data.matrix(), query.length, "p", maxRows, "spec ndis §6.7, §11.2");
     }
 
     @Override
@@ -232,13 +231,7 @@ public final class GaussianProcessRegression implements PrivateMechanism {
     /** Splits the rows and clips the labels to {@code [-B, B]} (the mechanism's per-record map). */
     double[][][] records(RowBlockMatrix m) {
         int p = query.length;
-        if (m.cols() != p + 1) {
-            throw new IllegalArgumentException("the data have " + m.cols() + " columns, expected p+1=" + (p + 1));
-        }
-        if (m.rows() > maxRows) {
-            throw new IllegalArgumentException("the data have more rows than the public maximum N=" + maxRows
-                    + " the sensitivity was computed for (spec ndis §6.7, §11.2): raise the maximum");
-        }
+        LabelledRows.check(m, p, "p", maxRows, "spec ndis §6.7, §11.2");
         int n = m.rows();
         double[][] x = new double[n][p];
         double[] y = new double[n];

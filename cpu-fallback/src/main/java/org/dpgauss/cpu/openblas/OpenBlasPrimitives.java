@@ -401,9 +401,9 @@ public final class OpenBlasPrimitives {
                     for (int j = 0; j < m; j++) {
                         double dist = xNorm[i] + refNorm[j] - 2.0 * g[rowOff + j];
                         if (size < keep) {
-                            siftUp(heapVal, heapIdx, size++, dist, j);
+                            org.dpgauss.cpu.ReferenceDistances.siftUp(heapVal, heapIdx, size++, dist, j);
                         } else if (dist > heapVal[0]) {
-                            replaceTop(heapVal, heapIdx, keep, dist, j);
+                            org.dpgauss.cpu.ReferenceDistances.replaceTop(heapVal, heapIdx, keep, dist, j);
                         }
                     }
                     for (int s = 0; s < keep; s++) {
@@ -440,42 +440,6 @@ public final class OpenBlasPrimitives {
             norms[i] = s;
         }
         return c;
-    }
-
-    /** Min-heap on val: insert at position pos. */
-    private static void siftUp(double[] val, int[] idx, int pos, double v, int j) {
-        while (pos > 0) {
-            int parent = (pos - 1) >>> 1;
-            if (val[parent] <= v) {
-                break;
-            }
-            val[pos] = val[parent];
-            idx[pos] = idx[parent];
-            pos = parent;
-        }
-        val[pos] = v;
-        idx[pos] = j;
-    }
-
-    private static void replaceTop(double[] val, int[] idx, int size, double v, int j) {
-        int pos = 0;
-        while (true) {
-            int child = 2 * pos + 1;
-            if (child >= size) {
-                break;
-            }
-            if (child + 1 < size && val[child + 1] < val[child]) {
-                child++;
-            }
-            if (val[child] >= v) {
-                break;
-            }
-            val[pos] = val[child];
-            idx[pos] = idx[child];
-            pos = child;
-        }
-        val[pos] = v;
-        idx[pos] = j;
     }
 
     // ---------- neighbour counts, tiled -------------------------------------------------------------------------
@@ -773,35 +737,26 @@ public final class OpenBlasPrimitives {
 
     // ---------- LargestGoodSubset peeling -------------------------------------------------------------------
 
-    /** LargestGoodSubset peeling (spec unbounded-gaussian-sampling §3.3) on these primitives. */
+    /** LargestGoodSubset peeling (spec unbounded-gaussian-sampling §3.3): the shared loop on these primitives. */
     public static GoodSubset largestGoodSubset(RowBlockMatrix y, double lambda, boolean[] start, double divisor) {
-        Checks.notEmpty(y, "data matrix");
-        Checks.threshold(lambda);
-        int n = y.rows();
-        boolean[] s = Checks.startSet(start, n);
-        int rounds = 0;
-        while (true) {
-            int[] active = GoodSubset.indicesOf(s);
-            if (active.length == 0) {
-                return new GoodSubset(s, rounds);
-            }
-            rounds++;
-            DMatrixRMaj a = weightedGram(y, active, null, divisor);
-            CholeskyResult chol = cholesky(a);
-            if (!chol.isPositiveDefinite()) {
-                return new GoodSubset(new boolean[n], rounds); // ||A^{-1/2} v|| = +inf for singular A (§3.3)
-            }
-            double[] q = mahalanobisNorms(y, chol.lower(), active);
-            boolean removed = false;
-            for (int k = 0; k < active.length; k++) {
-                if (q[k] > lambda) {
-                    s[active[k]] = false;
-                    removed = true;
-                }
-            }
-            if (!removed) {
-                return new GoodSubset(s, rounds);
-            }
-        }
+        return org.dpgauss.cpu.LargestGoodSubsetPeeling.peel(y, lambda, start, divisor, PEELING);
     }
+
+    private static final org.dpgauss.cpu.LargestGoodSubsetPeeling.Primitives PEELING =
+            new org.dpgauss.cpu.LargestGoodSubsetPeeling.Primitives() {
+                @Override
+                public DMatrixRMaj weightedGram(RowBlockMatrix y, int[] active, double divisor) {
+                    return OpenBlasPrimitives.weightedGram(y, active, null, divisor);
+                }
+
+                @Override
+                public CholeskyResult cholesky(DMatrixRMaj a) {
+                    return OpenBlasPrimitives.cholesky(a);
+                }
+
+                @Override
+                public double[] mahalanobisNorms(RowBlockMatrix y, DMatrixRMaj lower, int[] active) {
+                    return OpenBlasPrimitives.mahalanobisNorms(y, lower, active);
+                }
+            };
 }

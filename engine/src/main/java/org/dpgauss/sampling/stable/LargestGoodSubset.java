@@ -70,32 +70,24 @@ public final class LargestGoodSubset {
         checkData(y);
         checkLambda(lambda, "lambda");
         Objects.requireNonNull(engine, "engine");
-        int m = y.rows();
-        boolean[] s = new boolean[m];
-        Arrays.fill(s, true);
-        int rounds = 0;
-        while (true) {
-            int[] active = GoodSubset.indicesOf(s);
-            if (active.length == 0) {
-                return new GoodSubset(s, rounds);
-            }
-            rounds++;
-            Canonical c = canonicalRound(y, active, engine);
-            if (c.lower == null) {
-                // §3.3 convention: ||A^{-1/2} v|| = +inf for singular A, so OUT = S
-                return new GoodSubset(new boolean[m], rounds);
-            }
-            boolean removed = false;
-            for (int k = 0; k < active.length; k++) {
-                if (c.norms[k] > lambda) {
-                    s[active[k]] = false;
-                    removed = true;
-                }
-            }
-            if (!removed) {
-                return new GoodSubset(s, rounds);
-            }
-        }
+        // the one peeling loop (cpu-fallback), run on this engine's primitives
+        return org.dpgauss.cpu.LargestGoodSubsetPeeling.peel(y, lambda, null, y.rows(),
+                new org.dpgauss.cpu.LargestGoodSubsetPeeling.Primitives() {
+                    @Override
+                    public DMatrixRMaj weightedGram(RowBlockMatrix rows, int[] active, double divisor) {
+                        return engine.weightedGram(rows, active, null, divisor);
+                    }
+
+                    @Override
+                    public CholeskyResult cholesky(DMatrixRMaj a) {
+                        return engine.cholesky(a);
+                    }
+
+                    @Override
+                    public double[] mahalanobisNorms(RowBlockMatrix rows, DMatrixRMaj lower, int[] active) {
+                        return engine.mahalanobisNorms(rows, lower, active);
+                    }
+                });
     }
 
     /** {@link #literal} independently for every threshold; result index = threshold index. */
