@@ -3,10 +3,12 @@
 #   OUT/runtime/                 jlink runtime of a JDK 22+ (Java 25 on our build machines: the jar's FFM section,
 #                                cuBLAS / cuSOLVER for CUDA 13, needs it), modules java.base, java.logging,
 #                                java.management, jdk.unsupported, java.xml; native libraries stripped
-#   OUT/lib/dpgauss-bench.jar    shaded multi-release jar: engine, kernels (fatbins, META-INF/versions/22 FFM
-#                                bindings), cpu-fallback, JCuda driver natives, benchmarks; JCuda's NVRTC,
-#                                PTX-compiler and JCusolver natives removed (never used; JCusolver links CUDA 12)
-#   OUT/lib/dpgauss-engine-tests.jar                 the engine's test classes (GPU contract and parity)
+#   OUT/lib/dpgauss-bench.jar    shaded multi-release jar: engine, gpu (GpuEngine and its ServiceLoader entry),
+#                                kernels (fatbins, META-INF/versions/22 FFM bindings), cpu-fallback, JCuda driver
+#                                natives, cli, benchmarks; JCuda's NVRTC, PTX-compiler and JCusolver natives removed
+#                                (never used; JCusolver links CUDA 12)
+#   OUT/lib/dpgauss-engine-tests.jar                 the engine's test classes (the contract and parity suites)
+#   OUT/lib/dpgauss-gpu-tests.jar                    the gpu module's test classes (their GPU subclasses)
 #   OUT/lib/junit-platform-console-standalone.jar    JUnit launcher (Maven dependency:copy)
 #   OUT/run-gpu-suite.sh RESULTS_DIR, OUT/vendor_reference.py, OUT/COMMIT
 # Usage: JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 bench/gpu-bundle/build-bundle.sh [OUT] [--no-build]
@@ -46,6 +48,9 @@ jar=bench/target/benchmarks.jar
 listing=$(unzip -l "$jar")
 grep -q 'org/dpgauss/kernels/weighted_gram.fatbin' <<<"$listing" \
   || echo "build-bundle: WARNING: no compiled kernels in the jar (nvcc absent at build time): the bundle will report the GPU unavailable" >&2
+grep -q 'META-INF/services/org.dpgauss.engine.ComputeEngineProvider' <<<"$listing" \
+  && unzip -p "$jar" META-INF/services/org.dpgauss.engine.ComputeEngineProvider | grep -q '^org.dpgauss.gpu.GpuEngineProvider' \
+  || { echo "build-bundle: $jar does not register the GPU backend (META-INF/services/org.dpgauss.engine.ComputeEngineProvider)" >&2; exit 1; }
 grep -q 'META-INF/versions/22/org/dpgauss/kernels/FfmBlas.class' <<<"$listing" \
   || { echo "build-bundle: $jar has no META-INF/versions/22 FFM classes: build with a JDK 22+ (the ffm-solver profile)" >&2; exit 1; }
 unzip -p "$jar" META-INF/MANIFEST.MF | grep -q '^Multi-Release: true' \
@@ -62,6 +67,14 @@ zip -q -d "$out/lib/dpgauss-bench.jar" 'lib/libJNvPTXCompiler-*' 'lib/libJNvrtc-
 zip -q -d "$out/lib/dpgauss-bench.jar" 'org/bytedeco/openblas/linux-x86_64/*' 'org/bytedeco/javacpp/linux-x86_64/*' \
     'org/bytedeco/openblas/linux-x86_64/' >/dev/null || true
 "$jdk/bin/jar" cf "$out/lib/dpgauss-engine-tests.jar" -C engine/target/test-classes .
+"$jdk/bin/jar" cf "$out/lib/dpgauss-gpu-tests.jar" -C gpu/target/test-classes .
+# every class the suite selects must be in one of the test jars (a renamed or moved test would otherwise be
+# reported by the JUnit launcher only on the GPU machine)
+for c in $(sed -n 's/.*--select-class \([A-Za-z0-9_.]*\).*/\1/p' "$here/run-gpu-suite.sh"); do
+  f="${c//.//}.class"
+  unzip -l "$out/lib/dpgauss-engine-tests.jar" "$f" >/dev/null 2>&1 || unzip -l "$out/lib/dpgauss-gpu-tests.jar" "$f" >/dev/null 2>&1 \
+    || { echo "build-bundle: run-gpu-suite.sh selects $c, which is in neither test jar" >&2; exit 1; }
+done
 echo ">> junit-platform-console-standalone:$junit_platform_version" >&2
 mvn -B -q dependency:copy -Dartifact="org.junit.platform:junit-platform-console-standalone:$junit_platform_version" \
     -DoutputDirectory="$out/lib" -Dmdep.stripVersion=true \

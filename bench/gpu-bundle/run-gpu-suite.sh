@@ -181,11 +181,12 @@ if [ "$gpu_present" = yes ]; then
   topts+=(-Ddpgauss.gpu.required=true -Ddpgauss.gpu.requireVendor="${DPGAUSS_REQUIRE_VENDOR:-true}")
 fi
 run_phase tests "$out/tests.log" "$java" "${topts[@]}" -jar "$here/lib/junit-platform-console-standalone.jar" execute \
-    --class-path "$cp_main:$here/lib/dpgauss-engine-tests.jar" \
-    --select-class org.dpgauss.engine.GpuParityTest \
-    --select-class org.dpgauss.engine.GpuEngineContractTest \
-    --select-class org.dpgauss.engine.GpuKernelsOnlyEngineContractTest \
-    --select-class org.dpgauss.engine.GpuStreamedEngineContractTest \
+    --class-path "$cp_main:$here/lib/dpgauss-engine-tests.jar:$here/lib/dpgauss-gpu-tests.jar" \
+    --select-class org.dpgauss.gpu.GpuEngineProviderTest \
+    --select-class org.dpgauss.gpu.GpuParityTest \
+    --select-class org.dpgauss.gpu.GpuEngineContractTest \
+    --select-class org.dpgauss.gpu.GpuKernelsOnlyEngineContractTest \
+    --select-class org.dpgauss.gpu.GpuStreamedEngineContractTest \
     --select-class org.dpgauss.engine.CpuEngineContractTest \
     --reports-dir "$tmp/junit" --details=summary --details-theme=ascii --disable-banner --disable-ansi-colors
 grep -E "tests (successful|failed|skipped|aborted)|containers failed" "$out/tests.log" | sed 's/^/tests: /' | tee -a "$summary"

@@ -68,7 +68,7 @@ class MainTest {
         Run r = run("--json", "bench", op, "--n", "150", "--d", "4", "--repeat", "1", "--warmup", "0");
         assertEquals(0, r.code, r.err);
         assertEquals(op, r.json().get("op").asText());
-        assertEquals(org.dpgauss.engine.GpuTestSupport.gpuUsable() ? "gpu"
+        assertEquals(org.dpgauss.engine.ComputeEngines.gpuUnavailableReason() == null ? "gpu"
                 : org.dpgauss.engine.ComputeEngines.openBlasUnavailableReason() == null ? "cpu-openblas" : "cpu-ejml",
                 r.json().get("engine").asText(),
                 "auto uses the GPU where one is usable and falls back to the CPU otherwise");

@@ -58,12 +58,18 @@ class EngineSelectionTest {
 
     @Test
     void autoWithoutAGpuPicksTheSameCpuEngineAsCpu() {
-        if (GpuTestSupport.gpuUsable()) {
+        if (ComputeEngines.gpuUnavailableReason() == null) {
             return; // auto picks the GPU there; GpuEngine's own tests cover it
         }
         EngineSelection auto = ComputeEngines.select(EngineChoice.AUTO);
         assertSame(ComputeEngines.select(EngineChoice.CPU).engine(), auto.engine());
         assertTrue(auto.reason().startsWith("auto: no GPU, because "), auto.reason());
+    }
+
+    @Test
+    void theCommandLineCarriesTheGpuBackend() {
+        // the shaded jar is built from this module's class path: the GPU provider must be on it
+        assertTrue(ComputeEngines.providerNames().contains(ComputeEngines.GPU), ComputeEngines.providerNames()::toString);
     }
 
     @Test

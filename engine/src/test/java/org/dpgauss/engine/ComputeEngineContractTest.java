@@ -99,7 +99,7 @@ public abstract class ComputeEngineContractTest {
         return new DMatrixRMaj(a);
     }
 
-    static DMatrixRMaj spd(int d, long seed) {
+    public static DMatrixRMaj spd(int d, long seed) {
         double[][] y = gaussian(d + 5, d, seed);
         double[][] a = NaiveReference.gram(y, null, null, d + 5);
         for (int i = 0; i < d; i++) {

@@ -29,18 +29,18 @@ import org.junit.jupiter.api.TestInstance;
  * Nothing here is statistical.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class EngineParityTest {
+public abstract class EngineParityTest {
 
     /** The backend compared with the CPU. */
     protected abstract ComputeEngine candidate();
 
     private final ComputeEngine cpu = CpuEngine.instance();
 
-    static RowBlockMatrix data(int n, int d, int blockRows, long seed) {
+    protected static RowBlockMatrix data(int n, int d, int blockRows, long seed) {
         return RowBlockMatrix.of(ComputeEngineContractTest.gaussian(n, d, seed), blockRows);
     }
 
-    static void assertRelative(double[] expected, double[] actual, double tol, String what) {
+    protected static void assertRelative(double[] expected, double[] actual, double tol, String what) {
         assertEquals(expected.length, actual.length, what + ": length");
         double scale = 0;
         for (double v : expected) {

@@ -19,7 +19,7 @@ import org.dpgauss.engine.ComputeEngines;
 import org.dpgauss.engine.CpuEngine;
 import org.dpgauss.engine.EngineChoice;
 import org.dpgauss.engine.EngineUnavailableException;
-import org.dpgauss.engine.GpuEngine;
+import org.dpgauss.gpu.GpuEngine;
 import org.dpgauss.io.SyntheticData;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.random.ChaCha20;

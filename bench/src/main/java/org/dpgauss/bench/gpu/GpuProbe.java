@@ -3,7 +3,7 @@ package org.dpgauss.bench.gpu;
 import org.dpgauss.engine.ComputeEngines;
 import org.dpgauss.engine.EngineChoice;
 import org.dpgauss.engine.EngineSelection;
-import org.dpgauss.engine.GpuEngine;
+import org.dpgauss.gpu.GpuEngine;
 import org.dpgauss.kernels.VendorLibraries;
 
 /**

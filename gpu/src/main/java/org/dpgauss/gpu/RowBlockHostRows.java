@@ -1,4 +1,4 @@
-package org.dpgauss.engine;
+package org.dpgauss.gpu;
 
 import org.dpgauss.kernels.HostRows;
 import org.dpgauss.linalg.RowBlockMatrix;

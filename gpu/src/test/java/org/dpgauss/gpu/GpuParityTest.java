@@ -1,8 +1,12 @@
-package org.dpgauss.engine;
+package org.dpgauss.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.dpgauss.engine.ComputeEngine;
+import org.dpgauss.engine.ComputeEngineContractTest;
+import org.dpgauss.engine.CpuEngine;
+import org.dpgauss.engine.EngineParityTest;
 import org.dpgauss.kernels.CudaDevice;
 import org.dpgauss.random.ChaCha20;
 import org.dpgauss.random.Philox4x32;
@@ -13,7 +17,7 @@ import org.junit.jupiter.api.condition.EnabledIf;
 
 /** GPU vs CPU parity (see {@link EngineParityTest}); skipped, with the reason, without a usable GPU. */
 @Tag("gpu")
-@EnabledIf(value = "org.dpgauss.engine.GpuTestSupport#gpuUsable",
+@EnabledIf(value = "org.dpgauss.gpu.GpuTestSupport#gpuUsable",
         disabledReason = "GPU-only: no usable CUDA device and compiled kernels on this machine")
 class GpuParityTest extends EngineParityTest {
 

@@ -1,5 +1,7 @@
-package org.dpgauss.engine;
+package org.dpgauss.gpu;
 
+import org.dpgauss.engine.ComputeEngine;
+import org.dpgauss.engine.ComputeEngineContractTest;
 import org.dpgauss.kernels.CudaDevice;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -10,7 +12,7 @@ import org.junit.jupiter.api.condition.EnabledIf;
  * through the device block by block (the path taken by inputs larger than device memory).
  */
 @Tag("gpu")
-@EnabledIf(value = "org.dpgauss.engine.GpuTestSupport#gpuUsable",
+@EnabledIf(value = "org.dpgauss.gpu.GpuTestSupport#gpuUsable",
         disabledReason = "GPU-only: no usable CUDA device and compiled kernels on this machine")
 class GpuStreamedEngineContractTest extends ComputeEngineContractTest {
 

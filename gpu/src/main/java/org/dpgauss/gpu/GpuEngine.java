@@ -1,4 +1,4 @@
-package org.dpgauss.engine;
+package org.dpgauss.gpu;
 
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
@@ -9,6 +9,8 @@ import org.dpgauss.cpu.Checks;
 import org.dpgauss.cpu.Cholesky;
 import org.dpgauss.cpu.LargestGoodSubsetPeeling;
 import org.dpgauss.cpu.TriangularSolve;
+import org.dpgauss.engine.ComputeEngine;
+import org.dpgauss.engine.CpuEngine;
 import org.dpgauss.kernels.CudaDevice;
 import org.dpgauss.kernels.CudaFailure;
 import org.dpgauss.kernels.DeviceRows;

@@ -1,9 +1,11 @@
-package org.dpgauss.engine;
+package org.dpgauss.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import org.dpgauss.engine.ComputeEngine;
+
 /**
- * Gate of the GPU-only tests: {@code @EnabledIf("org.dpgauss.engine.GpuTestSupport#gpuUsable")} reports them
+ * Gate of the GPU-only tests: {@code @EnabledIf("org.dpgauss.gpu.GpuTestSupport#gpuUsable")} reports them
  * as skipped, with the reason, where no CUDA device and compiled kernels are usable (never silently passed).
  *
  * <p>Honest runs (issue 17): the GPU engines of these tests are strict ({@value GpuEngine#STRICT_PROPERTY}=true:
@@ -34,7 +36,7 @@ public final class GpuTestSupport {
     /** True when the GPU engine opens on this machine; throws (a failed test) when it must and does not. */
     public static synchronized boolean gpuUsable() {
         if (!probed) {
-            reason = ComputeEngines.gpuUnavailableReason();
+            reason = new GpuEngineProvider().unavailableReason();
             probed = true;
             if (reason != null) {
                 System.err.println("[dpgauss GPU tests] " + (Boolean.getBoolean(REQUIRED_PROPERTY) ? "FAILED" : "skipped")
@@ -50,7 +52,7 @@ public final class GpuTestSupport {
     /** The shared GPU engine (only call when {@link #gpuUsable()}). */
     static GpuEngine engine() {
         String[] why = new String[1];
-        GpuEngine g = ComputeEngines.openGpu(why);
+        GpuEngine g = GpuEngineProvider.shared(why);
         if (g == null) {
             throw new IllegalStateException("GPU engine unavailable: " + why[0]);
         }

@@ -1,5 +1,7 @@
-package org.dpgauss.engine;
+package org.dpgauss.gpu;
 
+import org.dpgauss.engine.ComputeEngine;
+import org.dpgauss.engine.ComputeEngineContractTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.condition.EnabledIf;
@@ -9,7 +11,7 @@ import org.junit.jupiter.api.condition.EnabledIf;
  * the reason) without a GPU; fails if any call fell back to the CPU.
  */
 @Tag("gpu")
-@EnabledIf(value = "org.dpgauss.engine.GpuTestSupport#gpuUsable",
+@EnabledIf(value = "org.dpgauss.gpu.GpuTestSupport#gpuUsable",
         disabledReason = "GPU-only: no usable CUDA device and compiled kernels on this machine")
 class GpuEngineContractTest extends ComputeEngineContractTest {
 

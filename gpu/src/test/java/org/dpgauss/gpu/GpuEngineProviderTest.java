@@ -1,0 +1,46 @@
+package org.dpgauss.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.dpgauss.engine.ComputeEngines;
+import org.dpgauss.engine.EngineChoice;
+import org.dpgauss.engine.EngineSelection;
+import org.dpgauss.engine.EngineUnavailableException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * With this artifact on the class path the library finds the GPU backend through {@link java.util.ServiceLoader}
+ * (no compile-time link from the engine). Runs on every machine: where no GPU is usable the answers carry the
+ * device probe's reason, never the "artifact missing" one; where one is usable {@code gpu} and {@code auto} pick it.
+ */
+class GpuEngineProviderTest {
+
+    @Test
+    void theServiceFileRegistersTheGpuProvider() {
+        assertTrue(ComputeEngines.providerNames().contains("gpu"), ComputeEngines.providerNames()::toString);
+        assertEquals("gpu", new GpuEngineProvider().name());
+    }
+
+    @Test
+    void selectionUsesTheProvidersProbe() {
+        String why = new GpuEngineProvider().unavailableReason();
+        assertEquals(why, ComputeEngines.gpuUnavailableReason());
+        if (why == null) {
+            EngineSelection s = ComputeEngines.select(EngineChoice.GPU);
+            assertTrue(s.engine() instanceof GpuEngine, s.engine()::toString);
+            assertSame(s.engine(), ComputeEngines.select(EngineChoice.AUTO).engine());
+            return;
+        }
+        assertFalse(why.contains("dpgauss-gpu"), why);
+        EngineUnavailableException e = assertThrows(EngineUnavailableException.class,
+                () -> ComputeEngines.select(EngineChoice.GPU));
+        assertTrue(e.getMessage().contains(why), e.getMessage());
+        assertTrue(ComputeEngines.select(EngineChoice.AUTO).reason().startsWith("auto: no GPU, because " + why),
+                ComputeEngines.select(EngineChoice.AUTO).reason());
+        assertThrows(EngineUnavailableException.class, () -> new GpuEngineProvider().open());
+    }
+}
