@@ -50,7 +50,7 @@ import picocli.CommandLine.ParentCommand;
                     + "row), also stated as (epsilon, delta)-DP by the conversion of Canonne, Kamath & Steinke 2020 "
                     + "(Cor. 13), the tightest the project uses everywhere; --epsilon is met by the largest rho whose "
                     + "conversion at --delta gives at most epsilon.",
-            BhsMeanMethod.HELP})
+            BhsMeanOptions.HELP})
 final class MeanCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -113,7 +113,7 @@ final class MeanCommand implements Callable<Integer> {
     Budget budget;
 
     @picocli.CommandLine.Mixin
-    BhsMeanMethod bhs;
+    BhsMeanOptions bhs;
 
     private static final String RESCALED = "anisotropic|folklore";
 

@@ -15,10 +15,11 @@ import org.dpgauss.sampling.SamplerParameters;
 import picocli.CommandLine.Option;
 
 /**
- * {@code mean --method bhs}: the covariance-aware mean estimator of BHS23 (spec unbounded-gaussian-sampling §3.8),
- * a picocli mixin of {@link MeanCommand} so that its options and logic stay out of that shared file.
+ * The options of {@code mean --method bhs} (a picocli mixin of {@link MeanCommand}) and the call of the library's
+ * covariance-aware mean of BHS23, {@link CovarianceAwareMean} (spec unbounded-gaussian-sampling §3.8). The mechanism,
+ * its parameter checks and its guarantee are the library's (docs/design/package-families.md).
  */
-final class BhsMeanMethod {
+final class BhsMeanOptions {
 
     /** The line of {@code mean --help} that describes this method. */
     static final String HELP = "--method bhs: the covariance-aware mean of Brown, Hopkins & Smith (spec "
