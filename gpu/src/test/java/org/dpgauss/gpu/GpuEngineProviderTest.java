@@ -27,7 +27,10 @@ class GpuEngineProviderTest {
 
     @Test
     void selectionUsesTheProvidersProbe() {
+        // first through the GPU tests' gate: it makes the shared engine strict before anything opens it
+        boolean usable = GpuTestSupport.gpuUsable();
         String why = new GpuEngineProvider().unavailableReason();
+        assertEquals(usable, why == null, () -> "gate and provider disagree: " + why);
         assertEquals(why, ComputeEngines.gpuUnavailableReason());
         if (why == null) {
             EngineSelection s = ComputeEngines.select(EngineChoice.GPU);

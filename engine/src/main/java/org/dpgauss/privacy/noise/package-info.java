@@ -5,5 +5,7 @@
  * ({@link org.dpgauss.privacy.noise.NoiseGrid}); queries are rounded to the grid and the rounding is charged to the
  * sensitivity. All randomness comes from a {@link org.dpgauss.privacy.RandomSource}. Design record:
  * {@code docs/design/discrete-noise-grid.md}.
+ * <p><b>Internal</b>: not part of the library's API (docs/design/api-surface.md); mechanisms draw their noise
+ * here, callers choose the random source through {@link org.dpgauss.release.ReleaseContext}.
  */
 package org.dpgauss.privacy.noise;

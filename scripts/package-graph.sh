@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Draws the module graph and the package graph of dpgauss from the imports of the built jars (jdeps, from the JDK)
+# into docs/design/package-graph.md, as Mermaid text: the command line and the benchmarks on top, the GPU backend,
+# the library in the middle, the kernels and the CPU primitives at the bottom. The rules that keep the graph a
+# layered DAG are tests (PackageGraphTest in engine and cli); this script only draws it.
+# Usage: scripts/package-graph.sh [OUT]      (default OUT: docs/design/package-graph.md)
+#   Build the jars first: mvn -B -q install -DskipTests -Dmaven.javadoc.skip=true
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$root/docs/design/package-graph.md}
+version=0.1.0-SNAPSHOT
+modules=(cli bench gpu engine kernels cpu-fallback)       # top to bottom
+command -v jdeps >/dev/null 2>&1 || { echo "package-graph: jdeps (JDK) not on PATH" >&2; exit 1; }
+jars=()
+for m in "${modules[@]}"; do
+  j="$root/$m/target/dpgauss-$m-$version.jar"
+  [ -f "$j" ] || { echo "package-graph: $j missing: build first (mvn -B -q install -DskipTests)" >&2; exit 1; }
+  jars+=("$j")
+done
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# package -> package edges between org.dpgauss packages (Java 17 view of the multi-release kernels jar); the
+# benchmarks' subpackages are drawn as one node, org.dpgauss.bench
+jdeps --multi-release 17 -verbose:package -filter:none -e 'org\.dpgauss\..*' "${jars[@]}" 2>/dev/null \
+  | awk '/^ / && $2 == "->" { a = $1; b = $3; sub(/^org\.dpgauss\.bench\..*/, "org.dpgauss.bench", a);
+                      sub(/^org\.dpgauss\.bench\..*/, "org.dpgauss.bench", b); if (a != b) print a, b }' \
+  | sort -u > "$tmp/edges"
+# package -> module, from each jar's class list
+for m in "${modules[@]}"; do
+  unzip -Z1 "$root/$m/target/dpgauss-$m-$version.jar" 'org/dpgauss/*.class' 2>/dev/null \
+    | sed 's|/[^/]*$||; s|/|.|g; s|^org\.dpgauss\.bench\..*|org.dpgauss.bench|' | sort -u | sed "s|\$| $m|"
+done > "$tmp/owner"
+# module -> module edges, from the package edges
+awk 'NR == FNR { own[$1] = $2; next } own[$1] != own[$2] { print own[$1], own[$2] }' "$tmp/owner" "$tmp/edges" \
+  | sort -u > "$tmp/modedges"
+
+node() { echo "$1" | sed 's/^org\.dpgauss\.//; s/\./_/g'; }
+label() { echo "$1" | sed 's/^org\.dpgauss\.//'; }
+{
+  echo "# Module and package graph"
+  echo
+  echo "Drawn by \`scripts/package-graph.sh\` from the imports of the built jars (\`jdeps --multi-release 17\`); do not"
+  echo "edit by hand. An arrow \`a --> b\` means that code in a uses b. The command line and the benchmarks are on top,"
+  echo "the GPU backend (found by the library at run time, never imported by it) below them, the library in the"
+  echo "middle, the kernels and the CPU primitives at the bottom. The graph is a DAG; \`PackageGraphTest\` (engine: the"
+  echo "library and the CPU primitives; cli: every module but the benchmarks) fails on a package cycle, on a package"
+  echo "that uses a layer above its own, on a package placed in no layer, and on a public signature that names an"
+  echo "internal package ([api-surface.md](api-surface.md)). The layers, top to bottom:"
+  echo
+  echo "| layer | packages (org.dpgauss.*) | module |"
+  echo "|---|---|---|"
+  echo "| Cli | cli | dpgauss-cli |"
+  echo "| Gpu | gpu | dpgauss-gpu |"
+  echo "| Planner | plan | dpgauss-engine |"
+  echo "| Mechanisms | mean, mean.anisotropic, sampling, sampling.stable, secondmoment, projection, mechanism | dpgauss-engine |"
+  echo "| Contract | release, privacy.accounting, privacy.noise | dpgauss-engine |"
+  echo "| Analysis | ndis, calibration, gx2 | dpgauss-engine |"
+  echo "| Foundations | privacy, special, engine, io | dpgauss-engine |"
+  echo "| Kernels | kernels (used by gpu only) | dpgauss-kernels |"
+  echo "| Primitives | cpu, cpu.openblas, linalg, random, progress | dpgauss-cpu-fallback |"
+  echo
+  echo "The benchmarks (dpgauss-bench, org.dpgauss.bench.*) sit above everything and are not checked by a test."
+  echo
+  echo "## Modules"
+  echo
+  echo '```mermaid'
+  echo "flowchart TB"
+  for m in "${modules[@]}"; do echo "  ${m//-/_}[dpgauss-$m]"; done
+  while read -r a b; do echo "  ${a//-/_} --> ${b//-/_}"; done < "$tmp/modedges"
+  # not an import: the command line's jar carries the GPU backend, which the library finds at run time
+  echo "  cli -. runtime dependency, found by ServiceLoader .-> gpu"
+  echo '```'
+  echo
+  echo "## Packages"
+  echo
+  echo '```mermaid'
+  echo "flowchart TB"
+  for m in "${modules[@]}"; do
+    echo "  subgraph ${m//-/_}_m[dpgauss-$m]"
+    awk -v m="$m" '$2 == m { print $1 }' "$tmp/owner" | while read -r p; do echo "    $(node "$p")[$(label "$p")]"; done
+    echo "  end"
+  done
+  while read -r a b; do echo "  $(node "$a") --> $(node "$b")"; done < "$tmp/edges"
+  echo '```'
+  echo
+  echo "$(wc -l < "$tmp/owner") packages, $(wc -l < "$tmp/edges") package edges, $(wc -l < "$tmp/modedges") module edges (imports)."
+} > "$out"
+echo "package-graph: wrote $out ($(wc -l < "$tmp/edges") package edges)" >&2
