@@ -34,6 +34,20 @@ done > "$tmp/owner"
 awk 'NR == FNR { own[$1] = $2; next } own[$1] != own[$2] { print own[$1], own[$2] }' "$tmp/owner" "$tmp/edges" \
   | sort -u > "$tmp/modedges"
 
+# the layers, top to bottom, as PackageGraphTest checks them (PackageGraph.LAYERS): "Name pattern..." per line, a
+# pattern "p.." covering p and its subpackages; the benchmarks form a layer of their own on top
+layers_src=$root/engine/src/test/java/org/dpgauss/architecture/PackageGraph.java
+{ echo "Bench org.dpgauss.bench.."
+  sed -n '/LAYERS = {/,/^    };/p' "$layers_src" | tr -d '\n' | sed 's/.*LAYERS = {//; s/};[[:space:]]*$//' \
+    | tr '}' '\n' | sed 's/[{,]/ /g; s/"//g; s/^ *//; s/  */ /g' | grep -v '^ *$'; } > "$tmp/layers"
+[ "$(wc -l < "$tmp/layers")" -gt 5 ] || { echo "package-graph: could not read the layers from $layers_src" >&2; exit 1; }
+# package -> layer
+awk 'NR == FNR { for (i = 2; i <= NF; i++) { pat[++n] = $i; lay[n] = $1 } next }
+     { for (i = 1; i <= n; i++) { p = pat[i]; sub_ = p ~ /\.\.$/; b = p; if (sub_) b = substr(p, 1, length(p) - 2)
+         if ($1 == b || (sub_ && index($1, b ".") == 1)) { print $1, lay[i]; next } }
+       print $1, "none" }' "$tmp/layers" "$tmp/owner" > "$tmp/layerof"
+awk 'NR == FNR { l[$1] = $2; next } l[$1] != l[$2] { print l[$1], l[$2] }' "$tmp/layerof" "$tmp/edges" | sort -u > "$tmp/layeredges"
+
 node() { echo "$1" | sed 's/^org\.dpgauss\.//; s/\./_/g'; }
 label() { echo "$1" | sed 's/^org\.dpgauss\.//'; }
 {
@@ -45,21 +59,28 @@ label() { echo "$1" | sed 's/^org\.dpgauss\.//'; }
   echo "middle, the kernels and the CPU primitives at the bottom. The graph is a DAG; \`PackageGraphTest\` (engine: the"
   echo "library and the CPU primitives; cli: every module but the benchmarks) fails on a package cycle, on a package"
   echo "that uses a layer above its own, on a package placed in no layer, and on a public signature that names an"
-  echo "internal package ([api-surface.md](api-surface.md)). The layers, top to bottom:"
+  echo "internal package ([api-surface.md](api-surface.md)). The layers, top to bottom (each may use those below it"
+  echo "and its own; \`Kernels\` only from \`Gpu\`), read from \`PackageGraph.LAYERS\`:"
   echo
   echo "| layer | packages (org.dpgauss.*) | module |"
   echo "|---|---|---|"
-  echo "| Cli | cli | dpgauss-cli |"
-  echo "| Gpu | gpu | dpgauss-gpu |"
-  echo "| Planner | plan | dpgauss-engine |"
-  echo "| Mechanisms | mean, mean.anisotropic, sampling, sampling.stable, secondmoment, projection, mechanism | dpgauss-engine |"
-  echo "| Contract | release, privacy.accounting, privacy.noise | dpgauss-engine |"
-  echo "| Analysis | ndis, calibration, gx2 | dpgauss-engine |"
-  echo "| Foundations | privacy, special, engine, io | dpgauss-engine |"
-  echo "| Kernels | kernels (used by gpu only) | dpgauss-kernels |"
-  echo "| Primitives | cpu, cpu.openblas, linalg, random, progress | dpgauss-cpu-fallback |"
+  while read -r name pats; do
+    pk=$(awk -v l="$name" '$2 == l { sub(/^org\.dpgauss\./, "", $1); printf "%s%s", sep, $1; sep = ", " }' "$tmp/layerof")
+    mods=$(awk 'NR == FNR { m[$1] = $2; next } $2 == l { print "dpgauss-" m[$1] }' l="$name" "$tmp/owner" "$tmp/layerof" | sort -u | paste -sd, - | sed 's/,/, /g')
+    echo "| $name | $pk | $mods |"
+  done < "$tmp/layers"
   echo
   echo "The benchmarks (dpgauss-bench, org.dpgauss.bench.*) sit above everything and are not checked by a test."
+  echo
+  echo "## Layers"
+  echo
+  echo "The package graph below, with each package replaced by its layer:"
+  echo
+  echo '```mermaid'
+  echo "flowchart TB"
+  while read -r name pats; do echo "  L_$name[$name]"; done < "$tmp/layers"
+  while read -r a b; do echo "  L_$a --> L_$b"; done < "$tmp/layeredges"
+  echo '```'
   echo
   echo "## Modules"
   echo
@@ -84,5 +105,9 @@ label() { echo "$1" | sed 's/^org\.dpgauss\.//'; }
   echo '```'
   echo
   echo "$(wc -l < "$tmp/owner") packages, $(wc -l < "$tmp/edges") package edges, $(wc -l < "$tmp/modedges") module edges (imports)."
+  if grep -q ' none$' "$tmp/layerof"; then
+    echo
+    echo "Packages in no layer (PackageGraphTest fails on them): $(awk '$2 == "none" { print $1 }' "$tmp/layerof" | paste -sd' ' -)"
+  fi
 } > "$out"
 echo "package-graph: wrote $out ($(wc -l < "$tmp/edges") package edges)" >&2
