@@ -58,8 +58,7 @@ class WrappersTest {
         RowBlockMatrix x = RowBlockMatrix.zeros(100_000, 1);
         RowBlockMatrix s = PoissonSubsampledProjection.sample(x, 0.1, RandomSource.insecureSeeded(99));
         assertEquals(10_000, s.rows(), 5 * Math.sqrt(100_000 * 0.1 * 0.9));
-        RowBlockMatrix t = PoissonSubsampledProjection.sample(x, 0.1, RandomSource.insecureSeeded(100));
-        assertTrue(s.rows() != t.rows() || s.rows() == 10_000); // sizes vary between runs
+        // that sizes vary with the right variance and every row is kept equally often: PoissonSamplingRandomnessTest
         assertEquals(100_000, PoissonSubsampledProjection.sample(x, 1.0, RandomSource.insecureSeeded(1)).rows());
     }
 

@@ -37,8 +37,8 @@ class AnalyzeGaussTest {
         PrivacyGuarantee g = st.guarantee();
         assertTrue(g.isZcdp());
         assertEquals(0.5, g.zcdp().orElseThrow().rho(), 0);
-        assertEquals(ConversionPolicy.toApproxDp(Zcdp.of(0.5), 1e-6).epsilon(), g.approxDp().orElseThrow().epsilon(),
-                0);
+        // CKS20 Cor. 13 at rho = 0.5, delta = 1e-6, minimised with mpmath (the golden of ZcdpTest)
+        assertEquals(5.2215344445301690534, g.approxDp().orElseThrow().epsilon(), 1e-11);
         assertEquals(ConversionPolicy.NAME, g.conversion());
         assertTrue(g.certified());
         assertEquals("second-moment.analyze-gauss", st.mechanism());
@@ -88,7 +88,10 @@ class AnalyzeGaussTest {
         double r = 2.0;
         int n = 7;
         int d = 5;
-        double bound = AnalyzeGauss.of(r, Zcdp.of(1)).l2Sensitivity(n);
+        // the sensitivity the accounting uses (not l2Sensitivity, which no release reads): at sigma = 1 and without
+        // grid rounding the accounted rho is Delta'^2/2, Delta' = sqrt(2) R^2/n plus the Gram's rounding 2 gamma R^2
+        double bound = Math.sqrt(2 * AnalyzeGauss.accountedRho(r * r, n, d, 1.0, SymmetricNoise.none()));
+        assertEquals(Math.sqrt(2) * r * r / n, bound, 1e-12, "Delta' = sqrt(2) R^2/n up to rounding terms");
         SplittableRandom g = new SplittableRandom(11);
         double worst = 0;
         for (int trial = 0; trial < 2000; trial++) {

@@ -56,16 +56,25 @@ public final class CudaProbe {
 
     /** True where this build's kernels (every module of {@link CudaDevice}) were compiled into the jar. */
     public static boolean kernelsPresent() {
+        return kernelsPresent(CudaProbe::resourceExists);
+    }
+
+    /** True where {@code present} holds for the fatbin resource of every module of {@link CudaDevice}. */
+    static boolean kernelsPresent(java.util.function.Predicate<String> present) {
         for (String[] m : CudaDevice.MODULES) {
-            try (InputStream in = CudaProbe.class.getResourceAsStream(FATBIN_DIR + m[0] + ".fatbin")) {
-                if (in == null) {
-                    return false;
-                }
-            } catch (java.io.IOException e) {
+            if (!present.test(FATBIN_DIR + m[0] + ".fatbin")) {
                 return false;
             }
         }
         return true;
+    }
+
+    private static boolean resourceExists(String resource) {
+        try (InputStream in = CudaProbe.class.getResourceAsStream(resource)) {
+            return in != null;
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     /**
