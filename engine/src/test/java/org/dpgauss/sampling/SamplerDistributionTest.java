@@ -13,6 +13,7 @@ import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.RandomSource;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * runs stay fast: d = 3, eps = 1, delta = 0.1 (k = 31), mean mu = (100, -50, 7) and a covariance whose variances
  * span four orders of magnitude (nothing about them is known to the sampler).
  */
+@Tag("slow")
 class SamplerDistributionTest {
 
     private static final double[] MU = UnboundedGaussianSamplerTest.MU;

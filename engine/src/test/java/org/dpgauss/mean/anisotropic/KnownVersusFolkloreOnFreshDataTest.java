@@ -8,6 +8,7 @@ import java.util.SplittableRandom;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.RandomSource;
 import org.ejml.data.DMatrixRMaj;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * lambda makes F larger (about 3.9 vs 2.9). Slack: 5 standard deviations of the RMS ratio over the runs (weighted
  * chi-square with the effective degrees of freedom of each noise) plus 5% for the noisy count n^ and the grid.
  */
+@Tag("slow")
 class KnownVersusFolkloreOnFreshDataTest {
 
     @Test

@@ -10,6 +10,7 @@ import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.noise.NoiseGrid;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * probability p: it asserts {@code count <= p T + 4 sqrt(T p (1 - p))}, which a correct implementation violates with
  * probability below 1e-4 (normal approximation to the binomial; the true rates are far below the claims here).
  */
+@Tag("slow")
 class MonteCarloFailureRatesTest {
 
     private static int allowed(double p, int trials) {

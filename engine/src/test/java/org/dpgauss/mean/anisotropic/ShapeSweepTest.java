@@ -9,12 +9,14 @@ import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.RandomSource;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * U12 (shape sweep, baseline B2) and U13 (dimension-free error at fixed {@code tr Sigma^{1/2}}) of spec
  * anisotropic-mean-estimation §6, with Algorithm 1 in its provable calibration (eps* = 8, delta* = 1e-6).
  */
+@Tag("slow")
 class ShapeSweepTest {
 
     private static final double EPS = 8;
