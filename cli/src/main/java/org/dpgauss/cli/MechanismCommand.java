@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dpgauss.io.DataReader;
+import org.dpgauss.linalg.Norms;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.mechanism.BayesianLogisticRegression;
 import org.dpgauss.mechanism.GaussianProcessRegression;
@@ -114,7 +115,7 @@ final class MechanismCommand extends CommandGroup {
                 if (row[d] != 1 && row[d] != -1) {
                     throw new IllegalArgumentException("row " + (i + 1) + ": the label (last column) must be -1 or +1");
                 }
-                if (BayesianLogisticRegression.norm(row, d) > rowBound * (1 + 1e-9)) {
+                if (Norms.euclidean(row, d) > rowBound * (1 + 1e-9)) {
                     throw new IllegalArgumentException("row " + (i + 1) + ": the feature vector's L2 norm exceeds"
                             + " --row-bound=" + rowBound + " (spec ndis §6.6); rescale the features or raise the bound");
                 }

@@ -2,6 +2,7 @@ package org.dpgauss.mean;
 
 import java.util.Objects;
 import org.apache.commons.statistics.distribution.NormalDistribution;
+import org.dpgauss.linalg.Norms;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.ConversionPolicy;
 import org.dpgauss.privacy.NeighbouringRelation;
@@ -244,22 +245,12 @@ public final class AutoClippedGaussianMean implements PrivateMechanism {
         return best == Integer.MIN_VALUE ? Double.NaN : Math.scalb(1.0, best + kMin);
     }
 
-    /** ||row - centre||, overflow-safe (scaled by the largest entry). */
+    /** ||row - centre||, overflow-safe; overwrites row with row - centre. */
     private double distance(double[] row) {
-        double max = 0;
         for (int j = 0; j < row.length; j++) {
             row[j] -= centre[j];
-            max = Math.max(max, Math.abs(row[j]));
         }
-        if (max == 0 || Double.isInfinite(max)) {
-            return max;
-        }
-        double s = 0;
-        for (double v : row) {
-            double u = v / max;
-            s += u * u;
-        }
-        return max * Math.sqrt(s);
+        return Norms.euclidean(row);
     }
 
     /** ceil(log2 r) clamped to [kMin, kMax]; exact (no logarithm). */

@@ -1,6 +1,7 @@
 package org.dpgauss.mechanism;
 
 import java.util.Objects;
+import org.dpgauss.linalg.Norms;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.ndis.Gaussian;
 import org.dpgauss.ndis.LoewnerComparableBound.Variant;
@@ -257,7 +258,7 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
         double[] row = new double[dimension + 1];
         for (int i = 0; i < n; i++) {
             m.copyRow(i, row, 0);
-            double norm = norm(row, dimension);
+            double norm = Norms.euclidean(row, dimension);
             double scale = norm > rowBound ? rowBound / norm : 1;
             for (int j = 0; j < dimension; j++) {
                 x[i][j] = scale * row[j];
@@ -265,29 +266,6 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
             y[i] = row[dimension] > 0 ? 1 : -1;
         }
         return new double[][][] {x, {y}};
-    }
-
-    /**
-     * Overflow-safe Euclidean norm of the first k entries (the norm the row bound is checked with).
-     *
-     * @param v a row
-     * @param k how many leading entries
-     * @return their L2 norm
-     */
-    public static double norm(double[] v, int k) {
-        double max = 0;
-        for (int j = 0; j < k; j++) {
-            max = Math.max(max, Math.abs(v[j]));
-        }
-        if (max == 0) {
-            return 0;
-        }
-        double s = 0;
-        for (int j = 0; j < k; j++) {
-            double t = v[j] / max;
-            s += t * t;
-        }
-        return max * Math.sqrt(s);
     }
 
     /**
@@ -336,7 +314,7 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
         double s1 = 0;
         double s2 = 0;
         for (double[] row : x) {
-            double r = norm(row, d);
+            double r = Norms.euclidean(row, d);
             s1 += r;
             s2 += r * r;
         }

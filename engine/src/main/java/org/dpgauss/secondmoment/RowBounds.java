@@ -1,5 +1,6 @@
 package org.dpgauss.secondmoment;
 
+import org.dpgauss.linalg.Norms;
 import org.dpgauss.linalg.RowBlockMatrix;
 
 /**
@@ -49,7 +50,7 @@ final class RowBounds {
         double limit = radius * (1 + BOUND_SLACK);
         for (int i = 0; i < x.rows(); i++) {
             x.copyRow(i, row, 0);
-            if (norm(row) > limit) {
+            if (Norms.euclidean(row) > limit) {
                 throw new IllegalArgumentException("row " + (i + 1) + " has an L2 norm above the public covering"
                         + " radius R=" + radius + ": the guarantee is stated for rows with ||x|| <= R; raise R,"
                         + " rescale the data, or clip to R explicitly (--clip R)");
@@ -153,26 +154,9 @@ final class RowBounds {
         return c;
     }
 
-    /**
-     * The Euclidean norm, overflow- and underflow-safe: {@code +inf} only when the true norm exceeds
-     * {@code Double.MAX_VALUE}; bit-identical to {@code sqrt(sum x_j^2)} when the largest entry lies in
-     * {@code [2^-400, 2^400]}.
-     */
+    /** The overflow- and underflow-safe Euclidean norm ({@link Norms#euclidean}). */
     static double norm(double[] row) {
-        double max = maxAbs(row);
-        if (max >= SAFE_LOW && max <= SAFE_HIGH) {
-            return plainNorm(row);
-        }
-        if (max == 0) {
-            return 0;
-        }
-        int e = Math.getExponent(max);
-        double s = 0;
-        for (double v : row) {
-            double w = Math.scalb(v, -e);
-            s += w * w;
-        }
-        return Math.scalb(Math.sqrt(s), e);
+        return Norms.euclidean(row);
     }
 
     private static double plainNorm(double[] row) {

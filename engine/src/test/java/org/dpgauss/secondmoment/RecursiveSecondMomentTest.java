@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.engine.CpuEngine;
+import org.dpgauss.linalg.Norms;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
@@ -167,7 +168,7 @@ class RecursiveSecondMomentTest {
         int m = 2;
         double[][] rows = x.toArray();
         for (double[] row : rows) { // Alg 1 step 2: ClipRow(x, R)
-            double nrm = RowBounds.norm(row);
+            double nrm = Norms.euclidean(row);
             if (nrm > RADIUS) {
                 for (int j = 0; j < row.length; j++) {
                     row[j] *= RADIUS / nrm;
@@ -257,7 +258,7 @@ class RecursiveSecondMomentTest {
         double[][] x0 = trace.input;
         double r0 = trace.levels.get(0).radius;
         for (double[] row : x0) {
-            assertTrue(RowBounds.norm(row) <= r0 * (1 + 1e-12));
+            assertTrue(Norms.euclidean(row) <= r0 * (1 + 1e-12));
         }
         for (int l = 0; l < trace.levels.size(); l++) {
             Trace.Level lv = trace.levels.get(l);

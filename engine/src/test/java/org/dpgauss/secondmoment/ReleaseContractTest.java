@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.SplittableRandom;
+import org.dpgauss.linalg.Norms;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
@@ -83,25 +84,25 @@ class ReleaseContractTest {
             for (double[] h : huge) {
                 double[] r = h.clone();
                 RowBounds.scaleAndClipRow(r, scale, 2.0, 2.0 * RowBounds.safety(3));
-                double n = RowBounds.norm(r);
+                double n = Norms.euclidean(r);
                 assertTrue(n <= 2.0 && n > 1.999, "norm " + n);
                 double max = Math.max(Math.abs(h[0]), Math.max(Math.abs(h[1]), Math.abs(h[2])));
                 double[] u = {h[0] / max, h[1] / max, h[2] / max};
-                double un = RowBounds.norm(u);
+                double un = Norms.euclidean(u);
                 for (int j = 0; j < 3; j++) {
                     assertTrue(Double.isFinite(r[j]));
                     assertEquals(u[j] / un, r[j] / n, 1e-12, "the row's direction");
                 }
             }
         }
-        assertEquals(Double.POSITIVE_INFINITY, RowBounds.norm(new double[] {BIG, BIG}));
-        assertEquals(BIG, RowBounds.norm(new double[] {BIG, 0}), 0.0);
-        assertEquals(5e-300, RowBounds.norm(new double[] {3e-300, 4e-300}), 1e-314);
+        assertEquals(Double.POSITIVE_INFINITY, Norms.euclidean(new double[] {BIG, BIG}));
+        assertEquals(BIG, Norms.euclidean(new double[] {BIG, 0}), 0.0);
+        assertEquals(5e-300, Norms.euclidean(new double[] {3e-300, 4e-300}), 1e-314);
         double[] tiny = {3e-300, 4e-300};
         assertEquals(1.0, RowBounds.clip(tiny, 1, 0.5), 0.0);
         double[] overflowing = {BIG, BIG};
         RowBounds.clip(overflowing, 1, 0.5);
-        assertEquals(0.5, RowBounds.norm(overflowing), 1e-15);
+        assertEquals(0.5, Norms.euclidean(overflowing), 1e-15);
     }
 
     /** Finding 3: a whitened row that overflowed is whitened again from its direction, never NaN. */
