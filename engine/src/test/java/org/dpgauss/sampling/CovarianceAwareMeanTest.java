@@ -14,6 +14,7 @@ import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 /** The covariance-aware mean estimator (spec §3.8) and the known-covariance sketch (spec §3.9). */
 class CovarianceAwareMeanTest {
@@ -64,7 +65,7 @@ class CovarianceAwareMeanTest {
     @Test
     void uncertifiedRunOnGaussianDataIsAccurateAndLabelled() {
         CovarianceAwareMean m = CovarianceAwareMean.of(4000, 3, ApproxDp.of(1, 0.1), 0.05, Double.NaN, PtrMechanism.SOUND, true);
-        RowBlockMatrix x = SamplingTestData.gaussian(4000, MU, L, new SplittableRandom(21));
+        RowBlockMatrix x = GaussianTestData.correlated(4000, MU, L, new SplittableRandom(21));
         SamplingRelease r = m.estimate(x, UnboundedGaussianSamplerTest.CPU, RandomSource.insecureSeeded(22));
         assertFalse(r.isFail());
         PrivacyGuarantee g = r.guarantee();
@@ -107,7 +108,7 @@ class CovarianceAwareMeanTest {
                 () -> KnownCovarianceSampler.of((int) need - 1, 3, ApproxDp.of(1, 0.1), 0.05, PtrMechanism.SOUND, sigma));
         assertEquals(need, e.requiredRows());
         KnownCovarianceSampler s = KnownCovarianceSampler.of((int) need, 3, ApproxDp.of(1, 0.1), 0.05, PtrMechanism.SOUND, sigma);
-        RowBlockMatrix x = SamplingTestData.gaussian((int) need, MU, L, new SplittableRandom(31));
+        RowBlockMatrix x = GaussianTestData.correlated((int) need, MU, L, new SplittableRandom(31));
         SamplingRelease r = s.sample(x, UnboundedGaussianSamplerTest.CPU, RandomSource.secure());
         assertFalse(r.isFail());
         assertFalse(r.guarantee().certified());

@@ -15,6 +15,7 @@ import org.dpgauss.engine.CpuEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.RandomSource;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 /**
  * Issue 14, finding 7: a PTR FAIL used to return before StableMean ran (when Score1 alone decided it), so the
@@ -57,7 +58,7 @@ class FailDoesTheSameWorkTest {
         assertEquals(s.parameters().k(), tf.score1, "Score1 alone decides this FAIL");
         assertTrue(tf.score2 >= 0, "StableMean ran on the FAIL branch");
         Counting pass = new Counting();
-        RowBlockMatrix gaussian = SamplingTestData.gaussian(1700, UnboundedGaussianSamplerTest.MU,
+        RowBlockMatrix gaussian = GaussianTestData.correlated(1700, UnboundedGaussianSamplerTest.MU,
                 UnboundedGaussianSamplerTest.L, new SplittableRandom(1));
         UnboundedGaussianSampler.Trace tp = s.run(gaussian, pass.engine, RandomSource.insecureSeeded(2));
         assertFalse(tp.release.isFail());
@@ -85,7 +86,7 @@ class FailDoesTheSameWorkTest {
         Counting fail = new Counting();
         assertTrue(m.estimate(constant(4000), fail.engine, RandomSource.insecureSeeded(1)).isFail());
         Counting pass = new Counting();
-        RowBlockMatrix gaussian = SamplingTestData.gaussian(4000, UnboundedGaussianSamplerTest.MU,
+        RowBlockMatrix gaussian = GaussianTestData.correlated(4000, UnboundedGaussianSamplerTest.MU,
                 UnboundedGaussianSamplerTest.L, new SplittableRandom(3));
         assertFalse(m.estimate(gaussian, pass.engine, RandomSource.insecureSeeded(2)).isFail());
         assertStableMeanRanAlike(pass, fail);

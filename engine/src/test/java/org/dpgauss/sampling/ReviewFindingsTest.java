@@ -17,6 +17,7 @@ import org.dpgauss.engine.CpuEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.RandomSource;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 /** Findings of the privacy review (docs/design/sampler-release-bounds.md, sound-ptr.md); deterministic, fast. */
 class ReviewFindingsTest {
@@ -65,7 +66,7 @@ class ReviewFindingsTest {
         SplittableRandom r = new SplittableRandom(1);
         for (int i = 0; i < n; i++) {
             // Sigma^ > 1, so whitening the mean part cannot overflow
-            x[i][0] = i < n1 ? Double.MAX_VALUE : 4 * SamplingTestData.gauss(r);
+            x[i][0] = i < n1 ? Double.MAX_VALUE : 4 * GaussianTestData.standardNormal(r);
         }
         SamplerParameters p = SamplerParameters.withConstants(n, 1, ApproxDp.of(1, 0.1), 0.05, PtrMechanism.SOUND,
                 SizeConstants.partSizes(n1, n2));
@@ -124,7 +125,7 @@ class ReviewFindingsTest {
     private static double chiSquare(int df, SplittableRandom r) {
         double s = 0;
         for (int i = 0; i < df; i++) {
-            double g = SamplingTestData.gauss(r);
+            double g = GaussianTestData.standardNormal(r);
             s += g * g;
         }
         return s;
@@ -170,7 +171,7 @@ class ReviewFindingsTest {
             for (int i = 0; i < draws; i++) {
                 double q = 0;
                 for (double aj : a) {
-                    double g = SamplingTestData.gauss(r);
+                    double g = GaussianTestData.standardNormal(r);
                     q += aj * g * g;
                 }
                 double rr = chiSquare((int) big, r);
@@ -191,10 +192,10 @@ class ReviewFindingsTest {
         double l = Math.sqrt((1 + 2 * gamma) * 38 * SamplerParameters.E2 * lambda0) / (n1 * c);
         int exceed = 0;
         for (int i = 0; i < draws; i++) {
-            double g1 = SamplingTestData.gauss(r); // l along the first axis (the law of g is rotation invariant)
+            double g1 = GaussianTestData.standardNormal(r); // l along the first axis (the law of g is rotation invariant)
             double gg = g1 * g1;
             for (int j = 1; j < d; j++) {
-                double g = SamplingTestData.gauss(r);
+                double g = GaussianTestData.standardNormal(r);
                 gg += g * g;
             }
             double rr = chiSquare((int) big, r);

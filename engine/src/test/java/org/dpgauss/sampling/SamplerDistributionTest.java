@@ -15,6 +15,7 @@ import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 /**
  * Spec §6 T4 (distributional utility) and the conditional law of spec §4, with uncertified small sizes so that the
@@ -54,7 +55,7 @@ class SamplerDistributionTest {
         int fails = 0;
         int kept = 0;
         for (int t = 0; t < trials; t++) {
-            RowBlockMatrix x = SamplingTestData.gaussian(1050, MU, L, data);
+            RowBlockMatrix x = GaussianTestData.correlated(1050, MU, L, data);
             SamplingRelease r = s.sample(x, UnboundedGaussianSamplerTest.CPU, noise);
             if (r.isFail()) {
                 fails++;
@@ -110,7 +111,7 @@ class SamplerDistributionTest {
         SamplerParameters p = SamplerParameters.withConstants(458, 3, ApproxDp.of(1, 0.1), 0.05, PtrMechanism.SOUND,
                 SizeConstants.partSizes(450, 4));
         UnboundedGaussianSampler s = UnboundedGaussianSampler.of(p);
-        RowBlockMatrix x = SamplingTestData.gaussian(458, MU, L, new SplittableRandom(77));
+        RowBlockMatrix x = GaussianTestData.correlated(458, MU, L, new SplittableRandom(77));
         RandomSource noise = RandomSource.insecureSeeded(78);
         int trials = 300;
         double[] q = new double[trials];

@@ -3,36 +3,12 @@ package org.dpgauss.sampling;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
-import java.util.SplittableRandom;
 import java.util.function.DoubleUnaryOperator;
-import org.dpgauss.linalg.RowBlockMatrix;
 
-/** Seeded Gaussian data with an arbitrary covariance, and a distribution-free KS check, for the sampling tests. */
+/** A distribution-free KS check for the sampling tests. */
 final class SamplingTestData {
 
     private SamplingTestData() {
-    }
-
-    /** n rows of N(mu, L L^T), L lower triangular (row-major d x d). */
-    static RowBlockMatrix gaussian(int n, double[] mu, double[][] l, SplittableRandom r) {
-        int d = mu.length;
-        RowBlockMatrix x = RowBlockMatrix.zeros(n, d);
-        double[] g = new double[d];
-        double[] row = new double[d];
-        for (int t = 0; t < n; t++) {
-            for (int j = 0; j < d; j++) {
-                g[j] = gauss(r);
-            }
-            for (int i = 0; i < d; i++) {
-                double s = mu[i];
-                for (int j = 0; j <= i; j++) {
-                    s += l[i][j] * g[j];
-                }
-                row[i] = s;
-            }
-            x.setRow(t, row);
-        }
-        return x;
     }
 
     /** u = L^{-1}(z - mu) by forward substitution. */
@@ -47,12 +23,6 @@ final class SamplingTestData {
             u[i] = s / l[i][i];
         }
         return u;
-    }
-
-    static double gauss(SplittableRandom r) {
-        double u = r.nextDouble();
-        double v = r.nextDouble();
-        return Math.sqrt(-2 * Math.log1p(-u)) * Math.cos(2 * Math.PI * v);
     }
 
     /** Kolmogorov-Smirnov distance of the samples to a continuous CDF. */

@@ -11,6 +11,7 @@ import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.release.Accuracy;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 /**
  * Issue 15: the Mahalanobis accuracy statements of the sampling family are truthful on Gaussian rows. R runs on
@@ -45,7 +46,7 @@ class StatedAccuracyTest {
         Accuracy a = m.accuracy().orElseThrow();
         int runs = 100;
         check("bhs", runs, a, t -> {
-            RowBlockMatrix x = SamplingTestData.gaussian(n, MU, L, new SplittableRandom(500 + t));
+            RowBlockMatrix x = GaussianTestData.correlated(n, MU, L, new SplittableRandom(500 + t));
             SamplingRelease r = m.estimate(x, UnboundedGaussianSamplerTest.CPU, RandomSource.insecureSeeded(900 + t));
             return r.isFail() ? Double.POSITIVE_INFINITY : mahalanobis(r.vector());
         });
@@ -59,7 +60,7 @@ class StatedAccuracyTest {
         Accuracy a = s.accuracy().orElseThrow();
         assertEquals(0.90, a.probability(), 1e-12);
         check("sample", 200, a, t -> {
-            RowBlockMatrix x = SamplingTestData.gaussian(1050, MU, L, new SplittableRandom(7000 + t));
+            RowBlockMatrix x = GaussianTestData.correlated(1050, MU, L, new SplittableRandom(7000 + t));
             SamplingRelease r = s.sample(x, UnboundedGaussianSamplerTest.CPU, RandomSource.insecureSeeded(77 + t));
             return r.isFail() ? Double.POSITIVE_INFINITY : mahalanobis(r.vector());
         });
@@ -82,7 +83,7 @@ class StatedAccuracyTest {
                 sigma);
         Accuracy a = s.accuracy().orElseThrow();
         check("known", 40, a, t -> {
-            RowBlockMatrix x = SamplingTestData.gaussian(n, MU, L, new SplittableRandom(3000 + t));
+            RowBlockMatrix x = GaussianTestData.correlated(n, MU, L, new SplittableRandom(3000 + t));
             SamplingRelease r = s.sample(x, UnboundedGaussianSamplerTest.CPU, RandomSource.insecureSeeded(33 + t));
             return r.isFail() ? Double.POSITIVE_INFINITY : mahalanobis(r.vector());
         });

@@ -20,6 +20,7 @@ import org.dpgauss.privacy.RandomSource;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 /** Mechanism-level tests of the sampler: spec §6 T1, T3, T9 at mechanism level, FAIL cases, labels, primitives. */
 class UnboundedGaussianSamplerTest {
@@ -40,7 +41,7 @@ class UnboundedGaussianSamplerTest {
     void outputIdentityWhenScoresAreZero() {
         SamplerParameters p = small();
         assertEquals(31, p.k());
-        RowBlockMatrix x = SamplingTestData.gaussian(1700, MU, L, new SplittableRandom(1));
+        RowBlockMatrix x = GaussianTestData.correlated(1700, MU, L, new SplittableRandom(1));
         UnboundedGaussianSampler.Trace t = UnboundedGaussianSampler.of(p).run(x, CPU, RandomSource.insecureSeeded(2));
         assertEquals(0, t.score1);
         assertEquals(0, t.score2);
@@ -100,7 +101,7 @@ class UnboundedGaussianSamplerTest {
     @Test
     void oneOutlierGivesScoreOne() {
         SamplerParameters p = small();
-        RowBlockMatrix x = SamplingTestData.gaussian(1700, MU, L, new SplittableRandom(3));
+        RowBlockMatrix x = GaussianTestData.correlated(1700, MU, L, new SplittableRandom(3));
         x.set(700, 0, 1e7);
         UnboundedGaussianSampler.Trace t = UnboundedGaussianSampler.of(p).run(x, CPU, RandomSource.insecureSeeded(4));
         assertEquals(1, t.score1);
@@ -119,8 +120,8 @@ class UnboundedGaussianSamplerTest {
         SamplerParameters p = small();
         UnboundedGaussianSampler s = UnboundedGaussianSampler.of(p);
         RowBlockMatrix constant = RowBlockMatrix.zeros(1700, 3);
-        RowBlockMatrix flat = SamplingTestData.gaussian(1700, MU, L, new SplittableRandom(5));
-        RowBlockMatrix bimodal = SamplingTestData.gaussian(1700, MU, L, new SplittableRandom(6));
+        RowBlockMatrix flat = GaussianTestData.correlated(1700, MU, L, new SplittableRandom(5));
+        RowBlockMatrix bimodal = GaussianTestData.correlated(1700, MU, L, new SplittableRandom(6));
         for (int i = 0; i < 1700; i++) {
             constant.setRow(i, new double[] {1, 2, 3});
             flat.set(i, 2, 2 * flat.get(i, 0) - flat.get(i, 1)); // rank 2 in R^3
@@ -150,7 +151,7 @@ class UnboundedGaussianSamplerTest {
 
     @Test
     void guaranteeIsReplaceOneAndSaysWhyItIsUncertified() {
-        RowBlockMatrix x = SamplingTestData.gaussian(1700, MU, L, new SplittableRandom(8));
+        RowBlockMatrix x = GaussianTestData.correlated(1700, MU, L, new SplittableRandom(8));
         SamplingRelease r = UnboundedGaussianSampler.of(small()).sample(x, CPU, RandomSource.insecureSeeded(1));
         PrivacyGuarantee g = r.guarantee();
         assertEquals(NeighbouringRelation.REPLACE_ONE, g.relation());
@@ -171,7 +172,7 @@ class UnboundedGaussianSamplerTest {
         long need = SamplerParameters.requiredRows(1, 1, 0.1, 0.05, PtrMechanism.SOUND);
         assertTrue(need < 3_000_000, "required n " + need);
         SamplerParameters p = SamplerParameters.certified((int) need, 1, ApproxDp.of(1, 0.1), 0.05, PtrMechanism.SOUND);
-        RowBlockMatrix x = SamplingTestData.gaussian((int) need, new double[] {-3}, new double[][] {{0.01}},
+        RowBlockMatrix x = GaussianTestData.correlated((int) need, new double[] {-3}, new double[][] {{0.01}},
                 new SplittableRandom(11));
         SamplingRelease r = UnboundedGaussianSampler.of(p).sample(x, CPU, RandomSource.secure());
         assertFalse(r.isFail());
@@ -183,7 +184,7 @@ class UnboundedGaussianSamplerTest {
     @Test
     void rejectsBadData() {
         UnboundedGaussianSampler s = UnboundedGaussianSampler.of(small());
-        RowBlockMatrix x = SamplingTestData.gaussian(1700, MU, L, new SplittableRandom(8));
+        RowBlockMatrix x = GaussianTestData.correlated(1700, MU, L, new SplittableRandom(8));
         x.set(17, 1, Double.NaN);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> s.sample(x, CPU, RandomSource.insecureSeeded(1)));
@@ -235,8 +236,8 @@ class UnboundedGaussianSamplerTest {
         SplittableRandom g = new SplittableRandom(14);
         double[][] x = new double[n1][2];
         for (int i = 0; i < n1; i++) {
-            x[i][0] = SamplingTestData.gauss(g) + (i % 2 == 0 ? 0 : 100);
-            x[i][1] = SamplingTestData.gauss(g);
+            x[i][0] = GaussianTestData.standardNormal(g) + (i % 2 == 0 ? 0 : 100);
+            x[i][1] = GaussianTestData.standardNormal(g);
         }
         boolean[][] near = new boolean[n1][n1];
         int[] degree = new int[n1];

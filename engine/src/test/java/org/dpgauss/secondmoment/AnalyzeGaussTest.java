@@ -25,6 +25,7 @@ import org.dpgauss.release.Statement;
 import org.dpgauss.privacy.Zcdp;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 class AnalyzeGaussTest {
 
@@ -174,7 +175,7 @@ class AnalyzeGaussTest {
         // 200 releases, d = 6: 4200 independent entries (i <= j) of (release - exact)/sigma. Their sample variance
         // has standard deviation sqrt(2/4200) = 0.022 under the stated sigma, so leaving [0.9, 1.1] (4.6 standard
         // deviations) has probability below 1e-5; |mean| > 0.07 (4.5 sd) likewise. Fixed seed: deterministic.
-        RowBlockMatrix x = BaselineTestData.gaussian(500, BaselineTestData.geometric(6, 10), 5);
+        RowBlockMatrix x = GaussianTestData.centred(500, BaselineTestData.geometric(6, 10), 5);
         AnalyzeGauss ag = AnalyzeGauss.of(BaselineTestData.maxRowNorm(x), Zcdp.of(1.0));
         DMatrixRMaj exact = BaselineTestData.secondMoment(x);
         double sigma = SymmetricGaussianNoise.effectiveSigma(ag.sigma(500, 6));

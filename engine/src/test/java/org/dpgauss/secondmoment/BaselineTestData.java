@@ -2,7 +2,6 @@ package org.dpgauss.secondmoment;
 
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.engine.CpuEngine;
-import org.dpgauss.io.SyntheticData;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.ejml.data.DMatrixRMaj;
 
@@ -12,11 +11,6 @@ final class BaselineTestData {
     static final ComputeEngine CPU = CpuEngine.instance();
 
     private BaselineTestData() {
-    }
-
-    /** n rows N(0, diag(variances)), fixed key. */
-    static RowBlockMatrix gaussian(int n, double[] variances, long key) {
-        return SyntheticData.gaussian(n, variances.length, new double[variances.length], variances, key);
     }
 
     /** Variances 1 .. 1/kappa, geometric, d of them. */

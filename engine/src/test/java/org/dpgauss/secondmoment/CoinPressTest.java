@@ -16,6 +16,7 @@ import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 import org.dpgauss.privacy.Zcdp;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 class CoinPressTest {
 
@@ -75,7 +76,7 @@ class CoinPressTest {
         // paper's pseudocode (implemented independently below) differ by a rotation of the whitened space only, so
         // without noise they give the same output up to rounding. 30 of the 3000 rows are scaled up 20x, so the later
         // (whitened) steps clip them and the clipping path is exercised.
-        RowBlockMatrix x = BaselineTestData.gaussian(3000, new double[] {9, 1, 0.04, 0.01}, 13);
+        RowBlockMatrix x = GaussianTestData.centred(3000, new double[] {9, 1, 0.04, 0.01}, 13);
         for (int i = 0; i < 30; i++) {
             double[] r = x.row(i * 100);
             for (int j = 0; j < r.length; j++) {
@@ -104,7 +105,7 @@ class CoinPressTest {
         // set: relative spectral error mean 0.0053, maximum 0.0073 over 200 seeds (Analyze Gauss with the same
         // R and rho: 0.22). The bound 0.03 is four times that maximum; it fails only if the preconditioning
         // breaks down, which no seed showed (per-run failure probability well below 1/200).
-        RowBlockMatrix x = BaselineTestData.gaussian(20_000, BaselineTestData.geometric(5, 100), 17);
+        RowBlockMatrix x = GaussianTestData.centred(20_000, BaselineTestData.geometric(5, 100), 17);
         DMatrixRMaj sigma = BaselineTestData.secondMoment(x);
         double r = BaselineTestData.maxRowNorm(x);
         CoinPress c = CoinPress.of(r * r, Zcdp.of(1.0));
@@ -120,7 +121,7 @@ class CoinPressTest {
 
     @Test
     void guaranteeIsZcdpReplaceOne() {
-        RowBlockMatrix x = BaselineTestData.gaussian(200, new double[] {1, 1}, 3);
+        RowBlockMatrix x = GaussianTestData.centred(200, new double[] {1, 1}, 3);
         SecondMomentEstimate e = SecondMomentEstimate.run(CoinPress.of(10, Zcdp.of(0.7)), x, RandomSource.secure(), CPU);
         Map<String, Object> g = e.guarantee().toMap();
         assertEquals("replace-one", g.get("relation"));

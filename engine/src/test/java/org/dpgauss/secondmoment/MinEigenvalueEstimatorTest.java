@@ -11,6 +11,7 @@ import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.accounting.Release;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 /** Algorithm 4 (spec §2.5): buckets, accuracy P9, FAIL and the guarantee. */
 class MinEigenvalueEstimatorTest {
@@ -45,7 +46,7 @@ class MinEigenvalueEstimatorTest {
      */
     @Test
     void estimateIsWithinTheP9Interval() {
-        RowBlockMatrix x = SecondMomentTestData.gaussian(20_000, new double[] {1, 0.1, 0.01}, 17);
+        RowBlockMatrix x = GaussianTestData.centred(20_000, new double[] {1, 0.1, 0.01}, 17);
         double lambdaMin = SpectralMetrics.eigenvalues(SpectralMetrics.secondMoment(x, CPU))[0];
         MinEigenvalueEstimator est = MinEigenvalueEstimator.of(100, 0.5, 1.0, 1e-6);
         for (long seed = 0; seed < 10; seed++) {
@@ -57,7 +58,7 @@ class MinEigenvalueEstimatorTest {
     /** Two groups cannot pass the threshold 1 + 2 ln(1/delta)/eps ~ 28.6: FAIL (probability of PASS < 1e-5). */
     @Test
     void tooFewGroupsFail() {
-        RowBlockMatrix x = SecondMomentTestData.gaussian(10, new double[] {1, 1}, 3);
+        RowBlockMatrix x = GaussianTestData.centred(10, new double[] {1, 1}, 3);
         double l = MinEigenvalueEstimator.of(5, 0.5, 1.0, 1e-6).estimate(x, RandomSource.insecureSeeded(1), CPU);
         assertTrue(Double.isNaN(l));
     }
@@ -75,6 +76,6 @@ class MinEigenvalueEstimatorTest {
         assertThrows(IllegalArgumentException.class, () -> MinEigenvalueEstimator.of(5, 0.5, 0, 1e-6));
         assertThrows(IllegalArgumentException.class, () -> MinEigenvalueEstimator.of(5, 0.5, 1, 0));
         assertThrows(IllegalArgumentException.class, () -> MinEigenvalueEstimator.of(50, 0.5, 1, 1e-6)
-                .estimate(SecondMomentTestData.gaussian(10, new double[] {1}, 1), RandomSource.insecureSeeded(1), CPU));
+                .estimate(GaussianTestData.centred(10, new double[] {1}, 1), RandomSource.insecureSeeded(1), CPU));
     }
 }

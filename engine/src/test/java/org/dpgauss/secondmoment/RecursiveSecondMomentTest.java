@@ -22,6 +22,7 @@ import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 import org.ejml.dense.row.NormOps_DDRM;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 /** Deterministic invariants of spec second-moment-estimation §4.2 and the privacy statement of §1.2 / §2.4. */
 class RecursiveSecondMomentTest {
@@ -33,7 +34,7 @@ class RecursiveSecondMomentTest {
 
     /** d = 4, n = 3000, condition number 1e3, R = 2 (some rows clipped), m = 2: L = 4 levels. */
     private static RowBlockMatrix data() {
-        return SecondMomentTestData.gaussian(3000, SCALES, 42);
+        return GaussianTestData.centred(3000, SCALES, 42);
     }
 
     private static SecondMomentParams.Builder params() {
@@ -92,7 +93,7 @@ class RecursiveSecondMomentTest {
     void noiseFreeOracleWithoutClippingReturnsSigma() {
         // Isotropic data far inside a large radius: one level would shrink nothing... use a public lambda that makes
         // kappa_0 small enough for a single level, where nothing is ever clipped.
-        RowBlockMatrix x = SecondMomentTestData.gaussian(500, new double[] {1, 2, 3}, 5);
+        RowBlockMatrix x = GaussianTestData.centred(500, new double[] {1, 2, 3}, 5);
         Trace trace = new Trace();
         DMatrixRMaj est = SecondMomentEstimate.withNoise(
                 SecondMomentParams.builder().budget(Zcdp.of(1)).radius(100).m(50).minEigenvalue(0.5).build(),
@@ -365,7 +366,7 @@ class RecursiveSecondMomentTest {
         SecondMomentParams p = SecondMomentParams.builder().budget(Zcdp.of(0.5)).radius(RADIUS).m(2)
                 .lambdaBudget(0.5, 2e-7).delta(1e-6).lambdaGroupSize(40).build();
         SecondMomentEstimate est = SecondMomentEstimate.run(RecursiveSecondMoment.fromParams(p),
-                SecondMomentTestData.gaussian(4000, new double[] {1, 0.5, 0.2}, 8), RandomSource.secure(), CPU);
+                GaussianTestData.centred(4000, new double[] {1, 0.5, 0.2}, 8), RandomSource.secure(), CPU);
         assertTrue(est.passed());
         PrivacyGuarantee g = est.guarantee();
         assertEquals(PrivacyGuarantee.TYPE_APPROX_DP, g.type());

@@ -22,6 +22,7 @@ import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Releases;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 /**
  * Issue 14 for the second-moment family: overflow-safe clipping (finding 3), typed budgets and named builders
@@ -33,7 +34,7 @@ class ReleaseContractTest {
 
     /** d = 3 Gaussian rows, n = 3000 (the data of the command-line tests). */
     private static double[][] rows() {
-        return SecondMomentTestData.gaussian(3000, new double[] {1, 0.09, 0.01}, 1).toArray();
+        return GaussianTestData.centred(3000, new double[] {1, 0.09, 0.01}, 1).toArray();
     }
 
     private static PrivateRelease release(SecondMomentMethod m, double[][] x, long seed) {

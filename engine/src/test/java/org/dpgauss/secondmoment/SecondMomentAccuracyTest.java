@@ -18,6 +18,7 @@ import org.dpgauss.release.Statement;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 /**
  * Truthfulness of the stated accuracy (issue 15): on data meeting each statement's assumptions, the realised relative
@@ -110,7 +111,7 @@ class SecondMomentAccuracyTest {
     void analyzeGaussBoundHoldsOnGaussianRowsWithoutANormBound() {
         int n = 5000;
         int d = 10;
-        RowBlockMatrix x = BaselineTestData.gaussian(n, BaselineTestData.geometric(d, 10), 12);
+        RowBlockMatrix x = GaussianTestData.centred(n, BaselineTestData.geometric(d, 10), 12);
         double r = BaselineTestData.maxRowNorm(x); // R about the largest norm: ||S|| >= R^2/(d + 2 sqrt(2d ln n) + 2 ln n)
         AnalyzeGauss m = AnalyzeGauss.of(r, Zcdp.of(0.5));
         Accuracy a = stated(m, n, d);
@@ -127,7 +128,7 @@ class SecondMomentAccuracyTest {
     void coinPressStatementHoldsOnGaussianRows() {
         int n = 4000;
         int d = 5;
-        RowBlockMatrix x = BaselineTestData.gaussian(n, new double[] {1, 1, 1, 0.8, 0.6}, 21);
+        RowBlockMatrix x = GaussianTestData.centred(n, new double[] {1, 1, 1, 0.8, 0.6}, 21);
         double u = Math.pow(BaselineTestData.maxRowNorm(x), 2); // S <= u I
         CoinPress m = CoinPress.of(u, Zcdp.of(0.5)).withNormLowerBound(0.5); // ||S|| is about 1
         Accuracy a = stated(m, n, d);
@@ -198,7 +199,7 @@ class SecondMomentAccuracyTest {
     void subsampleAndAggregateStatementHoldsOnAgreeingGroups() {
         int n = 6000;
         int d = 2;
-        RowBlockMatrix x = BaselineTestData.gaussian(n, new double[] {1, 0.5}, 51);
+        RowBlockMatrix x = GaussianTestData.centred(n, new double[] {1, 0.5}, 51);
         SubsampleAndAggregate m = SubsampleAndAggregate.builder().groupSize(40)
                 .totalBudget(ApproxDp.of(4, 1e-6)).allowUncertified(true).build();
         Accuracy a = stated(m, n, d);

@@ -12,19 +12,6 @@ final class SecondMomentTestData {
     private SecondMomentTestData() {
     }
 
-    /** Rows x = diag(sqrt(scales)) z with z standard normal. */
-    static RowBlockMatrix gaussian(int n, double[] scales, long seed) {
-        SplittableRandom r = new SplittableRandom(seed);
-        int d = scales.length;
-        double[][] a = new double[n][d];
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < d; j++) {
-                a[i][j] = Math.sqrt(scales[j]) * r.nextGaussian();
-            }
-        }
-        return RowBlockMatrix.of(a);
-    }
-
     /**
      * Multivariate Student t with nu degrees of freedom and a rotated, badly conditioned scale:
      * x = Q diag(sqrt(scales)) z / sqrt(w / nu), w ~ chi^2_nu, Q a fixed rotation mixing the coordinates.

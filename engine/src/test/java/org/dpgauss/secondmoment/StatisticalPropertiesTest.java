@@ -10,6 +10,7 @@ import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 import org.dpgauss.privacy.Zcdp;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 /**
  * Statistical properties P4-P7 of spec second-moment-estimation §4.3 on Gaussian data (d = 3, n = 20000,
@@ -27,7 +28,7 @@ class StatisticalPropertiesTest {
 
     @Test
     void eventEAndLemmas34To310HoldAtEveryLevel() {
-        RowBlockMatrix raw = SecondMomentTestData.gaussian(20_000, new double[] {1, 1e-2, 1e-4}, 2025);
+        RowBlockMatrix raw = GaussianTestData.centred(20_000, new double[] {1, 1e-2, 1e-4}, 2025);
         double radius = 3;
         // three outliers of norm R along the middle eigen-direction: leverage ~900, in P_tail, yet light enough that
         // Sigma_eff >= (1 - alpha) Sigma (Lemma 3.8's conclusion, checked below). Along the smallest direction they

@@ -15,6 +15,7 @@ import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 import org.dpgauss.privacy.Zcdp;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 class SubsampleAndAggregateTest {
 
@@ -37,14 +38,14 @@ class SubsampleAndAggregateTest {
 
     @Test
     void refusesWhenThePrivacyConditionFailsUnlessUncertifiedRunsAreAllowed() {
-        RowBlockMatrix x = BaselineTestData.gaussian(2000, new double[] {1, 1}, 3);
+        RowBlockMatrix x = GaussianTestData.centred(2000, new double[] {1, 1}, 3);
         SubsampleAndAggregate s = sa(100, 0.5, 0.1, 1, 1e-6).build();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> SecondMomentEstimate.run(s, x, RandomSource.insecureSeeded(1), CPU));
         assertTrue(e.getMessage().contains("n=2000") && e.getMessage().contains("Thm A.6"), e.getMessage());
         // n = 20000, m = 100, d = 2, eps = 5: T = 200 groups that all agree (pair dists ~0.3 << 2), Q = 1 and the
         // truncated Laplace (support +-0.036) cannot reach the threshold 0.836: PASS with certainty, yet uncertified.
-        RowBlockMatrix big = BaselineTestData.gaussian(20_000, new double[] {1, 1}, 3);
+        RowBlockMatrix big = GaussianTestData.centred(20_000, new double[] {1, 1}, 3);
         SecondMomentEstimate o = SecondMomentEstimate.run(sa(100, 0.5, 0.1, 5, 1e-6).allowUncertified(true).build(),
                 big, RandomSource.secure(), CPU);
         assertTrue(o.passed());
@@ -62,7 +63,7 @@ class SubsampleAndAggregateTest {
         assertThrows(IllegalArgumentException.class, () -> sa(10, 0.5, 0.1, 0, 1e-6).build());
         assertThrows(IllegalArgumentException.class, () -> sa(10, 0.5, 0.1, 1, 0.2).build());
         assertThrows(IllegalArgumentException.class, () -> sa(10, 0.5, 0.1, 1, 1e-6).cAbs(-1).build());
-        RowBlockMatrix small = BaselineTestData.gaussian(5, new double[] {1, 1}, 3);
+        RowBlockMatrix small = GaussianTestData.centred(5, new double[] {1, 1}, 3);
         assertThrows(IllegalArgumentException.class, () -> SecondMomentEstimate.run(sa(10, 0.5, 0.1, 1, 1e-6)
                 .allowUncertified(true).build(), small, RandomSource.insecureSeeded(1), CPU));
         IllegalStateException noBudget = assertThrows(IllegalStateException.class,
@@ -137,7 +138,7 @@ class SubsampleAndAggregateTest {
         // All weights are 1 and n = mT, so Sigma^ = Sigma exactly and only the mask remains: eta = 1.43e-3, so
         // dist(Sigma, Sigma~) is about 2 eta ||G|| = 0.01; 0.05 would need ||G|| > 17 for a 3x3 Gaussian matrix
         // (probability below 1e-30). Thm A.6 promises only 2 alpha = 1.
-        RowBlockMatrix x = BaselineTestData.gaussian(40_000, new double[] {4, 1, 0.01}, 21);
+        RowBlockMatrix x = GaussianTestData.centred(40_000, new double[] {4, 1, 0.01}, 21);
         DMatrixRMaj sigma = BaselineTestData.secondMoment(x);
         SubsampleAndAggregate s = sa(400, 0.5, 0.1, 5, 1e-6).allowUncertified(true).build();
         RandomSource random = RandomSource.insecureSeeded(4);
@@ -153,7 +154,7 @@ class SubsampleAndAggregateTest {
     void failsWhenEveryGroupIsSingular() {
         // m = 2 < d = 3: every group second moment has rank <= 2, every Dist is +inf, so Q = 0 and
         // Q~ <= A < 0.8 + A: FAIL with certainty, releasing nothing.
-        RowBlockMatrix x = BaselineTestData.gaussian(1000, new double[] {1, 1, 1}, 2);
+        RowBlockMatrix x = GaussianTestData.centred(1000, new double[] {1, 1, 1}, 2);
         SecondMomentEstimate o = SecondMomentEstimate.run(sa(2, 0.5, 0.1, 5, 1e-6).allowUncertified(true).build(), x,
                 RandomSource.insecureSeeded(3), CPU);
         assertFalse(o.passed());
@@ -181,7 +182,7 @@ class SubsampleAndAggregateTest {
         assertThrows(IllegalArgumentException.class, () -> SubsampleAndAggregate.fromParams(SecondMomentParams
                 .builder().budget(Zcdp.of(0.5)).radius(1).extra(SubsampleAndAggregate.EXTRA_UNCERTIFIED, 3).build()));
 
-        RowBlockMatrix x = BaselineTestData.gaussian(40_000, new double[] {4, 1, 0.01}, 21);
+        RowBlockMatrix x = GaussianTestData.centred(40_000, new double[] {4, 1, 0.01}, 21);
         SecondMomentEstimate e = SecondMomentEstimate.run(s, x, RandomSource.insecureSeeded(5), CPU);
         Map<String, Object> g = e.guarantee().toMap();
         assertEquals("replace-one", g.get("relation"));

@@ -1,7 +1,5 @@
 package org.dpgauss.mean.anisotropic;
 
-import org.dpgauss.io.SyntheticData;
-import org.dpgauss.linalg.RowBlockMatrix;
 
 /** Shared fixtures: anisotropic Gaussian data with eigenvalues {@code i^-2} and a far-away mean (spec §7 protocol). */
 final class AnisotropicTestData {
@@ -25,10 +23,6 @@ final class AnisotropicTestData {
             mu[j] = 1000.0 * Math.sin(1.7 * j + 0.3);
         }
         return mu;
-    }
-
-    static RowBlockMatrix gaussian(int n, double[] mean, double[] variances, long key) {
-        return SyntheticData.gaussian(n, mean.length, mean, variances, key);
     }
 
     static double distance(double[] a, double[] b) {

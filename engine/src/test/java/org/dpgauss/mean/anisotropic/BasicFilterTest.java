@@ -11,6 +11,7 @@ import org.dpgauss.io.SyntheticData;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.RandomSource;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 /** BasicFilter (spec §3.1), U1 of spec §6 and privacy sanity test (a). */
 class BasicFilterTest {
@@ -49,7 +50,7 @@ class BasicFilterTest {
         int n = 500;
         int d = 40;
         double[] spec = AnisotropicTestData.polynomialSpectrum(d);
-        RowBlockMatrix x = AnisotropicTestData.gaussian(n, AnisotropicTestData.farMean(d), spec, 11);
+        RowBlockMatrix x = GaussianTestData.diagonal(n, AnisotropicTestData.farMean(d), spec, 11);
         ShapeMatrix sigma = ShapeMatrix.diagonal(spec);
         double lamSigma = LambdaRule.knownCovariance(sigma, n, 0.01);
         RowBlockMatrix y = RowBlockMatrix.zeros(n, d);

@@ -12,6 +12,7 @@ import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 /** Baseline B3 of spec anisotropic-mean-estimation §10 ({@link CoordinateWiseMean}). */
 class CoordinateWiseMeanTest {
@@ -38,7 +39,7 @@ class CoordinateWiseMeanTest {
         int runs = 12;
         double mse = 0;
         for (int s = 0; s < runs; s++) {
-            RowBlockMatrix x = AnisotropicTestData.gaussian(n, mu, v, 0xC00D0000L + s);
+            RowBlockMatrix x = GaussianTestData.diagonal(n, mu, v, 0xC00D0000L + s);
             AnisotropicMeanResult r = est.release(x, RandomSource.insecureSeeded(9100 + s));
             assertFalse(r.isFail(), "histogram failed at n=" + n + ": mode bin ~0.38 n >> threshold "
                     + est.histogram().threshold());
@@ -69,7 +70,7 @@ class CoordinateWiseMeanTest {
         // threshold - n (>= 14 noise scales): probability < 200 bins * e^-14 / 2 < 1e-4 per coordinate
         assertTrue(est.histogram().threshold() - n > 14 * est.histogram().noiseScale());
         for (int s = 0; s < 5; s++) {
-            RowBlockMatrix x = AnisotropicTestData.gaussian(n, AnisotropicTestData.farMean(d), v, 0xC00E0000L + s);
+            RowBlockMatrix x = GaussianTestData.diagonal(n, AnisotropicTestData.farMean(d), v, 0xC00E0000L + s);
             AnisotropicMeanResult r = est.release(x, RandomSource.insecureSeeded(s));
             assertSame(AnisotropicMeanResult.FAIL, r);
             assertThrows(IllegalStateException.class, r::estimate);

@@ -12,6 +12,7 @@ import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.noise.NoiseGrid;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 /**
  * Monte Carlo failure rates of spec anisotropic-mean-estimation §6 (U1, U2, U6, U7) and the exact bottom rate of
@@ -39,7 +40,7 @@ class MonteCarloFailureRatesTest {
         double bound = Math.sqrt(tr / n) + Math.sqrt(2 * v[0] * Math.log(1 / beta) / n);
         int failures = 0;
         for (int t = 0; t < trials; t++) {
-            RowBlockMatrix x = AnisotropicTestData.gaussian(n, mu, v, 0x06000000L + t);
+            RowBlockMatrix x = GaussianTestData.diagonal(n, mu, v, 0x06000000L + t);
             failures += AnisotropicTestData.distance(x.columnMeans(), mu) > bound ? 1 : 0;
         }
         assertTrue(failures <= allowed(beta, trials), failures + " of " + trials + " above " + bound);
@@ -67,7 +68,7 @@ class MonteCarloFailureRatesTest {
         double[] row = new double[d];
         double[] out = new double[d];
         for (int t = 0; t < trials; t++) {
-            RowBlockMatrix x = AnisotropicTestData.gaussian(n, mu, v, 0x01020000L + t);
+            RowBlockMatrix x = GaussianTestData.diagonal(n, mu, v, 0x01020000L + t);
             RowBlockMatrix y = RowBlockMatrix.zeros(n, d);
             for (int i = 0; i < n; i++) {
                 x.copyRow(i, row, 0);
@@ -103,7 +104,7 @@ class MonteCarloFailureRatesTest {
         long goodGroups = 0;
         int invalid = 0;
         for (int t = 0; t < trials; t++) {
-            double[][] stats = alg2.statistics(AnisotropicTestData.gaussian(2 * ell * m, mu, v, 0x07000000L + t));
+            double[][] stats = alg2.statistics(GaussianTestData.diagonal(2 * ell * m, mu, v, 0x07000000L + t));
             for (double[] g : stats) {
                 boolean ok = true;
                 for (int i = 0; i < d; i++) {

@@ -22,6 +22,7 @@ import org.dpgauss.release.PrivateRelease;
 import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Releases;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 /** The anisotropic family under the release contract (issue 14): statements, neighbours, messages, certification. */
 class ReleaseContractTest {
@@ -46,7 +47,7 @@ class ReleaseContractTest {
      */
     @Test
     void neighboursGiveTheSameFieldsAndNeitherErrors() {
-        RowBlockMatrix d = AnisotropicTestData.gaussian(3000, new double[] {5, 5, 5}, VARIANCES, 11);
+        RowBlockMatrix d = GaussianTestData.diagonal(3000, new double[] {5, 5, 5}, VARIANCES, 11);
         RowBlockMatrix dPrime = withRow(d, 17, new double[] {1e300, -1e300, 1e300});
         List<PrivateMechanism> mechanisms = new ArrayList<>();
         for (AnisotropicMethod m : AnisotropicMethod.values()) {
@@ -64,7 +65,7 @@ class ReleaseContractTest {
     /** Finding 5 at library level: a seeded source withdraws the recipe's certification, in Releases only. */
     @Test
     void certificationIsTheRecipesAndReleasesWithdrawsItForASeededSource() {
-        RowBlockMatrix x = AnisotropicTestData.gaussian(3000, new double[] {5, 5, 5}, VARIANCES, 12);
+        RowBlockMatrix x = GaussianTestData.diagonal(3000, new double[] {5, 5, 5}, VARIANCES, 12);
         RescaledAveraging a = AnisotropicMethod.ANISOTROPIC.estimator(ShapeMatrix.diagonal(VARIANCES), 3000, 0.01, ApproxDp.of(2, 1e-6));
         CoordinateWiseMean c = CoordinateWiseMean.of(VARIANCES, 3000, 0.01, ApproxDp.of(2, 1e-6));
         for (PrivateMechanism m : List.of(a, c)) {
@@ -133,7 +134,7 @@ class ReleaseContractTest {
     /** A session composes the statements of the family's mechanisms and refuses, atomically, what exceeds it. */
     @Test
     void aSessionChargesTheStatedGuaranteesAndRefusesBeyondTheBudget() {
-        RowBlockMatrix x = AnisotropicTestData.gaussian(3000, new double[] {5, 5, 5}, VARIANCES, 13);
+        RowBlockMatrix x = GaussianTestData.diagonal(3000, new double[] {5, 5, 5}, VARIANCES, 13);
         org.dpgauss.release.PrivacySession s = org.dpgauss.release.PrivacySession.builder(Dataset.of(x))
                 .relation(org.dpgauss.privacy.NeighbouringRelation.REPLACE_ONE).budget(ApproxDp.of(4, 1e-5))
                 .context(ReleaseContext.of(CpuEngine.instance(), RandomSource.insecureSeeded(4))).open();

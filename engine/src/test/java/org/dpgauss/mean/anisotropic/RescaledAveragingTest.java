@@ -17,6 +17,7 @@ import org.ejml.dense.row.CommonOps_DDRM;
 import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
 import org.ejml.interfaces.decomposition.QRDecomposition;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 /**
  * Algorithm 1 (spec anisotropic-mean-estimation §3) against the properties of spec §6. Every statistical assertion
@@ -60,7 +61,7 @@ class RescaledAveragingTest {
         int d = 50;
         double[] spec = AnisotropicTestData.polynomialSpectrum(d);
         double[] mu = AnisotropicTestData.farMean(d);
-        RowBlockMatrix x = AnisotropicTestData.gaussian(n, mu, spec, 2024);
+        RowBlockMatrix x = GaussianTestData.diagonal(n, mu, spec, 2024);
         ShapeMatrix sigma = ShapeMatrix.diagonal(spec);
         double trace = sigma.tracePower(1.0);
         RescaledAveraging known = RescaledAveraging.knownCovariance(sigma, n, BETA, ApproxDp.of(EPS, DELTA));
@@ -88,7 +89,7 @@ class RescaledAveragingTest {
         int d = 20;
         double[] spec = AnisotropicTestData.polynomialSpectrum(d);
         DMatrixRMaj q = randomRotation(d, 77);
-        RowBlockMatrix z = AnisotropicTestData.gaussian(n, new double[d], spec, 99);
+        RowBlockMatrix z = GaussianTestData.diagonal(n, new double[d], spec, 99);
         double[] mu = AnisotropicTestData.farMean(d);
         RowBlockMatrix x = RowBlockMatrix.zeros(n, d);
         double[] row = new double[d];
@@ -129,7 +130,7 @@ class RescaledAveragingTest {
         int n = 300;
         int d = 8;
         double[] spec = AnisotropicTestData.polynomialSpectrum(d);
-        RowBlockMatrix x = AnisotropicTestData.gaussian(n, AnisotropicTestData.farMean(d), spec, 3);
+        RowBlockMatrix x = GaussianTestData.diagonal(n, AnisotropicTestData.farMean(d), spec, 3);
         ShapeMatrix diag = ShapeMatrix.diagonal(spec);
         ShapeMatrix dense = ShapeMatrix.of(CommonOps_DDRM.diag(spec));
         double lambda = LambdaRule.knownCovariance(diag, n, BETA);
@@ -152,7 +153,7 @@ class RescaledAveragingTest {
         // 10.5 exceeds 214, probability e^-20.4 / 2 < 1e-9 per release.
         int d = 10;
         double[] spec = AnisotropicTestData.polynomialSpectrum(d);
-        RowBlockMatrix x = AnisotropicTestData.gaussian(50, new double[d], spec, 1);
+        RowBlockMatrix x = GaussianTestData.diagonal(50, new double[d], spec, 1);
         RescaledAveraging m = RescaledAveraging.knownCovariance(ShapeMatrix.diagonal(spec), 50, BETA, ApproxDp.of(EPS, DELTA));
         RandomSource r = RandomSource.insecureSeeded(6);
         for (int t = 0; t < 10; t++) {
@@ -193,7 +194,7 @@ class RescaledAveragingTest {
         int d = 10;
         double[] spec = AnisotropicTestData.polynomialSpectrum(d);
         double[] mu = AnisotropicTestData.farMean(d);
-        RowBlockMatrix x = AnisotropicTestData.gaussian(n, mu, spec, 21);
+        RowBlockMatrix x = GaussianTestData.diagonal(n, mu, spec, 21);
         x.set(n - 1, 0, 1e6);
         ShapeMatrix sigma = ShapeMatrix.diagonal(spec);
         RescaledAveraging m = RescaledAveraging.knownCovariance(sigma, n, BETA, ApproxDp.of(EPS, DELTA));

@@ -11,6 +11,7 @@ import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 /**
  * U12 (shape sweep, baseline B2) and U13 (dimension-free error at fixed {@code tr Sigma^{1/2}}) of spec
@@ -32,7 +33,7 @@ class ShapeSweepTest {
     private static double mse(RescaledAveraging a, double[] mu, double[] v, int runs, long key0) {
         double s = 0;
         for (int r = 0; r < runs; r++) {
-            RowBlockMatrix x = AnisotropicTestData.gaussian(N, mu, v, key0 + r);
+            RowBlockMatrix x = GaussianTestData.diagonal(N, mu, v, key0 + r);
             AnisotropicMeanResult res = a.release(x, RandomSource.insecureSeeded(key0 * 31 + r));
             assertTrue(!res.isFail(), "FAIL at n=" + N + ", far above the count shift");
             double e = AnisotropicTestData.distance(res.estimate(), mu);

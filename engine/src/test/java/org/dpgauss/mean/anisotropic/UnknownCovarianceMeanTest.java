@@ -11,6 +11,7 @@ import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 class UnknownCovarianceMeanTest {
 
@@ -64,7 +65,7 @@ class UnknownCovarianceMeanTest {
     void estimatesTheMeanWithinTheoremBounds() {
         int d = SIGMA.length;
         double[] mu = AnisotropicTestData.farMean(d);
-        RowBlockMatrix x = AnisotropicTestData.gaussian(N, mu, SIGMA, 77);
+        RowBlockMatrix x = GaussianTestData.diagonal(N, mu, SIGMA, 77);
         int n = N / 2;
         double trace = 0;
         for (double s : SIGMA) {

@@ -13,6 +13,7 @@ import org.dpgauss.linalg.GoodSubset;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
+import org.dpgauss.testing.GaussianTestData;
 
 /**
  * LargestGoodSubset (spec §3.3): the production version (warm start, downdates, early exit) returns the
@@ -108,7 +109,7 @@ class LargestGoodSubsetTest {
             int i = r.nextInt(x.length);
             double s = 1 + 0.3 * t;
             for (int j = 0; j < 8; j++) {
-                x[i][j] += s * StableData.gauss(r);
+                x[i][j] += s * GaussianTestData.standardNormal(r);
             }
         }
         RowBlockMatrix y = StableCov.pairs(StableData.matrix(x));
@@ -132,7 +133,7 @@ class LargestGoodSubsetTest {
             for (int t = 0; t < 150; t++) {
                 int i = r.nextInt(x.length);
                 for (int j = 0; j < 4; j++) {
-                    x[i][j] += (2 + rep) * StableData.gauss(r);
+                    x[i][j] += (2 + rep) * GaussianTestData.standardNormal(r);
                 }
             }
             RowBlockMatrix y = StableCov.pairs(StableData.matrix(x));
@@ -169,8 +170,8 @@ class LargestGoodSubsetTest {
         int m = 50;
         double[][] y = new double[m][3];
         for (int i = 0; i < m; i++) {
-            y[i][0] = StableData.gauss(r);
-            y[i][1] = StableData.gauss(r);
+            y[i][0] = GaussianTestData.standardNormal(r);
+            y[i][1] = GaussianTestData.standardNormal(r);
         }
         y[17][2] = 0.3;
         RowBlockMatrix ym = StableData.matrix(y);

@@ -2,6 +2,7 @@ package org.dpgauss.sampling.stable;
 
 import java.util.SplittableRandom;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.testing.GaussianTestData;
 
 /** Deterministic test data for the stable subroutines. */
 final class StableData {
@@ -15,24 +16,12 @@ final class StableData {
         double[][] a = new double[d][d];
         for (int i = 0; i < d; i++) {
             for (int j = 0; j <= i; j++) {
-                a[i][j] = i == j ? 1 + 2 * r.nextDouble() : 0.5 * gauss(r);
+                a[i][j] = i == j ? 1 + 2 * r.nextDouble() : 0.5 * GaussianTestData.standardNormal(r);
             }
         }
-        double[][] x = new double[n][d];
-        double[] g = new double[d];
-        for (int t = 0; t < n; t++) {
-            for (int j = 0; j < d; j++) {
-                g[j] = gauss(r);
-            }
-            for (int i = 0; i < d; i++) {
-                double s = 5;
-                for (int j = 0; j <= i; j++) {
-                    s += a[i][j] * g[j];
-                }
-                x[t][i] = s;
-            }
-        }
-        return x;
+        double[] mu = new double[d];
+        java.util.Arrays.fill(mu, 5);
+        return GaussianTestData.correlated(n, mu, a, r).toArray();
     }
 
     /** Replaces a fraction of rows (at random positions) by outliers of the given scale. */
@@ -46,16 +35,10 @@ final class StableData {
         for (int c = 0; c < count; c++) {
             int i = r.nextInt(x.length);
             for (int j = 0; j < y[i].length; j++) {
-                y[i][j] = y[i][j] + scale * gauss(r);
+                y[i][j] = y[i][j] + scale * GaussianTestData.standardNormal(r);
             }
         }
         return y;
-    }
-
-    static double gauss(SplittableRandom r) {
-        double u = r.nextDouble();
-        double v = r.nextDouble();
-        return Math.sqrt(-2 * Math.log1p(-u)) * Math.cos(2 * Math.PI * v);
     }
 
     static RowBlockMatrix matrix(double[][] x) {
