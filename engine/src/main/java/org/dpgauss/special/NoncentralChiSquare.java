@@ -1,6 +1,7 @@
 package org.dpgauss.special;
 
 import org.apache.commons.numbers.gamma.RegularizedGamma;
+import org.apache.commons.statistics.distribution.ChiSquaredDistribution;
 import org.apache.commons.statistics.distribution.PoissonDistribution;
 
 /**
@@ -48,7 +49,7 @@ public final class NoncentralChiSquare {
             return 1;
         }
         if (nc == 0) {
-            return ChiSquare.cdf(x, k);
+            return ChiSquaredDistribution.of(k).cumulativeProbability(x);
         }
         return mixture(x, k, nc, true);
     }
@@ -63,7 +64,7 @@ public final class NoncentralChiSquare {
             return 0;
         }
         if (nc == 0) {
-            return ChiSquare.sf(x, k);
+            return ChiSquaredDistribution.of(k).survivalProbability(x);
         }
         return mixture(x, k, nc, false);
     }

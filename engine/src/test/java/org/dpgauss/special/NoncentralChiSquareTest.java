@@ -61,8 +61,10 @@ class NoncentralChiSquareTest {
 
     @Test
     void zeroNoncentralityIsCentral() {
-        assertEquals(ChiSquare.sf(7, 3), NoncentralChiSquare.sf(7, 3, 0));
-        assertEquals(ChiSquare.cdf(7, 3), NoncentralChiSquare.cdf(7, 3, 0));
+        // k = 3: sf(x) = 2 Phi(-sqrt x) + sqrt(2x/pi) e^{-x/2} (closed form of the chi distribution)
+        double sf = 2 * Normal.sf(Math.sqrt(7)) + Math.sqrt(14 / Math.PI) * Math.exp(-3.5);
+        assertEquals(sf, NoncentralChiSquare.sf(7, 3, 0), 1e-15);
+        assertEquals(1 - sf, NoncentralChiSquare.cdf(7, 3, 0), 1e-15);
     }
 
     @Test
