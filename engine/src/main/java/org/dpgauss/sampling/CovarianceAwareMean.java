@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import org.dpgauss.calibration.GaussianMechanismCurve;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
@@ -309,8 +310,8 @@ public final class CovarianceAwareMean implements PrivateMechanism {
 
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
-        SamplingRelease r = estimate(data.matrix(), context.engine(), context.random());
-        return r.isFail() ? Outcome.fail() : Outcome.pass().vector("mean", r.vector()).build();
+        return estimate(data.matrix(), context.engine(), context.random())
+                .map(v -> Outcome.pass().vector("mean", v).build()).orElse(Outcome.fail());
     }
 
     /**
@@ -320,10 +321,10 @@ public final class CovarianceAwareMean implements PrivateMechanism {
      * @param x the data, {@code n x d}, finite entries
      * @param engine the compute engine
      * @param random the randomness
-     * @return PASS with the private mean, or FAIL (nothing else); package-private: releases go through
+     * @return the private mean, or empty on FAIL (nothing else); package-private: releases go through
      *         {@link #compute}
      */
-    SamplingRelease estimate(RowBlockMatrix data, ComputeEngine engine, RandomSource random) {
+    Optional<double[]> estimate(RowBlockMatrix data, ComputeEngine engine, RandomSource random) {
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(random, "random");
         UnboundedGaussianSampler.checkData(data, n, d);
@@ -346,7 +347,7 @@ public final class CovarianceAwareMean implements PrivateMechanism {
             out[j] = muHat[j] + c * wg[j];
             finite &= Double.isFinite(out[j]); // non-finite is impossible in exact arithmetic (spec §9)
         }
-        return passed && finite ? SamplingRelease.pass(out, guarantee()) : SamplingRelease.fail();
+        return passed && finite ? Optional.of(out) : Optional.empty();
     }
 
     /** @return the public parameters of a release (camelCase) */

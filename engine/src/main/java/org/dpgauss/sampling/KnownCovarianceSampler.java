@@ -3,6 +3,7 @@ package org.dpgauss.sampling;
 import org.dpgauss.privacy.ApproxDp;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import org.dpgauss.calibration.GaussianMechanismCurve;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
@@ -172,8 +173,8 @@ public final class KnownCovarianceSampler implements PrivateMechanism {
 
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
-        SamplingRelease r = sample(data.matrix(), context.engine(), context.random());
-        return r.isFail() ? Outcome.fail() : Outcome.pass().vector("sample", r.vector()).build();
+        return sample(data.matrix(), context.engine(), context.random())
+                .map(v -> Outcome.pass().vector("sample", v).build()).orElse(Outcome.fail());
     }
 
     /**
@@ -182,9 +183,9 @@ public final class KnownCovarianceSampler implements PrivateMechanism {
      * @param x the data, {@code n x d}
      * @param engine the engine
      * @param random the randomness
-     * @return PASS with one sample, or FAIL; package-private: releases go through {@link #compute}
+     * @return the sample, or empty on FAIL; package-private: releases go through {@link #compute}
      */
-    SamplingRelease sample(RowBlockMatrix data, ComputeEngine engine, RandomSource random) {
+    Optional<double[]> sample(RowBlockMatrix data, ComputeEngine engine, RandomSource random) {
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(random, "random");
         UnboundedGaussianSampler.checkData(data, n, d);
@@ -202,7 +203,7 @@ public final class KnownCovarianceSampler implements PrivateMechanism {
             out[j] = muHat[j] + noise[j];
             finite &= Double.isFinite(out[j]);
         }
-        return passed && finite ? SamplingRelease.pass(out, guarantee()) : SamplingRelease.fail();
+        return passed && finite ? Optional.of(out) : Optional.empty();
     }
 
     /** @return the public parameters of a release (camelCase) */

@@ -3,6 +3,7 @@ package org.dpgauss.sampling;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.NeighbouringRelation;
@@ -153,8 +154,8 @@ public final class UnboundedGaussianSampler implements PrivateMechanism {
 
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
-        SamplingRelease r = sample(data.matrix(), context.engine(), context.random());
-        return r.isFail() ? Outcome.fail() : Outcome.pass().vector("sample", r.vector()).build();
+        return sample(data.matrix(), context.engine(), context.random())
+                .map(v -> Outcome.pass().vector("sample", v).build()).orElse(Outcome.fail());
     }
 
     /** The public shape check of a statement: n and d must be those the parameters were computed for. */
@@ -171,9 +172,9 @@ public final class UnboundedGaussianSampler implements PrivateMechanism {
      * @param x the data, {@code n x d} as in the parameters, finite entries
      * @param engine the compute engine
      * @param random the randomness ({@link RandomSource#secure()} for a private release)
-     * @return PASS with one sample, or FAIL (nothing else); package-private: releases go through {@link #compute}
+     * @return the sample, or empty on FAIL (nothing else); package-private: releases go through {@link #compute}
      */
-    SamplingRelease sample(RowBlockMatrix x, ComputeEngine engine, RandomSource random) {
+    Optional<double[]> sample(RowBlockMatrix x, ComputeEngine engine, RandomSource random) {
         return run(x, engine, random).release;
     }
 
@@ -188,7 +189,7 @@ public final class UnboundedGaussianSampler implements PrivateMechanism {
         double[] muHat;
         DMatrixRMaj sigmaHat;
         boolean passed;
-        SamplingRelease release;
+        Optional<double[]> release;
     }
 
     Trace run(RowBlockMatrix data, ComputeEngine engine, RandomSource random) {
@@ -226,8 +227,8 @@ public final class UnboundedGaussianSampler implements PrivateMechanism {
         for (int j = 0; j < out.length; j++) {
             out[j] = t.muHat[j] + c * wz[j];
         }
-        SamplingRelease formed = finiteOrFail(out, p);
-        t.release = t.passed ? formed : SamplingRelease.fail();
+        Optional<double[]> formed = finiteOrFail(out);
+        t.release = t.passed ? formed : Optional.empty();
         return t;
     }
 
@@ -238,13 +239,13 @@ public final class UnboundedGaussianSampler implements PrivateMechanism {
      * a FAIL carries nothing else). It happens in floating point when the data are near the double range (rows of
      * 1.8e308 overflow the weighted mean).
      */
-    static SamplingRelease finiteOrFail(double[] out, SamplerParameters p) {
+    static Optional<double[]> finiteOrFail(double[] out) {
         for (double v : out) {
             if (!Double.isFinite(v)) {
-                return SamplingRelease.fail();
+                return Optional.empty();
             }
         }
-        return SamplingRelease.pass(out, guarantee(p));
+        return Optional.of(out);
     }
 
     // ------------------------------------------------------------------ random primitives (spec §3.7)
