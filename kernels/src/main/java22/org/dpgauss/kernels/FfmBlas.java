@@ -21,6 +21,8 @@ final class FfmBlas implements DenseBlas {
 
     static final String LIBRARY = "libcublas.so.13";
 
+    private static final FfmCalls CALLS = new FfmCalls("cuBLAS", FfmBlas::statusName);
+
     private static final int OP_N = 0;
     private static final int OP_T = 1;
     private static final int FILL_LOWER = 0;
@@ -48,12 +50,7 @@ final class FfmBlas implements DenseBlas {
     }
 
     static String unavailableReason() {
-        try {
-            FfmLibraries.load(LIBRARY);
-            return null;
-        } catch (CudaFailure e) {
-            return e.getMessage();
-        }
+        return FfmCalls.unavailableReason(LIBRARY);
     }
 
     /** A cuBLAS handle on the device stream; throws CudaFailure (DPGAUSS_NO_LIBRARY, or a cuBLAS status). */
@@ -68,36 +65,18 @@ final class FfmBlas implements DenseBlas {
         int version;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            check("cublasCreate", invoke(create, out));
+            CALLS.call("cublasCreate", create, out);
             h = out.get(ADDRESS, 0);
             MemorySegment v = arena.allocate(JAVA_INT);
-            check("cublasGetVersion", invoke(getVersion, h, v));
+            CALLS.call("cublasGetVersion", getVersion, h, v);
             version = v.get(JAVA_INT, 0);
         }
-        check("cublasSetStream", invoke(setStream, h, MemorySegment.ofAddress(Handles.address(stream))));
+        CALLS.call("cublasSetStream", setStream, h, MemorySegment.ofAddress(Handles.address(stream)));
         try {
             return new FfmBlas(h, lib, version); // resolves the routines' symbols
         } catch (CudaFailure e) {
-            invoke(lib.function("cublasDestroy_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS), "cublasDestroy"), h); // no leak
+            CALLS.invoke(lib.function("cublasDestroy_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS), "cublasDestroy"), h); // no leak
             throw e;
-        }
-    }
-
-    private static int invoke(MethodHandle m, Object... args) {
-        try {
-            return (int) m.invokeWithArguments(args);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new CudaFailure("cuBLAS call failed: " + t, "DPGAUSS_NATIVE_ERROR", t);
-        }
-    }
-
-    static void check(String what, int status) {
-        if (status != 0) {
-            String name = statusName(status);
-            throw new CudaFailure(what + " returned " + name + " (" + status + "); use --engine cpu if it persists",
-                    name, null);
         }
     }
 
@@ -134,9 +113,9 @@ final class FfmBlas implements DenseBlas {
     public void gemm(boolean transA, boolean transB, int m, int n, int k, double alpha, long a, int lda, long b, int ldb,
             double beta, long c, int ldc) {
         try (Arena arena = Arena.ofConfined()) {
-            check("cublasDgemm", invoke(dgemm, handle, transA ? OP_T : OP_N, transB ? OP_T : OP_N, m, n, k,
+            CALLS.call("cublasDgemm", dgemm, handle, transA ? OP_T : OP_N, transB ? OP_T : OP_N, m, n, k,
                     arena.allocateFrom(JAVA_DOUBLE, alpha), at(a), lda, at(b), ldb, arena.allocateFrom(JAVA_DOUBLE, beta),
-                    at(c), ldc));
+                    at(c), ldc);
         }
     }
 
@@ -144,21 +123,21 @@ final class FfmBlas implements DenseBlas {
     public void syrk(boolean upper, boolean trans, int n, int k, double alpha, long a, int lda, double beta, long c,
             int ldc) {
         try (Arena arena = Arena.ofConfined()) {
-            check("cublasDsyrk", invoke(dsyrk, handle, upper ? FILL_UPPER : FILL_LOWER, trans ? OP_T : OP_N, n, k,
-                    arena.allocateFrom(JAVA_DOUBLE, alpha), at(a), lda, arena.allocateFrom(JAVA_DOUBLE, beta), at(c), ldc));
+            CALLS.call("cublasDsyrk", dsyrk, handle, upper ? FILL_UPPER : FILL_LOWER, trans ? OP_T : OP_N, n, k,
+                    arena.allocateFrom(JAVA_DOUBLE, alpha), at(a), lda, arena.allocateFrom(JAVA_DOUBLE, beta), at(c), ldc);
         }
     }
 
     @Override
     public void trsm(boolean upper, boolean transA, int m, int n, double alpha, long a, int lda, long b, int ldb) {
         try (Arena arena = Arena.ofConfined()) {
-            check("cublasDtrsm", invoke(dtrsm, handle, SIDE_LEFT, upper ? FILL_UPPER : FILL_LOWER, transA ? OP_T : OP_N,
-                    DIAG_NON_UNIT, m, n, arena.allocateFrom(JAVA_DOUBLE, alpha), at(a), lda, at(b), ldb));
+            CALLS.call("cublasDtrsm", dtrsm, handle, SIDE_LEFT, upper ? FILL_UPPER : FILL_LOWER, transA ? OP_T : OP_N,
+                    DIAG_NON_UNIT, m, n, arena.allocateFrom(JAVA_DOUBLE, alpha), at(a), lda, at(b), ldb);
         }
     }
 
     @Override
     public void close() {
-        check("cublasDestroy", invoke(destroy, handle));
+        CALLS.call("cublasDestroy", destroy, handle);
     }
 }

@@ -23,6 +23,8 @@ final class FfmSolver implements DenseSolver {
     /** The CUDA 13 cuSOLVER, found by {@link FfmLibraries} in the order of {@link LibrarySearch}. */
     static final String LIBRARY = "libcusolver.so.12";
 
+    private static final FfmCalls CALLS = new FfmCalls("cuSOLVER", FfmSolver::statusName);
+
     private static final int FILL_UPPER = 1;   // cublasFillMode_t CUBLAS_FILL_MODE_UPPER
     private static final int EIG_VECTORS = 1;  // cusolverEigMode_t CUSOLVER_EIG_MODE_VECTOR
 
@@ -50,12 +52,7 @@ final class FfmSolver implements DenseSolver {
     }
 
     static String unavailableReason() {
-        try {
-            FfmLibraries.load(LIBRARY);
-            return null;
-        } catch (CudaFailure e) {
-            return e.getMessage();
-        }
+        return FfmCalls.unavailableReason(LIBRARY);
     }
 
     static FfmSolver open(CUstream stream) {
@@ -67,36 +64,18 @@ final class FfmSolver implements DenseSolver {
         int version;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment v = arena.allocate(JAVA_INT);
-            check("cusolverGetVersion", invoke(getVersion, v));
+            CALLS.call("cusolverGetVersion", getVersion, v);
             version = v.get(JAVA_INT, 0);
             MemorySegment out = arena.allocate(ADDRESS);
-            check("cusolverDnCreate", invoke(create, out));
+            CALLS.call("cusolverDnCreate", create, out);
             h = out.get(ADDRESS, 0);
         }
-        check("cusolverDnSetStream", invoke(setStream, h, MemorySegment.ofAddress(Handles.address(stream))));
+        CALLS.call("cusolverDnSetStream", setStream, h, MemorySegment.ofAddress(Handles.address(stream)));
         try {
             return new FfmSolver(h, lib, version); // resolves the routines' symbols
         } catch (CudaFailure e) {
-            invoke(lib.function("cusolverDnDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS)), h); // no handle leaks
+            CALLS.invoke(lib.function("cusolverDnDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS)), h); // no handle leaks
             throw e;
-        }
-    }
-
-    private static int invoke(MethodHandle m, Object... args) {
-        try {
-            return (int) m.invokeWithArguments(args);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new CudaFailure("cuSOLVER call failed: " + t, "DPGAUSS_NATIVE_ERROR", t);
-        }
-    }
-
-    static void check(String what, int status) {
-        if (status != 0) {
-            String name = statusName(status);
-            throw new CudaFailure(what + " returned " + name + " (" + status + "); use --engine cpu if it persists",
-                    name, null);
         }
     }
 
@@ -131,34 +110,34 @@ final class FfmSolver implements DenseSolver {
     public int potrfWorkspace(int d, CUdeviceptr a) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment lwork = arena.allocate(JAVA_INT);
-            check("cusolverDnDpotrf_bufferSize", invoke(potrfBufferSize, handle, FILL_UPPER, d, at(a), d, lwork));
+            CALLS.call("cusolverDnDpotrf_bufferSize", potrfBufferSize, handle, FILL_UPPER, d, at(a), d, lwork);
             return lwork.get(JAVA_INT, 0);
         }
     }
 
     @Override
     public void potrf(int d, CUdeviceptr a, CUdeviceptr work, int lwork, CUdeviceptr info) {
-        check("cusolverDnDpotrf", invoke(potrf, handle, FILL_UPPER, d, at(a), d, at(work), lwork, at(info)));
+        CALLS.call("cusolverDnDpotrf", potrf, handle, FILL_UPPER, d, at(a), d, at(work), lwork, at(info));
     }
 
     @Override
     public int syevdWorkspace(int d, CUdeviceptr a, CUdeviceptr w) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment lwork = arena.allocate(JAVA_INT);
-            check("cusolverDnDsyevd_bufferSize",
-                    invoke(syevdBufferSize, handle, EIG_VECTORS, FILL_UPPER, d, at(a), d, at(w), lwork));
+            CALLS.call("cusolverDnDsyevd_bufferSize", syevdBufferSize, handle, EIG_VECTORS, FILL_UPPER, d, at(a), d,
+                    at(w), lwork);
             return lwork.get(JAVA_INT, 0);
         }
     }
 
     @Override
     public void syevd(int d, CUdeviceptr a, CUdeviceptr w, CUdeviceptr work, int lwork, CUdeviceptr info) {
-        check("cusolverDnDsyevd",
-                invoke(syevd, handle, EIG_VECTORS, FILL_UPPER, d, at(a), d, at(w), at(work), lwork, at(info)));
+        CALLS.call("cusolverDnDsyevd", syevd, handle, EIG_VECTORS, FILL_UPPER, d, at(a), d, at(w), at(work), lwork,
+                at(info));
     }
 
     @Override
     public void close() {
-        check("cusolverDnDestroy", invoke(destroy, handle));
+        CALLS.call("cusolverDnDestroy", destroy, handle);
     }
 }

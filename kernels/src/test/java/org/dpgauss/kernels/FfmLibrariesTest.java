@@ -70,25 +70,8 @@ class FfmLibrariesTest {
     /** On Java 22+: the multi-release section loads, and a library that is not there is reported with every place. */
     @Test
     void ffmFailurePathNamesEveryPlaceAndTheLinkersOwnError(@TempDir Path tmp) throws Exception {
-        assumeTrue(Runtime.version().feature() >= 22, "the FFM section needs a Java 22+ runtime (this is "
-                + Runtime.version() + "); build and test with JAVA_HOME on a JDK 25 to run it");
         Path classes = Path.of("target/classes");
-        assumeTrue(Files.exists(classes.resolve("META-INF/versions/22/org/dpgauss/kernels/FfmLibraries.class")),
-                "target/classes has no Java 22 section (built on a JDK < 22)");
-        Path jar = tmp.resolve("kernels-mr.jar");
-        Manifest mf = new Manifest();
-        mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        mf.getMainAttributes().put(new Attributes.Name("Multi-Release"), "true");
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), mf);
-             Stream<Path> files = Files.walk(classes)) {
-            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                out.putNextEntry(new JarEntry(classes.relativize(f).toString().replace('\\', '/')));
-                try (OutputStream ignored = null) {
-                    Files.copy(f, out);
-                }
-                out.closeEntry();
-            }
-        }
+        Path jar = multiReleaseJar(tmp);
         // a directory with a file named like the library that is not a library: the linker's own error must show
         Path fake = Files.createDirectories(tmp.resolve("fake-libdir"));
         Files.writeString(fake.resolve("libcublas.so.13"), "not an ELF file");
@@ -118,5 +101,57 @@ class FfmLibrariesTest {
             System.clearProperty(LibrarySearch.LIBDIR_PROPERTY);
         }
         assertFalse(Files.exists(classes.resolve("kernels-mr.jar")));
+    }
+
+    /**
+     * On Java 22+: a status other than success becomes a CudaFailure that names the routine and the status and says
+     * what to do; success passes.
+     */
+    @Test
+    void ffmStatusCodesBecomeActionableFailures(@TempDir Path tmp) throws Exception {
+        Path jar = multiReleaseJar(tmp);
+        URL jcuda = jcuda.driver.JCudaDriver.class.getProtectionDomain().getCodeSource().getLocation();
+        try (URLClassLoader cl = new URLClassLoader(new URL[] {jar.toUri().toURL(), jcuda},
+                ClassLoader.getPlatformClassLoader())) {
+            Class<?> c = cl.loadClass("org.dpgauss.kernels.FfmCalls");
+            java.lang.reflect.Constructor<?> k = c.getDeclaredConstructor(String.class, java.util.function.IntFunction.class);
+            k.setAccessible(true);
+            Object calls = k.newInstance("cuBLAS", (java.util.function.IntFunction<String>) s -> s == 13
+                    ? "CUBLAS_STATUS_EXECUTION_FAILED" : "CUBLAS_STATUS_" + s);
+            java.lang.reflect.Method check = c.getDeclaredMethod("check", String.class, int.class);
+            check.setAccessible(true);
+            check.invoke(calls, "cublasDgemm", 0);
+            java.lang.reflect.InvocationTargetException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    java.lang.reflect.InvocationTargetException.class, () -> check.invoke(calls, "cublasDgemm", 13));
+            Throwable failure = e.getCause();
+            assertEquals("org.dpgauss.kernels.CudaFailure", failure.getClass().getName());
+            assertEquals("cublasDgemm returned CUBLAS_STATUS_EXECUTION_FAILED (13); use --engine cpu if it persists",
+                    failure.getMessage());
+            assertEquals("CUBLAS_STATUS_EXECUTION_FAILED", failure.getClass().getMethod("status").invoke(failure));
+        }
+    }
+
+    /** target/classes packed as a multi-release jar (a directory of classes is not multi-release); Java 22+ only. */
+    private static Path multiReleaseJar(Path tmp) throws IOException {
+        assumeTrue(Runtime.version().feature() >= 22, "the FFM section needs a Java 22+ runtime (this is "
+                + Runtime.version() + "); build and test with JAVA_HOME on a JDK 25 to run it");
+        Path classes = Path.of("target/classes");
+        assumeTrue(Files.exists(classes.resolve("META-INF/versions/22/org/dpgauss/kernels/FfmLibraries.class")),
+                "target/classes has no Java 22 section (built on a JDK < 22)");
+        Path jar = tmp.resolve("kernels-mr.jar");
+        Manifest mf = new Manifest();
+        mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        mf.getMainAttributes().put(new Attributes.Name("Multi-Release"), "true");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), mf);
+             Stream<Path> files = Files.walk(classes)) {
+            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+                out.putNextEntry(new JarEntry(classes.relativize(f).toString().replace('\\', '/')));
+                try (OutputStream ignored = null) {
+                    Files.copy(f, out);
+                }
+                out.closeEntry();
+            }
+        }
+        return jar;
     }
 }
