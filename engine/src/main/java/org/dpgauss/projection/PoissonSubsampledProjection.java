@@ -202,44 +202,14 @@ public final class PoissonSubsampledProjection implements PrivateMechanism {
         return data.selectRows(java.util.Arrays.copyOf(keep, k));
     }
 
-    /** Builds a {@link PoissonSubsampledProjection} from named parameters (nothing can be swapped silently). */
-    public static final class Builder {
-        private Integer rank;
-        private ApproxDp budget;
+    /**
+     * Builds a {@link PoissonSubsampledProjection} from named parameters (nothing can be swapped silently): rank,
+     * budget, sampling rate and row bound are required.
+     */
+    public static final class Builder extends WrapperBuilder<Builder> {
         private Double rate;
-        private Double rowBound;
-        private boolean clipRows;
-        private long maxRows;
 
         private Builder() {
-        }
-
-        /**
-         * @param n a public upper bound on the number of rows, {@code >= 1}, used only for the accuracy statement
-         *        (absolute with it, relative to {@code ||D^T D|| + lambda} without it)
-         * @return this builder
-         */
-        public Builder maxRows(long n) {
-            this.maxRows = RandomProjectionMechanism.checkMaxRows(n);
-            return this;
-        }
-
-        /**
-         * @param r the number of projection columns, {@code >= 1}
-         * @return this builder
-         */
-        public Builder rank(int r) {
-            this.rank = r;
-            return this;
-        }
-
-        /**
-         * @param total the target {@code (epsilon, delta)} of the wrapper: epsilon {@code >= 0}, delta in (0, 1)
-         * @return this builder
-         */
-        public Builder budget(ApproxDp total) {
-            this.budget = Objects.requireNonNull(total, "budget");
-            return this;
         }
 
         /**
@@ -252,33 +222,12 @@ public final class PoissonSubsampledProjection implements PrivateMechanism {
         }
 
         /**
-         * @param l the public row-norm bound, in {@code [1e-100, 1e100]}
-         * @return this builder
-         */
-        public Builder rowBound(double l) {
-            this.rowBound = l;
-            return this;
-        }
-
-        /**
-         * @param clip whether rows above the bound are scaled onto the ball (true) or rejected (false, default)
-         * @return this builder
-         */
-        public Builder clipRows(boolean clip) {
-            this.clipRows = clip;
-            return this;
-        }
-
-        /**
          * @return the wrapper
          * @throws IllegalStateException if a required parameter is missing
          * @throws IllegalArgumentException if a parameter is out of range
          */
         public PoissonSubsampledProjection build() {
-            if (rank == null || budget == null || rate == null || rowBound == null) {
-                throw new IllegalStateException("rank(r), budget(ApproxDp), samplingRate(q) and rowBound(l) are"
-                        + " required");
-            }
+            requireAll("samplingRate(q)", rate != null);
             return of(rank, budget, rate, rowBound, clipRows, maxRows);
         }
     }

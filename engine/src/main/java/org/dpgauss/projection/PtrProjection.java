@@ -420,46 +420,15 @@ public final class PtrProjection implements PrivateMechanism {
         return k;
     }
 
-    /** Builds a {@link PtrProjection} from named parameters (nothing can be swapped silently). */
-    public static final class Builder {
-        private Integer rank;
-        private ApproxDp budget;
+    /**
+     * Builds a {@link PtrProjection} from named parameters (nothing can be swapped silently): rank, budget (its
+     * delta split by {@link #deltaSplit}), test noise and row bound are required.
+     */
+    public static final class Builder extends WrapperBuilder<Builder> {
         private double[] split = {1, 1, 1};
         private Double testNoise;
-        private Double rowBound;
-        private boolean clipRows;
-        private long maxRows;
 
         private Builder() {
-        }
-
-        /**
-         * @param n a public upper bound on the number of rows, {@code >= 1}, used only for the accuracy statement
-         *        (absolute with it, relative to {@code ||D^T D|| + lambda} without it)
-         * @return this builder
-         */
-        public Builder maxRows(long n) {
-            this.maxRows = RandomProjectionMechanism.checkMaxRows(n);
-            return this;
-        }
-
-        /**
-         * @param r the number of projection columns, {@code >= 1}
-         * @return this builder
-         */
-        public Builder rank(int r) {
-            this.rank = r;
-            return this;
-        }
-
-        /**
-         * @param total the total {@code (epsilon, delta)}: epsilon {@code > 0}, delta in (0, 1), split by
-         *        {@link #deltaSplit}
-         * @return this builder
-         */
-        public Builder budget(ApproxDp total) {
-            this.budget = Objects.requireNonNull(total, "budget");
-            return this;
         }
 
         /**
@@ -487,34 +456,13 @@ public final class PtrProjection implements PrivateMechanism {
         }
 
         /**
-         * @param l the public row-norm bound, in {@code [1e-100, 1e100]}
-         * @return this builder
-         */
-        public Builder rowBound(double l) {
-            this.rowBound = l;
-            return this;
-        }
-
-        /**
-         * @param clip whether rows above the bound are scaled onto the ball (true) or rejected (false, default)
-         * @return this builder
-         */
-        public Builder clipRows(boolean clip) {
-            this.clipRows = clip;
-            return this;
-        }
-
-        /**
          * @return the wrapper
          * @throws IllegalStateException if a required parameter is missing
          * @throws IllegalArgumentException if a parameter is out of range, or {@code eps_T > epsilon} (spec §6.4
          *         edge case: increase sT)
          */
         public PtrProjection build() {
-            if (rank == null || budget == null || testNoise == null || rowBound == null) {
-                throw new IllegalStateException("rank(r), budget(ApproxDp), testNoise(sT) and rowBound(l) are"
-                        + " required");
-            }
+            requireAll("testNoise(sT)", testNoise != null);
             double sum = 0;
             for (double f : split) {
                 if (!(f > 0) || !Double.isFinite(f)) {
