@@ -515,13 +515,10 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
     }
 
     /** Builds a {@link BayesianLogisticRegression} from named parameters (nothing can be swapped silently). */
-    public static final class Builder {
+    public static final class Builder extends NdisBuilder<Builder> {
         private Integer dimension;
         private Double lambda;
         private Double rowBound;
-        private Integer maxRows;
-        private ApproxDp budget;
-        private Variant variant = NdisGaussianMechanism.DEFAULT_VARIANT;
 
         private Builder() {
         }
@@ -554,33 +551,6 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
         }
 
         /**
-         * @param n the public maximum dataset size N &gt;= 1
-         * @return this builder
-         */
-        public Builder maxRows(int n) {
-            this.maxRows = n;
-            return this;
-        }
-
-        /**
-         * @param target the (epsilon, delta) of one release (epsilon finite and &gt;= 0, delta in (0, 1))
-         * @return this builder
-         */
-        public Builder budget(ApproxDp target) {
-            this.budget = Objects.requireNonNull(target, "budget");
-            return this;
-        }
-
-        /**
-         * @param v the bound ({@link NdisGaussianMechanism#DEFAULT_VARIANT} unless reproducing the paper)
-         * @return this builder
-         */
-        public Builder bound(Variant v) {
-            this.variant = Objects.requireNonNull(v, "bound");
-            return this;
-        }
-
-        /**
          * @return the calibrated mechanism
          * @throws IllegalArgumentException if a parameter is out of range
          * @throws IllegalStateException if a required parameter is missing
@@ -595,10 +565,7 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
             }
             positive("lambda", lambda, "the regulariser makes L strongly convex and bounds the sensitivity l/lambda");
             positive("rowBound", rowBound, "the public bound l on ||x|| must be a positive norm");
-            if (maxRows < 1) {
-                throw new IllegalArgumentException("maxRows=" + maxRows + " is outside [1, inf): the public maximum "
-                        + "dataset size N enters the sensitivity (spec ndis §6.6, §11.2)");
-            }
+            checkMaxRows("§6.6");
             double m = smoothness(lambda, rowBound, maxRows);
             if (!(m < 1e300) || !(lambda / m > 0)) {
                 throw new IllegalArgumentException("lambda + maxRows * rowBound^2 / 4 = " + m + " with lambda=" + lambda
@@ -610,12 +577,6 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
                         + " needs delta > 0 (spec ndis §6.5.3)");
             }
             return new BayesianLogisticRegression(dimension, lambda, rowBound, maxRows, budget, variant);
-        }
-
-        private static void positive(String name, double v, String why) {
-            if (!(v > 0) || !Double.isFinite(v)) {
-                throw new IllegalArgumentException(name + "=" + v + " is outside (0, inf): " + why);
-            }
         }
     }
 }

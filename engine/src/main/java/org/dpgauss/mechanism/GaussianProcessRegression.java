@@ -3,7 +3,6 @@ package org.dpgauss.mechanism;
 import java.util.Objects;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.ndis.Gaussian;
-import org.dpgauss.ndis.LoewnerComparableBound.Variant;
 import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
@@ -118,8 +117,8 @@ public final class GaussianProcessRegression implements PrivateMechanism {
      * @return the kernel
      */
     public static Kernel rbf(double variance, double lengthscale) {
-        positive("variance", variance, "the RBF signal variance k(x,x) must be positive");
-        positive("lengthscale", lengthscale, "the RBF lengthscale must be positive");
+        NdisBuilder.positive("variance", variance, "the RBF signal variance k(x,x) must be positive");
+        NdisBuilder.positive("lengthscale", lengthscale, "the RBF lengthscale must be positive");
         if (!(2 * lengthscale * lengthscale > 0) || !Double.isFinite(2 * lengthscale * lengthscale)) {
             throw new IllegalArgumentException("lengthscale=" + lengthscale + ": 2 h^2 must be a positive finite"
                     + " double (rescale the inputs)");
@@ -311,21 +310,12 @@ public final class GaussianProcessRegression implements PrivateMechanism {
         return mechanism.release(new double[] {p[0]}, new DMatrixRMaj(1, 1, true, p[1]), random);
     }
 
-    private static void positive(String name, double v, String why) {
-        if (!(v > 0) || !Double.isFinite(v)) {
-            throw new IllegalArgumentException(name + "=" + v + " is outside (0, inf): " + why);
-        }
-    }
-
     /** Builds a {@link GaussianProcessRegression} from named parameters (nothing can be swapped silently). */
-    public static final class Builder {
+    public static final class Builder extends NdisBuilder<Builder> {
         private Kernel kernel;
         private Double noiseVariance;
         private Double labelBound;
-        private Integer maxRows;
         private double[] query;
-        private ApproxDp budget;
-        private Variant variant = NdisGaussianMechanism.DEFAULT_VARIANT;
 
         private Builder() {
         }
@@ -358,38 +348,11 @@ public final class GaussianProcessRegression implements PrivateMechanism {
         }
 
         /**
-         * @param n the public maximum dataset size N &gt;= 1 (the noise variance grows in proportion to it)
-         * @return this builder
-         */
-        public Builder maxRows(int n) {
-            this.maxRows = n;
-            return this;
-        }
-
-        /**
          * @param x the public query point x* (copied)
          * @return this builder
          */
         public Builder query(double[] x) {
             this.query = Objects.requireNonNull(x, "query").clone();
-            return this;
-        }
-
-        /**
-         * @param target the (epsilon, delta) of one release (epsilon finite and &gt;= 0, delta in (0, 1))
-         * @return this builder
-         */
-        public Builder budget(ApproxDp target) {
-            this.budget = Objects.requireNonNull(target, "budget");
-            return this;
-        }
-
-        /**
-         * @param v the bound ({@link NdisGaussianMechanism#DEFAULT_VARIANT} unless reproducing the paper)
-         * @return this builder
-         */
-        public Builder bound(Variant v) {
-            this.variant = Objects.requireNonNull(v, "bound");
             return this;
         }
 
@@ -416,10 +379,7 @@ public final class GaussianProcessRegression implements PrivateMechanism {
             positive("noiseVariance", noiseVariance, "the GP noise variance sigma_n^2 keeps A = K + sigma_n^2 I"
                     + " invertible and bounds the sensitivity");
             positive("labelBound", labelBound, "the public bound B on |y| must be positive");
-            if (maxRows < 1) {
-                throw new IllegalArgumentException("maxRows=" + maxRows + " is outside [1, inf): the public maximum "
-                        + "dataset size N enters the sensitivity (spec ndis §6.7, §11.2)");
-            }
+            checkMaxRows("§6.7");
             double l2 = kernel.diagonalBound();
             positive("kernel.diagonalBound()", l2, "the bound l^2 on k(x,x) must be positive");
             double min = minimumNoiseVariance(maxRows, query.length, l2);
