@@ -180,6 +180,41 @@ class SecondMomentAccuracyTest {
         check("coinpress (not locked on)", a2, errors(y, 100, 3, r -> m2.matrix(y, r, CPU)));
     }
 
+    /** The noise-norm law behind every statement: at d = 100 the sqrt(d) term dominates the bound. */
+    @Test
+    void noiseNormBoundAndExpectedValueMatchTheNoise() {
+        int d = 100;
+        RandomSource random = RandomSource.insecureSeeded(17);
+        SymmetricNoise noise = SymmetricGaussianNoise.using(random);
+        double[] e = new double[RUNS];
+        double mean = 0;
+        for (int r = 0; r < RUNS; r++) {
+            e[r] = SpectralMetrics.spectralNorm(noise.perturb(new DMatrixRMaj(d, d), 1.0));
+            mean += e[r] / RUNS;
+        }
+        Accuracy a = Accuracy.of(SpectralAccuracy.METRIC, SpectralAccuracy.expectedNoiseNorm(1.0, d),
+                SpectralAccuracy.noiseNormBound(1.0, d, 0.05), 0.95, "");
+        Arrays.sort(e);
+        check("SymGauss(100, 1) norm", a, e);
+        assertEquals(1, a.expected() / mean, 0.05, "E||N|| " + mean + " vs " + a.expected());
+        assertTrue(e[RUNS - 1] > 0.9 * 2 * Math.sqrt(d), "the norm reaches about 2 sqrt(d): " + e[RUNS - 1]);
+    }
+
+    /**
+     * Below its lock-on n on a normalised table (rows of norm 1 = sqrt(u)): the step noise is amplified by the
+     * preconditioner, which the bound's recurrence follows.
+     */
+    @Test
+    void coinPressBoundFollowsTheAmplifiedStepNoise() {
+        int n = 178;
+        int d = 13;
+        RowBlockMatrix x = unitRows(n, d, 23);
+        CoinPress m = CoinPress.of(1.0, Zcdp.of(0.5));
+        Accuracy a = stated(m, n, d);
+        check("coinpress (unit rows, not locked on)", a, errors(x, 100, 9, r -> m.matrix(x, r, CPU)));
+        assertTrue(a.expected() > 1, "far above ||S||_2 <= 1: " + a.expected());
+    }
+
     @Test
     void recursiveWithOneLevelIsExactForAnyRowsWithinTheRadius() {
         // a normalised table with a loose lambda bound: R^2/(lambda (1-alpha)) = 2000 <= 640 m, one level
