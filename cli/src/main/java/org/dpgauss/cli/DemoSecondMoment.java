@@ -123,8 +123,11 @@ public final class DemoSecondMoment {
             rep.put("relative_gram_error", err); // the key DemoCommand prints
             org.ejml.data.DMatrixRMaj diff = matrix.copy();
             org.ejml.dense.row.CommonOps_DDRM.subtractEquals(diff, truth);
-            rep.put("accuracyRealised", org.ejml.dense.row.NormOps_DDRM.normP2(diff)
-                    / org.ejml.dense.row.NormOps_DDRM.normP2(truth)); // the stated metric
+            double realised = org.ejml.dense.row.NormOps_DDRM.normP2(diff); // the stated metric: ||S~ - S||_2
+            if (est.accuracy().isPresent() && est.accuracy().get().metric().startsWith("relative")) {
+                realised /= org.ejml.dense.row.NormOps_DDRM.normP2(truth); // ... or its relative form
+            }
+            rep.put("accuracyRealised", realised);
             rep.put("mahalanobis_frobenius_error", SpectralMetrics.mahalanobisFrobeniusError(truth, matrix));
             rep.put("parameters", est.parameters().toMap());
             rep.put("seconds", seconds);

@@ -94,7 +94,8 @@ final class MeanCommand implements Callable<Integer> {
     @Option(names = "--assume-variances", split = ",", paramLabel = "v1,v2,..",
             description = "anisotropic without a covariance proxy (unknown covariance): a public guess of the "
                     + "variances, used ONLY for the release's a-priori accuracy statement (the algorithm estimates "
-                    + "the covariance privately and never sees the guess); without it the release states no accuracy.")
+                    + "the covariance privately and never sees the guess); without it the accuracy is stated in units of "
+                    + "the data's own spread sqrt(tr(Sigma)/d), which is not public.")
     double[] assumeVariances;
 
     @Option(names = "--beta", defaultValue = "0.01",

@@ -87,8 +87,13 @@ final class ReleasePrinter {
 
     /** e.g. {@code L2 distance to the mean: expected 0.0123, at most 0.0201 with probability 0.95 (if ...)}. */
     static String accuracyText(org.dpgauss.release.Accuracy a) {
+        StringBuilder units = new StringBuilder();
+        for (org.dpgauss.release.Accuracy.Unit u : a.units()) {
+            units.append("; in units of ").append(u.name()).append(": expected ").append(fmt(a.expected() / u.value()))
+                    .append(", at most ").append(fmt(a.bound() / u.value()));
+        }
         return a.metric() + ": expected " + fmt(a.expected()) + ", at most " + fmt(a.bound()) + " with probability "
-                + fmt(a.probability()) + (a.assumptions().isEmpty() ? "" : ", if " + a.assumptions());
+                + fmt(a.probability()) + units + (a.assumptions().isEmpty() ? "" : ", if " + a.assumptions());
     }
 
     private static List<String> valueLines(String name, ReleasedValue v) {

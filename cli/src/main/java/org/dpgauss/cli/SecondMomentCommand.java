@@ -40,19 +40,18 @@ import picocli.CommandLine.ParentCommand;
                     + "PSD cone (free post-processing) as \"psdProjection\"; the public \"parameters\" and the "
                     + "\"guarantee\". A FAIL (Algorithm 4 released no usable bucket; subsample-aggregate's test failed) "
                     + "releases nothing else and exits with code 3.",
-            "Accuracy: every release states, from public values only, \"accuracy\": the relative spectral error "
-                    + "||S~ - S||_2/||S||_2 expected and its 95%% bound, with the assumptions they need (for example "
-                    + "\"every row has norm <= R\"). analyze-gauss: noise norm about 2 R^2 sqrt(d)/(n sqrt(rho)) divided "
-                    + "by ||S||_2: --min-eigenvalue if given, else R^2/(d + 2 sqrt(2 d ln n) + 2 ln n) (Gaussian rows "
-                    + "whose largest norm is about R) for the bound and a typical scale for the expected value. "
-                    + "coinpress: about 2 tau^2 sqrt(d)/(n sqrt(0.75 rho)), tau^2 ~ d, for Gaussian-like rows. recursive: "
-                    + "with --min-eigenvalue and n large enough that the noise stays below its eigen-split threshold "
-                    + "(event E) the spec's gammaBound; below that n only a worst case (>= 1) is stated, and the "
-                    + "statement names the n that would suffice.",
-            "Which method: analyze-gauss when ||S||_2 is a sizeable fraction of R^2 (rows near the radius, or "
-                    + "concentrated near a few directions); coinpress for Gaussian-like rows whose ||S||_2 is well "
-                    + "below R^2/d; recursive for badly conditioned, heavy-tailed rows with a public --min-eigenvalue "
-                    + "and n above its event-E size; subsample-aggregate only at Thm A.6's sample size (about 1e9 "
+            "Accuracy: every release states, from public values only, \"accuracy\": the absolute spectral error "
+                    + "||S~ - S||_2 (units of S) expected and its 95%% bound, with the assumptions they need (for example "
+                    + "\"every row has norm <= R\"), and in \"alsoIn\" the same in units of R^2 and, with "
+                    + "--min-eigenvalue L, divided by L (an upper bound on the relative error ||S~ - S||_2/||S||_2). "
+                    + "analyze-gauss: the noise norm, about 2 R^2 sqrt(d)/(n sqrt(rho)), exact whatever the rows. "
+                    + "coinpress: a public simulation of its recursion on S = (R^2/d) I (or L I with --min-eigenvalue) "
+                    + "for Gaussian-like rows, and a worst-case bound. recursive: with one level (R^2/L small) its "
+                    + "leaf noise, exact; with several, the leaf noise amplified along halved directions, proven when "
+                    + "n meets its event-E size (the statement names that n).",
+            "Which method: analyze-gauss when R is a tight bound on the rows' norms; coinpress for Gaussian-like "
+                    + "rows above its lock-on n under a loose R (||S||_2 well below R^2/d); recursive for badly "
+                    + "conditioned, heavy-tailed rows with a public --min-eigenvalue and n above its event-E size; subsample-aggregate only at Thm A.6's sample size (about 1e9 "
                     + "rows at d=100). The library planner (org.dpgauss.plan.Planner) prints each method's predicted "
                     + "error and minimum n from n, d, the budget and R."})
 final class SecondMomentCommand implements Callable<Integer> {

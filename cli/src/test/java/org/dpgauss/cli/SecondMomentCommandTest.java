@@ -92,9 +92,14 @@ class SecondMomentCommandTest {
         j.fieldNames().forEachRemaining(keys::add);
         assertEquals(new java.util.TreeSet<>(java.util.List.of("status", "mechanism", "secondMoment", "psdProjection",
                 "parameters", "guarantee", "accuracy", "insecure", "randomness", "input")), keys);
-        // the a-priori accuracy (issue 15): relative spectral error, public numbers only
-        assertTrue(j.get("accuracy").get("metric").asText().startsWith("relative spectral error"));
+        // the a-priori accuracy: absolute spectral error, public numbers only, also in units of R^2 = 16 and
+        // relative to the public lambda_min bound 0.005
+        assertTrue(j.get("accuracy").get("metric").asText().startsWith("absolute spectral error"));
         assertTrue(j.get("accuracy").get("bound").asDouble() >= j.get("accuracy").get("expected").asDouble());
+        JsonNode units = j.get("accuracy").get("alsoIn");
+        assertEquals(16.0, units.get(0).get("value").asDouble());
+        assertEquals(0.005, units.get(1).get("value").asDouble());
+        assertEquals(j.get("accuracy").get("bound").asDouble() / 0.005, units.get(1).get("bound").asDouble(), 1e-9);
         // reproducible with the same insecure seed; the estimate is close to the truth at this n and rho
         MainTest.Run again = secondMoment(in, "--rho", "1", "--clip", "4",
                 "--min-eigenvalue", "0.005", "--delta", "1e-7", "--psd", "--json", "--insecure-seed", "9");

@@ -228,7 +228,43 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
                 .description("private Bayesian logistic regression sample, NDIS-calibrated Gaussian mechanism")
                 .parameters(p.build())
                 .accounting(Release.approxDp(ID, NeighbouringRelation.ADD_REMOVE, budget))
+                .accuracy(accuracy())
                 .build();
+    }
+
+    /** The probability of the stated accuracy bound. */
+    public static final double ACCURACY_PROBABILITY = 0.95;
+
+    /**
+     * The a-priori accuracy of the released sample {@code theta}, from public quantities only: its L2 distance to the
+     * exact posterior mode {@code theta* = argmin L}. {@code theta = theta^ + Z} with {@code ||theta^ - theta*|| <= r}
+     * ({@code residualBound}) and {@code Z ~ N(0, Sigma + sigma* I)}, where the Böhning covariance satisfies
+     * {@code Sigma <= I/lambda} for every dataset; so {@code ||Z||} is at most {@code sqrt(sigma* + 1/lambda)} times
+     * a chi variable with d degrees of freedom, and the statement is that chi's mean and 0.95 quantile times
+     * {@code sqrt(sigma* + 1/lambda)}, plus r. Exact (up to r) when the data add little curvature
+     * ({@code (1/4) sum x x^T} small against {@code lambda I}); with much curvature the posterior part shrinks towards
+     * {@code 1/(lambda + n l^2/4)} and the error towards the noise part {@code sqrt(sigma*)}. Also in units of
+     * {@code sqrt(d/lambda)}, the spread of the prior {@code N(0, I/lambda)}.
+     *
+     * @return the statement
+     */
+    public org.dpgauss.release.Accuracy accuracy() {
+        double sigma2 = mechanism.variance();
+        double scale = Math.sqrt(sigma2 + 1 / lambda);
+        org.dpgauss.release.Accuracy a = org.dpgauss.release.Accuracy.isotropicGaussianL2("L2 distance of the"
+                + " released theta to the posterior mode theta* = argmin L (the regularised logistic minimiser)", scale,
+                dimension, ACCURACY_PROBABILITY, "");
+        double top = 1 / (lambda + maxRows * rowBound * rowBound / 4);
+        return org.dpgauss.release.Accuracy.of(a.metric(), a.expected() + residualBound, a.bound() + residualBound,
+                ACCURACY_PROBABILITY, String.format(java.util.Locale.ROOT, "records with ||x|| <= l=%.4g and labels"
+                        + " +-1, at most N=%d rows; theta = theta^ + Z with ||theta^ - theta*|| <= r=%.3g and Z ~ N(0,"
+                        + " Sigma + sigma* I), sigma*=%.4g the calibrated noise variance, Sigma <= I/lambda=%.4g (the"
+                        + " statement takes Sigma at that bound, exact when the data add little curvature; with much"
+                        + " curvature Sigma falls towards %.3g and the error towards sqrt(sigma*) chi_d, %.3g of the"
+                        + " stated value)", rowBound, maxRows, residualBound, sigma2, 1 / lambda, top,
+                        Math.sqrt((sigma2 + top) / (sigma2 + 1 / lambda))))
+                .alsoIn(String.format(java.util.Locale.ROOT, "sqrt(d/lambda) = %.4g (the L2 spread of the prior"
+                        + " N(0, I/lambda))", Math.sqrt(dimension / lambda)), Math.sqrt(dimension / lambda));
     }
 
     /**

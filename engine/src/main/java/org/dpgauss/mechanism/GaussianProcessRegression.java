@@ -206,7 +206,38 @@ public final class GaussianProcessRegression implements PrivateMechanism {
                 .description("private Gaussian-process prediction at the query point, NDIS-calibrated")
                 .parameters(p.build())
                 .accounting(Release.approxDp(ID, NeighbouringRelation.ADD_REMOVE, budget))
+                .accuracy(accuracy())
                 .build();
+    }
+
+    /** The probability of the stated accuracy bound. */
+    public static final double ACCURACY_PROBABILITY = 0.95;
+
+    /**
+     * The a-priori accuracy of the released prediction, from public quantities only: its absolute difference from the
+     * GP posterior mean {@code mu*} at the query point, in the labels' units. The prediction is
+     * {@code mu* + Z}, {@code Z ~ N(0, Sigma* + sigma*)} with the posterior variance {@code 0 <= Sigma* <= k** = l^2}
+     * for every dataset, so {@code |Z|} is at most {@code sqrt(sigma* + l^2)} times a standard half-normal variable:
+     * expected {@code sqrt(2/pi) sqrt(sigma* + l^2)}, bound {@code 1.96 sqrt(sigma* + l^2)} at probability 0.95
+     * (exact when no training input is near the query, {@code Sigma* = l^2}; at most {@code sqrt(sigma* / (sigma* +
+     * l^2))} times smaller otherwise). The noise variance sigma* grows in proportion to N. Also in units of the label
+     * bound B.
+     *
+     * @return the statement
+     */
+    public org.dpgauss.release.Accuracy accuracy() {
+        double sigma2 = mechanism.variance();
+        double l2 = kernel.diagonalBound();
+        return org.dpgauss.release.Accuracy.isotropicGaussianL2("absolute difference of the released prediction from"
+                + " the GP posterior mean mu* at the query point (labels' units)", Math.sqrt(sigma2 + l2), 1,
+                ACCURACY_PROBABILITY, String.format(java.util.Locale.ROOT, "labels |y| <= B=%.4g, at most N=%d"
+                        + " rows; the prediction is mu* + Z, Z ~ N(0, Sigma* + sigma*), sigma*=%.4g the calibrated"
+                        + " noise variance (proportional to N), Sigma* <= k**=%.4g the prior variance (the statement"
+                        + " takes Sigma* at that bound, exact when no training input is near the query; at most %.3g"
+                        + " times smaller otherwise)", labelBound, maxRows, sigma2, l2,
+                        Math.sqrt(sigma2 / (sigma2 + l2))))
+                .alsoIn(String.format(java.util.Locale.ROOT, "B = %.4g (the public label bound)", labelBound),
+                        labelBound);
     }
 
     /**

@@ -1,6 +1,8 @@
 package org.dpgauss.release;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.commons.numbers.gamma.LogGamma;
@@ -18,13 +20,42 @@ public final class Accuracy {
     private final double bound;
     private final double probability;
     private final String assumptions;
+    private final List<Unit> units;
 
-    private Accuracy(String metric, double expected, double bound, double probability, String assumptions) {
+    private Accuracy(String metric, double expected, double bound, double probability, String assumptions,
+            List<Unit> units) {
         this.metric = metric;
         this.expected = expected;
         this.bound = bound;
         this.probability = probability;
         this.assumptions = assumptions;
+        this.units = List.copyOf(units);
+    }
+
+    /**
+     * The same statement in another public unit: the error divided by {@code value}. For a public upper bound on the
+     * error's natural scale (e.g. {@code R^2} for a second moment) it is the error in those units; for a public lower
+     * bound on a private scale (e.g. on {@code ||S||_2}) the quotients bound the error relative to that scale from
+     * above. Immutable.
+     */
+    public static final class Unit {
+        private final String name;
+        private final double value;
+
+        private Unit(String name, double value) {
+            this.name = name;
+            this.value = value;
+        }
+
+        /** @return the unit in words, e.g. {@code R^2} */
+        public String name() {
+            return name;
+        }
+
+        /** @return its value in the metric's units */
+        public double value() {
+            return value;
+        }
     }
 
     /**
@@ -45,7 +76,27 @@ public final class Accuracy {
             throw new IllegalArgumentException("probability=" + probability + " is outside (0, 1)");
         }
         return new Accuracy(metric.strip(), expected, bound, probability,
-                assumptions == null ? "" : assumptions.strip());
+                assumptions == null ? "" : assumptions.strip(), List.of());
+    }
+
+    /**
+     * @param unit the unit in words (public), e.g. {@code R^2 (R = 1, the public row-norm bound)}
+     * @param value its value in this statement's metric units, finite and {@code > 0}
+     * @return this statement also expressed in {@code unit} (expected and bound divided by {@code value})
+     */
+    public Accuracy alsoIn(String unit, double value) {
+        Objects.requireNonNull(unit, "unit");
+        if (!(value > 0) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException("the unit's value " + value + " must be finite and > 0");
+        }
+        List<Unit> u = new ArrayList<>(units);
+        u.add(new Unit(unit.strip(), value));
+        return new Accuracy(metric, expected, bound, probability, assumptions, u);
+    }
+
+    /** @return the other units this statement is also given in (see {@link #alsoIn}); empty if none */
+    public List<Unit> units() {
+        return units;
     }
 
     /**
@@ -98,7 +149,10 @@ public final class Accuracy {
         return assumptions;
     }
 
-    /** @return a fresh JSON-ready map: metric, expected, bound, probability, assumptions */
+    /**
+     * @return a fresh JSON-ready map: metric, expected, bound, probability, assumptions (if any) and {@code alsoIn}
+     *     (if any: a list of {@code unit}, {@code value}, {@code expected}, {@code bound} in that unit)
+     */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("metric", metric);
@@ -107,6 +161,18 @@ public final class Accuracy {
         m.put("probability", probability);
         if (!assumptions.isEmpty()) {
             m.put("assumptions", assumptions);
+        }
+        if (!units.isEmpty()) {
+            List<Map<String, Object>> list = new ArrayList<>();
+            for (Unit u : units) {
+                Map<String, Object> e = new LinkedHashMap<>();
+                e.put("unit", u.name);
+                e.put("value", u.value);
+                e.put("expected", expected / u.value);
+                e.put("bound", bound / u.value);
+                list.add(e);
+            }
+            m.put("alsoIn", list);
         }
         return m;
     }

@@ -86,7 +86,7 @@ public final class AnalyzeGauss implements SecondMomentMethod {
     private final boolean clipToRadius;
     private final boolean psd;
     private final SymmetricNoise noiseOverride; // null: secure noise from each call's random source
-    private final Double normLowerBound; // null: the typical and Gaussian scales of the accuracy statement
+    private final Double normLowerBound; // null: the accuracy statement has no relative form
 
     private AnalyzeGauss(double radius, Zcdp budget, Sensitivity sensitivity, boolean clipToRadius, boolean psd,
             SymmetricNoise noiseOverride, Double normLowerBound) {
@@ -226,12 +226,10 @@ public final class AnalyzeGauss implements SecondMomentMethod {
 
     /**
      * The a-priori accuracy ({@link SpectralAccuracy#METRIC}): when every row has norm at most R nothing is clipped
-     * and {@code S~ - S} is the noise matrix alone, so the relative error is {@code ||N||_2 / ||S||_2}. Since
-     * {@code ||S||_2} is private, it is replaced by a public lower bound {@code s0}: the one given
-     * ({@link Builder#normLowerBound}, e.g. a public lambda_min bound), else, stated as an assumption, the Gaussian
-     * scale {@code R^2 / SpectralAccuracy.gaussianRadiusFactor(d, n)} for the bound and the typical scale
-     * {@code R^2 / SpectralAccuracy.typicalRadiusFactor(d, n)} for the expected value. Expected {@code E||N|| / s},
-     * bound {@code ||N||}'s {@code probability} bound over s0 ({@link SpectralAccuracy}).
+     * and {@code S~ - S} is the noise matrix alone, whose law is public: expected {@code E||N||_2}, bound
+     * {@code ||N||_2}'s {@code probability} bound ({@link SpectralAccuracy}). No assumption on the data's shape. Also
+     * in units of R^2 and, with a public lower bound on {@code ||S||_2} ({@link Builder#normLowerBound}), relative to
+     * it.
      *
      * @param n the number of rows
      * @param d the dimension
@@ -242,30 +240,14 @@ public final class AnalyzeGauss implements SecondMomentMethod {
         double sigma = sigma(n, d);
         double expected = SpectralAccuracy.expectedNoiseNorm(sigma, d);
         double bound = SpectralAccuracy.noiseNormBound(sigma, d, 1 - probability);
-        String scale;
-        double sExp;
-        double sLow;
-        if (normLowerBound != null) {
-            sExp = normLowerBound;
-            sLow = normLowerBound;
-            scale = String.format(java.util.Locale.ROOT, "||S||_2 >= %.4g (the public lower bound given)", sLow);
-        } else {
-            sExp = radius * radius / SpectralAccuracy.typicalRadiusFactor(d, n);
-            sLow = radius * radius / SpectralAccuracy.gaussianRadiusFactor(d, n);
-            scale = String.format(java.util.Locale.ROOT, "||S||_2 >= R^2/(d + 2 sqrt(2 d ln n) + 2 ln n) = %.4g (no"
-                    + " public lower bound on ||S||_2 was given: this holds for Gaussian rows whose largest norm is"
-                    + " about R, and for rows with a large common mean; the expected value takes the typical ||S||_2 ="
-                    + " R^2/d = %.4g, larger for rows with a large common mean, smaller for centred Gaussian rows)",
-                    sLow, sExp);
-        }
-        return org.dpgauss.release.Accuracy.of(SpectralAccuracy.METRIC, SpectralAccuracy.finite(expected / sExp),
-                SpectralAccuracy.finite(bound / sLow), probability, String.format(java.util.Locale.ROOT,
-                        "every row has norm <= R=%.4g (longer rows are %s, which biases S~ down) and %s; the error is"
-                        + " the noise alone, about %.4g in the units of S (2 sigma sqrt(d), sigma=%.4g), so a larger"
-                        + " ||S||_2 gives a proportionally smaller relative error", radius,
-                        clipToRadius ? "clipped to R" : "refused", scale, expected, sigma));
+        return SpectralAccuracy.withUnits(org.dpgauss.release.Accuracy.of(SpectralAccuracy.METRIC,
+                SpectralAccuracy.finite(expected), SpectralAccuracy.finite(bound), probability,
+                String.format(java.util.Locale.ROOT, "every row has norm <= R=%.4g (longer rows are %s, which biases"
+                        + " S~ down by their excess); the error is then the noise matrix alone (sigma=%.4g per entry,"
+                        + " norm about 2 sigma sqrt(d)), whatever the rows' distribution", radius,
+                        clipToRadius ? "clipped to R" : "refused", sigma)), radius, normLowerBound,
+                "the public lower bound");
     }
-
 
     /** A row beyond the public radius (when rows are not clipped) is refused before any budget is charged. */
     @Override
@@ -399,7 +381,7 @@ public final class AnalyzeGauss implements SecondMomentMethod {
 
         /**
          * @param s a public lower bound on {@code ||S||_2} (a public lambda_min bound is one); used only by the
-         *     accuracy statement (default: the typical and Gaussian scales of {@link SpectralAccuracy})
+         *     accuracy statement, which is then also given relative to it (default: absolute and in units of R^2 only)
          * @return this builder
          */
         public Builder normLowerBound(double s) {

@@ -111,7 +111,7 @@ public final class CoinPress implements SecondMomentMethod {
     private final Double radius; // null: no public-bound check
     private final boolean psd;
     private final SymmetricNoise noiseOverride;
-    private final Double normLowerBound; // null: the typical and Gaussian scales of the accuracy statement
+    private final Double normLowerBound; // null: the scale u/d of the accuracy statement, no relative form
 
     private CoinPress(double priorScale, Zcdp budget, double[] fractions, double tailProbability, Double radius,
             boolean psd, SymmetricNoise noiseOverride, Double normLowerBound) {
@@ -206,7 +206,7 @@ public final class CoinPress implements SecondMomentMethod {
 
     /**
      * @param s a public lower bound on {@code ||S||_2} (a public lambda_min bound is one); used only by the accuracy
-     *     statement, for how fast the preconditioner locks on (default: the typical scale {@code u/sqrt(d (d + 2 sqrt(2 d ln n) + 2 ln n))})
+     *     statement: the scale of its expected value (instead of u/d) and its relative form
      * @return a copy with that bound
      */
     public CoinPress withNormLowerBound(double s) {
@@ -328,19 +328,23 @@ public final class CoinPress implements SecondMomentMethod {
     }
 
     /**
-     * The a-priori accuracy ({@link SpectralAccuracy#METRIC}). The output is {@code L Z L^T} with {@code L} the
-     * preconditioner of the first t-1 steps and {@code Z} the PSD projection of the last step's whitened Gram plus
-     * its noise {@code N_t}. If no whitened row is clipped, {@code Z - G} (G the whitened S) has spectral norm at most
-     * {@code 2 ||N_t||} (the projection moves no eigenvalue by more than {@code ||N_t||}), and
-     * {@code ||S||_2 >= g ||L||^2} where g is the whitened S's eigenvalue along L's top direction, so the relative
-     * error is at most {@code 2 ||N_t|| / g}. g follows the public recurrence {@code g_0 = min(1, s0/u)},
-     * {@code g_{i+1} = g_i / (g_i + eta + nu_i)} (each step divides the whitened top direction by its noisy estimate
-     * plus eta; {@code nu_i} is the noise along that direction, sigma_i, for the expected value and the noise norm's
-     * bound for the bound), with s0 the public lower bound on {@code ||S||_2} (given, else the scales of
-     * {@link SpectralAccuracy}: {@code u / typicalRadiusFactor} for the expected value, {@code u /
-     * gaussianRadiusFactor} for the bound). Expected: {@code E||N_t|| / g}; bound: {@code 2 nu_t / g} with the noise
-     * norms' bounds, times the amplification {@code prod (eta + nu_i) u / s0} of pure-noise directions when larger;
-     * the failure probability is split half to the last step and half over the others.
+     * The a-priori accuracy ({@link SpectralAccuracy#METRIC}). The output is {@code P^(1/2) Z P^(1/2)} (up to a
+     * rotation) with {@code P = L L^T} the preconditioner of the first t-1 steps and {@code Z} the PSD projection of
+     * the last step's whitened Gram {@code G} plus its noise {@code N_t}; {@code P^(1/2) G P^(1/2)} is the second
+     * moment of the rows after whitened clipping. If no whitened row is clipped, {@code ||S~ - S||_2 <=
+     * ||Z - G|| ||P|| <= 2 ||N_t|| ||P||} (the projection moves no eigenvalue by more than {@code ||N_t||}). The
+     * preconditioner obeys {@code P_0 = u I}, {@code P_{i+1} = P_i^(1/2) (Z_i + eta I) P_i^(1/2) <= S + (eta + 2
+     * ||N_i||) P_i}, so with {@code S <= u I}: {@code ||P_{i+1}|| <= u + (eta + 2 nu_i) ||P_i||}. The bound uses the
+     * noise norms' bounds (failure probability split half to the last step, half over the others): public, for every
+     * S below u I.
+     *
+     * <p>The expected value is for near-isotropic Gaussian rows of scale s (S = s I) with s the public lower bound on
+     * {@code ||S||_2} if given, else {@code u/d} (rows of norm about sqrt(u)); once the preconditioner locks on the
+     * error is proportional to {@code sqrt(||S||_2 tr(S)/d)}, so a looser prior u than that gives a smaller error
+     * than stated, and a lower bound below {@code ||S||_2} a larger one: the median error of {@value #SIMULATIONS} runs of the
+     * mechanism's matrix recursion on {@code S = s I} (whitened Gram {@code s P^-1}, the steps' noise, PSD projections,
+     * preconditioner updates), a public computation with a fixed seed ({@link #isotropicMedianError}). Also in units
+     * of u (R^2 when u = R^2) and relative to the public lower bound on {@code ||S||_2} when given.
      *
      * @param n the number of rows
      * @param d the dimension
@@ -351,50 +355,113 @@ public final class CoinPress implements SecondMomentMethod {
         double beta = 1 - probability;
         int t = fractions.length;
         double eta = eta(n, d);
-        double sExp = normLowerBound != null ? normLowerBound
-                : priorScale / SpectralAccuracy.typicalRadiusFactor(d, n);
-        double sLow = normLowerBound != null ? normLowerBound
-                : priorScale / SpectralAccuracy.gaussianRadiusFactor(d, n);
-        double gExp = Math.min(1, sExp / priorScale);
-        double gLow = Math.min(1, sLow / priorScale);
-        double bExp = 1; // the scale of L L^T / u along pure-noise directions
-        double bLow = 1;
+        double s = typicalScale(d, n);
+        double pBound = priorScale;
         for (int i = 0; i < t - 1; i++) {
-            double s = sigma(i, n, d);
-            double nuExp = SymmetricGaussianNoise.effectiveSigma(s); // the noise along one direction
-            double nuBound = SpectralAccuracy.noiseNormBound(s, d, beta / (2 * (t - 1)));
-            gExp = gExp / (gExp + eta + nuExp);
-            gLow = gLow / (gLow + eta + nuBound);
-            bExp *= eta + SpectralAccuracy.expectedNoiseNorm(s, d);
-            bLow *= eta + nuBound;
+            double nuBound = SpectralAccuracy.noiseNormBound(sigma(i, n, d), d, beta / (2 * (t - 1)));
+            pBound = priorScale + (eta + 2 * nuBound) * pBound;
         }
         double last = sigma(t - 1, n, d);
+        double expected = isotropicMedianError(n, d, s);
+        double bound = 2 * SpectralAccuracy.noiseNormBound(last, d, t == 1 ? beta : beta / 2) * pBound;
         boolean locked = locksOn(n, d);
-        double lockedExpected = SpectralAccuracy.expectedNoiseNorm(last, d) / gExp;
-        double amplified = SpectralAccuracy.expectedNoiseNorm(last, d) * Math.max(1 / gExp, bExp * priorScale / sExp);
-        double expected = locked ? lockedExpected : Math.sqrt(lockedExpected * amplified);
-        double bound = 2 * SpectralAccuracy.noiseNormBound(last, d, t == 1 ? beta : beta / 2)
-                * Math.max(1 / gLow, bLow * priorScale / sLow);
-        String scale = normLowerBound != null
-                ? String.format(java.util.Locale.ROOT, "||S||_2 >= %.4g (the public lower bound given)", sLow)
-                : String.format(java.util.Locale.ROOT, "||S||_2 >= u/(d + 2 sqrt(2 d ln n) + 2 ln n) = %.4g (no"
-                        + " public lower bound on ||S||_2 was given: this holds for Gaussian rows whose largest norm is"
-                        + " about sqrt(u), and for rows with a large common mean; the expected value takes the typical"
-                        + " ||S||_2 = u/d = %.4g)", sLow, sExp);
-        String regime = locked ? String.format(java.util.Locale.ROOT, "the %d preconditioning steps lock on S's top"
-                + " directions at this n (whitened scale g=%.3g expected, >= %.3g at the bound); the expected value is"
-                + " for a well-conditioned S: for an ill-conditioned S the error relative to ||S||_2 is smaller", t - 1,
-                gExp, gLow)
+        String scale = String.format(java.util.Locale.ROOT, "s=%.4g (%s)", s, normLowerBound != null
+                ? "the public lower bound on ||S||_2 given: a larger ||S||_2 gives a proportionally larger error once"
+                        + " locked on"
+                : "u/d, rows of norm about sqrt(u); a looser prior u gives a smaller error than stated once locked"
+                        + " on");
+        String regime = locked ? String.format(java.util.Locale.ROOT, "the %d preconditioning steps lock on at this n:"
+                + " the error is then about s times the last step's noise norm, and an anisotropic S spreads it less",
+                t - 1)
                 : String.format(java.util.Locale.ROOT, "n=%d is below the %s rows at which the %d preconditioning"
                         + " steps lock on: the step noise then dominates the whitening and is amplified in the output,"
-                        + " so the expected value is only indicative (it can be off by more than 10x either way) and the bound"
-                        + " includes that amplification", n, rowsToLockOn(d) < 0 ? "more than 2^31"
-                                : Long.toString(rowsToLockOn(d)), t - 1);
-        return org.dpgauss.release.Accuracy.of(SpectralAccuracy.METRIC, SpectralAccuracy.finite(expected),
-                SpectralAccuracy.finite(bound), probability, String.format(java.util.Locale.ROOT,
-                        "the rows are Gaussian-like (sub-Gaussian, light-tailed): whitened rows beyond tau=%.4g are"
-                        + " clipped, which biases S~ down for heavy tails and outliers; S <= u I with u=%.4g; %s; %s",
-                        clipRadius(d), priorScale, scale, regime));
+                        + " for any S", n, rowsToLockOn(d) < 0 ? "more than 2^31" : Long.toString(rowsToLockOn(d)),
+                        t - 1);
+        org.dpgauss.release.Accuracy a = org.dpgauss.release.Accuracy.of(SpectralAccuracy.METRIC,
+                SpectralAccuracy.finite(expected), SpectralAccuracy.finite(bound), probability,
+                String.format(java.util.Locale.ROOT, "the rows are Gaussian-like (sub-Gaussian, light-tailed):"
+                        + " whitened rows beyond tau=%.4g are clipped, which biases S~ down for heavy tails and"
+                        + " outliers and is not counted; S <= u I with u=%.4g (the bound holds for every such S); the"
+                        + " expected value is for near-isotropic rows S = s I, %s; %s", clipRadius(d), priorScale,
+                        scale, regime));
+        a = a.alsoIn(String.format(java.util.Locale.ROOT, "u = %.4g (the prior S <= u I; R^2 for a row-norm bound R)",
+                priorScale), priorScale);
+        return SpectralAccuracy.withUnits(a, null, normLowerBound, "the public lower bound");
+    }
+
+    /** Runs of the public simulation behind the expected value. */
+    static final int SIMULATIONS = 9;
+
+    /** The largest dimension simulated; above it a smaller problem with the same noise norm stands in. */
+    static final int SIMULATED_DIMENSION = 48;
+
+    /**
+     * The median of {@value #SIMULATIONS} simulated errors {@code ||S~ - S||_2} of this mechanism on {@code S = s I}
+     * without clipping (public: n, d, u, the split, the noise scales, a fixed seed): {@code P_0 = u I}; step i:
+     * {@code G = s P^-1}, {@code Z = PSD(G + SymGauss(sigma_i))}, {@code P <- P^(1/2) (Z + eta I) P^(1/2)}; the last
+     * step's error is {@code ||P^(1/2) (Z - G) P^(1/2)||}. Above {@value #SIMULATED_DIMENSION} dimensions it simulates
+     * {@value #SIMULATED_DIMENSION} with the noise scaled by {@code sqrt(d/48)} (the same noise norm, the same
+     * semicircle edge).
+     *
+     * @param n the number of rows
+     * @param d the dimension
+     * @param s the isotropic scale
+     * @return the median simulated error
+     */
+    double isotropicMedianError(int n, int d, double s) {
+        int dd = Math.min(d, SIMULATED_DIMENSION);
+        double up = Math.sqrt((double) d / dd);
+        double eta = eta(n, d);
+        int t = fractions.length;
+        java.util.SplittableRandom random = new java.util.SplittableRandom(0x5eedC01L + 31L * d + n);
+        double[] err = new double[SIMULATIONS];
+        for (int k = 0; k < SIMULATIONS; k++) {
+            DMatrixRMaj p = CommonOps_DDRM.identity(dd);
+            CommonOps_DDRM.scale(priorScale, p);
+            for (int i = 0; i < t; i++) {
+                double sig = SymmetricGaussianNoise.effectiveSigma(sigma(i, n, d)) * up;
+                DMatrixRMaj half = SpectralMetrics.psdSqrt(p);
+                DMatrixRMaj g = p.copy();
+                if (!CommonOps_DDRM.invert(g)) {
+                    return Double.MAX_VALUE;
+                }
+                CommonOps_DDRM.scale(s, g);
+                DMatrixRMaj a = g.copy();
+                for (int r = 0; r < dd; r++) {
+                    for (int c = r; c < dd; c++) {
+                        double z = sig * random.nextGaussian();
+                        a.add(r, c, z);
+                        if (c != r) {
+                            a.add(c, r, z);
+                        }
+                    }
+                }
+                DMatrixRMaj z = SpectralMetrics.psdProjection(a, 0);
+                DMatrixRMaj tmp = new DMatrixRMaj(dd, dd);
+                DMatrixRMaj next = new DMatrixRMaj(dd, dd);
+                if (i < t - 1) {
+                    for (int j = 0; j < dd; j++) {
+                        z.add(j, j, eta);
+                    }
+                    CommonOps_DDRM.mult(half, z, tmp);
+                    CommonOps_DDRM.mult(tmp, half, next);
+                    CommonOps_DDRM.add(next, CommonOps_DDRM.transpose(next, null), p);
+                    CommonOps_DDRM.scale(0.5, p);
+                } else {
+                    CommonOps_DDRM.subtractEquals(z, g);
+                    CommonOps_DDRM.mult(half, z, tmp);
+                    CommonOps_DDRM.mult(tmp, half, next);
+                    err[k] = SpectralMetrics.spectralNorm(next);
+                }
+            }
+        }
+        Arrays.sort(err);
+        return err[SIMULATIONS / 2];
+    }
+
+    /** The expected value's scale s of near-isotropic rows (see {@link #accuracy}). */
+    private double typicalScale(int d, int n) {
+        return normLowerBound != null ? Math.min(priorScale, normLowerBound) : priorScale / d;
     }
 
     /**
@@ -422,8 +489,8 @@ public final class CoinPress implements SecondMomentMethod {
      * @param n the number of rows
      * @param d the dimension
      * @return whether the accuracy statement's preconditioner locks on (whitened top scale at least 1/2 from the
-     *     typical scale of ||S||_2, or the given lower bound on ||S||_2, with the step noise at its expected level along
-     *     that direction and noise directions not amplified): the n from which {@link #accuracy} is near its floor
+     *     typical scale of the expected value, with the step noise at its expected level along that direction and
+     *     noise directions not amplified): the n from which {@link #accuracy} is near its floor
      */
     public boolean locksOn(int n, int d) {
         int t = fractions.length;
@@ -438,10 +505,9 @@ public final class CoinPress implements SecondMomentMethod {
         return g >= 0.5 && b / initialScale(d, n) <= 1 / g;
     }
 
-    /** {@code min(1, s0/u)}: the whitened scale of S's top direction before the first step (typical scale). */
+    /** {@code s/u}: the whitened scale of S's top direction before the first step (typical scale). */
     private double initialScale(int d, int n) {
-        double s0 = normLowerBound != null ? normLowerBound : priorScale / SpectralAccuracy.typicalRadiusFactor(d, n);
-        return Math.min(1.0, s0 / priorScale);
+        return typicalScale(d, n) / priorScale;
     }
 
     /** A row beyond the public radius (when rows are not clipped) is refused before any budget is charged. */

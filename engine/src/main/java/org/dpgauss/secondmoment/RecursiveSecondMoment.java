@@ -258,24 +258,27 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
 
     /**
      * The a-priori accuracy ({@link SpectralAccuracy#METRIC}) from the public schedule. Exactly (§2.3),
-     * {@code S~ - S = -C + lambda (1-alpha) M N_leaf M^T} with {@code 0 <= C <= S} the loss of clipped rows and
-     * {@code ||M||^2 <= 3.5^(L-1)}.
+     * {@code S~ - S = -C + lambda (1-alpha) M N_leaf M^T} with {@code 0 <= C <= S} the loss of clipped rows,
+     * {@code N_leaf} the leaf noise in normalised units and {@code M M^T}'s eigenvalues in
+     * {@code [(7/8)^(L-1), 3.5^(L-1)]} (a direction gains 4 x 7/8 at each level that halves it, 7/8 otherwise).
      * <ul>
-     *   <li>When n meets event E's condition (spec §4.1, at failure probability {@code 1 - probability} shared over
-     *       the levels) and no row is clipped: Cor 3.10 gives {@code lambda_min(Sigma_leaf) >= 1}, hence
-     *       {@code -g S <= S~ - S <= g S} with {@code g = ||N_leaf||} (normalised units), so the bound is the spec's
-     *       {@code gammaBound}; with one level ({@code L = 1}) the leaf is the normalised input, whose lambda_min is
-     *       at least {@code 1/(1-alpha)}. Expected: {@code E||N_leaf|| (1-alpha) (7/8)^(L-1)}, the error when S is
-     *       near-isotropic with lambda_min(S) at the bound (no direction is halved, so the leaf's lambda_min is
-     *       {@code (8/7)^(L-1)/(1-alpha)}).</li>
-     *   <li>Otherwise only the worst case holds: relative error {@code <= 1 + (1-alpha) 3.5^(L-1) ||N_leaf||}
-     *       (clipping loses at most S; the noise is amplified by at most {@code ||M||^2}); it is stated as both the
-     *       expected value and the bound, because below event E's n the recursion can take noise directions into
-     *       its split and the error is not predictable from public facts.</li>
+     *   <li>One level ({@code L = 1}, {@code R^2/(lambda (1-alpha)) <= 640 m}): nothing is clipped when every row has
+     *       norm at most R, and the error is {@code lambda (1-alpha) N_leaf}, a public law: expected and bound are
+     *       those of the noise norm, whatever the rows' distribution (it is Analyze Gauss with the paper's noise).</li>
+     *   <li>Several levels: bound {@code lambda (1-alpha) 3.5^(L-1) ||N_leaf||} if no row is clipped; when n meets
+     *       event E's condition (spec §4.1, failure probability shared over the levels) also
+     *       {@code ||N_leaf|| ||S||_2 <= ||N_leaf|| R^2} (Cor 3.10: {@code lambda_min(Sigma_leaf) >= 1}, so
+     *       {@code (1-alpha) M M^T <= S / lambda}), and the smaller is stated; below event E's n, clipping is
+     *       likely and the bound adds its worst case {@code ||S||_2 <= R^2}. Expected:
+     *       {@code lambda (1-alpha) f E||N_leaf||} with f the factor of the most amplified direction of near-isotropic
+     *       Gaussian rows of scale {@code s = max(lambda, R^2 / gaussianRadiusFactor(d, n))} (exact for
+     *       {@code S = s I}): a direction of normalised eigenvalue v (plus the level's typical noise norm) at or above
+     *       the split threshold {@code psi kappa_t} is halved ({@code v <- 2v/7}, {@code f <- 3.5 f}), otherwise
+     *       {@code v <- 8v/7}, {@code f <- 7f/8}.</li>
      * </ul>
-     * With Algorithm 4 the schedule depends on the private estimate; the statement then takes the worst over the
-     * schedules of every lambda in {@code [R^2/(1e4 d) (1-alpha)^2/(1+alpha), R^2/d]} (a planning assumption on
-     * the condition number, stated).
+     * Also in units of R^2 and relative to the public lambda bound. With Algorithm 4 the schedule depends on the
+     * private estimate; the statement then takes the worst over the schedules of every lambda in
+     * {@code [R^2/(1e4 d) (1-alpha)^2/(1+alpha), R^2/d]} (a planning assumption on the condition number, stated).
      *
      * @param n the number of rows
      * @param d the dimension
@@ -313,19 +316,20 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
             int levels = s.levels();
             maxLevels = Math.max(maxLevels, levels);
             double leaf = s.sigma(levels - 1);
-            boolean e = s.eventEConditionHolds(beta);
-            double exp;
+            double back = lam * (1 - alpha); // output = lambda (1-alpha) M Sigma~_leaf M^T
+            double grid = d * SymmetricGaussianNoise.grid(leaf) / 2;
+            double exp = back * isotropicAmplification(s, Math.max(lam, r2 / SpectralAccuracy.gaussianRadiusFactor(d,
+                    n)) / back) * SpectralAccuracy.expectedNoiseNorm(leaf, d);
             double bnd;
-            if (e) {
-                exp = SpectralAccuracy.expectedNoiseNorm(leaf, d) * (1 - alpha) * Math.pow(7.0 / 8.0, levels - 1);
-                bnd = levels == 1 ? (1 - alpha) * SpectralAccuracy.noiseNormBound(leaf, d, beta)
-                        : s.leafAccuracy(beta) + d * SymmetricGaussianNoise.grid(leaf) / 2;
+            if (levels == 1) {
+                bnd = back * SpectralAccuracy.noiseNormBound(leaf, d, beta);
             } else {
-                double amp = (1 - alpha) * Math.pow(3.5, levels - 1);
-                exp = 1 + amp * SpectralAccuracy.noiseNormBound(leaf, d, beta);
-                bnd = exp;
+                double nu = s.leafAccuracy(beta) + grid; // ||N_leaf|| bound, failure beta/L of the shared beta
+                double worst = back * Math.pow(3.5, levels - 1) * nu;
+                boolean e = s.eventEConditionHolds(beta);
+                allE &= e;
+                bnd = e ? Math.min(worst, nu * r2) : worst + r2;
             }
-            allE &= e;
             expected = Math.max(expected, exp);
             bound = Math.max(bound, bnd);
             if (lam >= hi) {
@@ -338,22 +342,53 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
                 : String.format(java.util.Locale.ROOT, "Algorithm 4 PASSes with an estimate within its (1-alpha)^2"
                         + " .. (1+alpha) range and lambda_min(S) >= R^2/(%.0g d) (a planning assumption: the schedule"
                         + " depends on the private estimate)", PLANNING_CONDITION);
-        String regime = allE
-                ? String.format(java.util.Locale.ROOT, "n meets event E's condition (the noise stays below the"
-                        + " eigen-split threshold at every level); no row is clipped (only rows with leverage x^T"
-                        + " S^-1 x above m(1+alpha)=%.4g can be, Lemma 3.9; clipped rows bias S~ down); the expected"
-                        + " value is for a near-isotropic S with lambda_min(S) at the bound (an ill-conditioned S gives"
-                        + " a smaller error relative to ||S||_2)", params.m(d) * (1 + alpha))
-                : String.format(java.util.Locale.ROOT, "n=%d is below the %s rows at which the noise stays below the"
-                        + " eigen-split threshold at every level (event E, spec §4.1, L<=%d levels, m=%d): the"
-                        + " recursion can then take noise directions into its split and amplify the leaf noise up to"
-                        + " 3.5^(L-1) times, so only this worst case (as expected value and bound) is stated; errors"
-                        + " of several times ||S||_2 occur at such n (use analyze-gauss or coinpress, raise n or rho,"
-                        + " or lower --m)", n, nE < 0 ? "more than 2^31" : Long.toString(nE), maxLevels, params.m(d));
-        return org.dpgauss.release.Accuracy.of(SpectralAccuracy.METRIC, SpectralAccuracy.finite(expected),
-                SpectralAccuracy.finite(bound), probability, String.format(java.util.Locale.ROOT,
-                        "every row has norm <= R=%.4g (longer rows are %s, which biases S~ down); %s; %s",
-                        params.radius(), params.clipToRadius() ? "clipped to R" : "refused", lambdaWords, regime));
+        String regime;
+        if (maxLevels <= 1) {
+            regime = "one level (R^2/(lambda (1-alpha)) <= 640 m): the error is the leaf noise alone, lambda (1-alpha)"
+                    + " N_leaf, whatever the rows' distribution";
+        } else if (allE) {
+            regime = String.format(java.util.Locale.ROOT, "n meets event E's condition (the noise stays below the"
+                    + " eigen-split threshold at every level, so ||S~ - S||_2 <= ||N_leaf|| ||S||_2: a relative error of"
+                    + " at most the parameter gammaBound); no row is clipped (only rows with leverage x^T S^-1 x above"
+                    + " m(1+alpha)=%.4g can be, Lemma 3.9; clipped rows bias S~ down); the expected value is for"
+                    + " near-isotropic Gaussian rows of scale max(lambda, R^2/(d + 2 sqrt(2 d ln n) + 2 ln n)) (an"
+                    + " anisotropic S amplifies fewer directions: smaller)", params.m(d) * (1 + alpha));
+        } else {
+            regime = String.format(java.util.Locale.ROOT, "n=%d is below the %s rows at which the noise stays below"
+                    + " the eigen-split threshold at every level (event E, spec §4.1, L<=%d levels, m=%d): the recursion"
+                    + " can then take noise directions into its split, amplify the leaf noise up to 3.5^(L-1) times and"
+                    + " clip rows, so the bound adds the clipping's worst case R^2 and the expected value (for"
+                    + " near-isotropic Gaussian rows) is only indicative (use analyze-gauss or coinpress, raise n or"
+                    + " rho, or lower --m)", n, nE < 0 ? "more than 2^31" : Long.toString(nE), maxLevels,
+                    params.m(d));
+        }
+        return SpectralAccuracy.withUnits(org.dpgauss.release.Accuracy.of(SpectralAccuracy.METRIC,
+                SpectralAccuracy.finite(expected), SpectralAccuracy.finite(bound), probability,
+                String.format(java.util.Locale.ROOT, "every row has norm <= R=%.4g (longer rows are %s, which biases S~"
+                        + " down); %s; %s", params.radius(), params.clipToRadius() ? "clipped to R" : "refused",
+                        lambdaWords, regime)), params.radius(), params.minEigenvalue(), "the public lambda_min bound");
+    }
+
+    /**
+     * The factor by which {@code M M^T} multiplies the leaf noise along the most amplified direction of
+     * near-isotropic rows (see {@link #accuracy}): starting from the normalised eigenvalue {@code v0}, at each
+     * non-leaf level the direction (with the level's typical noise norm on top) is halved when at or above
+     * {@code psi kappa_t}.
+     */
+    static double isotropicAmplification(LevelSchedule s, double v0) {
+        double v = v0;
+        double f = 1;
+        int d = s.d();
+        for (int t = 0; t < s.levels() - 1; t++) {
+            if (v + SpectralAccuracy.expectedNoiseNorm(s.sigma(t), d) >= s.psi() * s.kappa(t)) {
+                v *= 2.0 / 7.0;
+                f *= 3.5;
+            } else {
+                v *= 8.0 / 7.0;
+                f *= 7.0 / 8.0;
+            }
+        }
+        return f;
     }
 
     /**

@@ -1,13 +1,17 @@
 package org.dpgauss.secondmoment;
 
 /**
- * The a-priori accuracy arithmetic shared by the second-moment methods (issue 15): the metric and the spectral norm
- * of the symmetric noise matrix {@code SymGauss(d, sigma)} ({@link SymmetricNoise}: independent entries of standard
+ * The a-priori accuracy arithmetic shared by the second-moment methods: the metric and the spectral norm of the
+ * symmetric noise matrix {@code SymGauss(d, sigma)} ({@link SymmetricNoise}: independent entries of standard
  * deviation sigma on and above the diagonal, mirrored below). Public quantities only.
  *
- * <p><b>The metric</b> is {@link #METRIC}: {@code ||S~ - S||_2 / ||S||_2} with {@code S = (1/n) sum_i x_i x_i^T}
- * the uncentred second moment of the input rows as given (before any clipping), {@code S~} the released
- * {@code secondMoment}.
+ * <p><b>The metric</b> is {@link #METRIC}: the absolute spectral error {@code ||S~ - S||_2} in the units of S, with
+ * {@code S = (1/n) sum_i x_i x_i^T} the uncentred second moment of the input rows as given (before any clipping) and
+ * {@code S~} the released {@code secondMoment}. Its scale is public: the noise the methods add is a public function of
+ * n, d, rho, the radius R and the method's parameters, and {@code ||S||_2 <= R^2} when every row has norm at most R.
+ * Each statement is also given in units of {@code R^2} (public) and, only where a public lower bound {@code s0} on
+ * {@code ||S||_2} exists, divided by s0: an upper bound on the relative error {@code ||S~ - S||_2 / ||S||_2}
+ * ({@link #withUnits}). A relative statement without such a bound would have to guess the private {@code ||S||_2}.
  *
  * <p><b>Noise norm.</b> For {@code N = SymGauss(d, sigma)}:
  * <ul>
@@ -33,8 +37,12 @@ package org.dpgauss.secondmoment;
 public final class SpectralAccuracy {
 
     /** The family's metric, in words. */
-    public static final String METRIC = "relative spectral error ||S~ - S||_2 / ||S||_2, S = (1/n) sum_i x_i x_i^T"
-            + " the uncentred second moment of the input rows as given (before any clipping)";
+    public static final String METRIC = "absolute spectral error ||S~ - S||_2 in the units of S, S = (1/n) sum_i"
+            + " x_i x_i^T the uncentred second moment of the input rows as given (before any clipping)";
+
+    /** The metric of multiplicative statements (subsample-and-aggregate), in words. */
+    public static final String RELATIVE_METRIC = "relative spectral error ||S~ - S||_2 / ||S||_2, S = (1/n) sum_i"
+            + " x_i x_i^T the uncentred second moment of the input rows as given (before any clipping)";
 
     /** The default probability of the stated bounds. */
     public static final double PROBABILITY = 0.95;
@@ -73,8 +81,8 @@ public final class SpectralAccuracy {
      * {@code d + 2 sqrt(2 d ln n) + 2 ln n}. For {@code x ~ N(0, S)}, {@code ||x||^2} is a Gaussian quadratic form
      * with {@code P(||x||^2 > tr S + 2 ||S||_F sqrt(t) + 2 ||S|| t) <= e^-t} (Laurent &amp; Massart 2000, Lemma 1);
      * with {@code t = ln n} (the largest of n rows), {@code tr S <= d ||S||} and {@code ||S||_F <= sqrt(d) ||S||}.
-     * Rows with a large common mean have a smaller ratio. Used for the conservative public scale
-     * {@code R^2 / factor} of the bounds when no lower bound on {@code ||S||_2} is given.
+     * For near-isotropic Gaussian rows it is also about {@code R^2 / (tr S / d)}, the scale at which the expected
+     * values of the methods whose error depends on S are stated.
      *
      * @param d the dimension
      * @param n the number of rows
@@ -86,17 +94,28 @@ public final class SpectralAccuracy {
     }
 
     /**
-     * The ratio {@code R^2 / ||S||_2} that the expected values assume when no lower bound on {@code ||S||_2} is
-     * given: d, as for rows of norm about R spread over all directions. Tables with a large common mean have a smaller
-     * ratio (the expected values are then pessimistic, about 2x on an iris-like table), centred Gaussian rows whose
-     * largest norm is R a larger one (optimistic, about 2x at d = 10, less at larger d).
+     * The statement also in units of {@code R^2} and, with a public lower bound s0 on {@code ||S||_2}, relative to
+     * it (expected and bound over s0 bound the relative error's from above).
      *
-     * @param d the dimension
-     * @param n the number of rows (unused: kept so that the rule may depend on it)
-     * @return the factor
+     * @param a the statement in {@link #METRIC}
+     * @param radius the public row-norm bound R, or null if none
+     * @param normLowerBound a public lower bound on {@code ||S||_2}, or null if none
+     * @param lowerBoundWords where the lower bound comes from (public words)
+     * @return the statement with its other units
      */
-    public static double typicalRadiusFactor(int d, int n) {
-        return d;
+    static org.dpgauss.release.Accuracy withUnits(org.dpgauss.release.Accuracy a, Double radius,
+            Double normLowerBound, String lowerBoundWords) {
+        org.dpgauss.release.Accuracy out = a;
+        if (radius != null && radius > 0 && Double.isFinite(radius * radius)) {
+            out = out.alsoIn(String.format(java.util.Locale.ROOT, "R^2 = %.4g (R the public row-norm bound)",
+                    radius * radius), radius * radius);
+        }
+        if (normLowerBound != null && normLowerBound > 0) {
+            out = out.alsoIn(String.format(java.util.Locale.ROOT, "||S||_2, at most: the error over %s %.4g <= ||S||_2"
+                    + " (an upper bound on the relative error ||S~ - S||_2 / ||S||_2)", lowerBoundWords,
+                    normLowerBound), normLowerBound);
+        }
+        return out;
     }
 
     /** A finite, non-negative value for an {@link org.dpgauss.release.Accuracy} (huge values are capped). */

@@ -326,7 +326,7 @@ public final class SubsampleAndAggregate implements SecondMomentMethod {
     }
 
     /**
-     * The a-priori accuracy ({@link SpectralAccuracy#METRIC}) of a PASS, at Thm A.6's probability {@code 1 - xi}:
+     * The a-priori accuracy ({@link SpectralAccuracy#RELATIVE_METRIC}) of a PASS, at Thm A.6's probability {@code 1 - xi}:
      * {@code dist(S, S~) <= 2 alpha} puts every generalized eigenvalue of {@code (S~, S)} in
      * {@code [1/(1+2 alpha), 1 + 2 alpha]}, so {@code -2 alpha S <= S~ - S <= 2 alpha S} and the relative spectral error
      * is at most {@code 2 alpha}. Expected: the masking alone, {@code ||(I + eta G)(I + eta G)^T - I|| ~
@@ -344,7 +344,7 @@ public final class SubsampleAndAggregate implements SecondMomentMethod {
         String cond = privacyConditionHolds(n, d) ? "n meets Thm A.6's sample size"
                 : String.format(java.util.Locale.ROOT, "Thm A.6's sample size (%.3g rows) is NOT met, so neither its"
                         + " privacy nor this accuracy is proven (uncertified run)", minimumRowsForPrivacy(d));
-        return org.dpgauss.release.Accuracy.of(SpectralAccuracy.METRIC, expected, 2 * alpha, 1 - xi,
+        return org.dpgauss.release.Accuracy.of(SpectralAccuracy.RELATIVE_METRIC, expected, 2 * alpha, 1 - xi,
                 String.format(java.util.Locale.ROOT, "the release PASSes (a FAIL releases nothing; FAIL has"
                         + " probability <= xi under these assumptions); the rows are (m, alpha, beta)-subsamplable with"
                         + " m=%d, alpha=%.4g and beta <= xi m/(2n) = %.3g (random groups of m rows have second moments"

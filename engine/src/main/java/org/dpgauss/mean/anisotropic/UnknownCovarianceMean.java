@@ -254,8 +254,8 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
 
     /**
      * This estimator with a public guess of the data's (diagonal) covariance that feeds ONLY its accuracy statement
-     * (the algorithm never uses it; it estimates the variances privately). Without a guess no accuracy is stated:
-     * the error scales with the unknown variances.
+     * (the algorithm never uses it; it estimates the variances privately). Without a guess the accuracy is stated in
+     * units of the data's own spread ({@link #SCALED_METRIC}), since the error scales with the unknown variances.
      *
      * @param variances the assumed per-coordinate variances (length d, finite, {@code > 0}); copied
      * @return the estimator with an accuracy statement
@@ -276,9 +276,13 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
     /** The probability at which the accuracy bound is stated. */
     public static final double ACCURACY_PROBABILITY = 0.95;
 
+    /** The metric of the statement without assumed variances (its unit is the data's scale, not public). */
+    public static final String SCALED_METRIC = "L2 distance to the mean of the rows, in units of sqrt(tr(Sigma)/d)"
+            + " (the rows' root-mean-square standard deviation per coordinate)";
+
     /**
-     * The a-priori accuracy under the assumed variances ({@link #assumingVariances}), in L2 distance to the mean of
-     * the rows. Three independent parts: the second half's mean against all rows' mean ({@code N(0, Sigma/N)}), and
+     * The a-priori accuracy. With assumed variances ({@link #assumingVariances}), in L2 distance to the mean of the
+     * rows. Three independent parts: the second half's mean against all rows' mean ({@code N(0, Sigma/N)}), and
      * the two Algorithm 1 calls on the second half, each stated by the real {@link RescaledAveraging} with the
      * parameters Algorithm 2 would give it when its private variance estimates are right (expected value) or at
      * the largest value their Lemma 4.6 interval {@code (S/16, 4S]} allows (bound: variances times 4). The top set
@@ -286,13 +290,33 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
      * the worst of the top sets of the j largest variances, j = 0..k. Failure budget 5%: 1% for the half-sample
      * term, 2% for each call.
      *
-     * @return the statement, or empty without assumed variances or where a call is likely to FAIL
+     * <p>Without assumed variances, the same statement for {@code Sigma = I} in units of
+     * {@code sqrt(tr(Sigma)/d)} ({@link #SCALED_METRIC}): every step of Algorithm 2 is equivariant under scaling the
+     * data (the variance estimates, the filter radii and the noise scale with it), so for {@code Sigma = sigma^2 I}
+     * the error divided by sigma has the law of the error at {@code Sigma = I}; with no top coordinates
+     * ({@code k = 0}) only the trace matters; for an anisotropic diagonal Sigma of the same trace the top call's noise,
+     * which grows with {@code sum_i Sigma_ii^(1/2) <= sqrt(d tr Sigma)}, is at most the isotropic one.
+     * The number is public (a function of N, d, epsilon, delta, beta); its unit is the data's own spread.
+     *
+     * @return the statement, or empty where a call is likely to FAIL
      */
     public java.util.Optional<org.dpgauss.release.Accuracy> accuracy() {
         if (assumedVariances == null) {
-            return java.util.Optional.empty();
+            double[] ones = new double[d];
+            java.util.Arrays.fill(ones, 1.0);
+            return accuracy(ones).map(a -> org.dpgauss.release.Accuracy.of(SCALED_METRIC, a.expected(), a.bound(),
+                    a.probability(), "the rows are Gaussian with a diagonal covariance Sigma (unknown: no public guess"
+                            + " of the variances was given, so the error is stated in units of the data's own"
+                            + " per-coordinate spread sqrt(tr(Sigma)/d), which is not public); exact for Sigma ="
+                            + " sigma^2 I (and for any diagonal Sigma when k=0, as only the trace then matters), at most"
+                            + " this for an anisotropic Sigma of the same trace; the private variance"
+                            + " estimates fall in their stated intervals and both filters keep every row; each"
+                            + " Algorithm 1 call runs at epsilon/84 internally, so its noise dominates the error"));
         }
-        double[] v = assumedVariances;
+        return accuracy(assumedVariances);
+    }
+
+    private java.util.Optional<org.dpgauss.release.Accuracy> accuracy(double[] v) {
         Integer[] order = new Integer[d];
         for (int i = 0; i < d; i++) {
             order[i] = i;
@@ -305,13 +329,13 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
                 expectedTop++;
             }
         }
-        double[] mid = parts(order, expectedTop, 1.0);
+        double[] mid = parts(v, order, expectedTop, 1.0);
         if (mid == null) {
             return java.util.Optional.empty();
         }
         double worst = 0;
         for (int j = 0; j <= k; j++) {
-            double[] p = parts(order, j, 4.0);
+            double[] p = parts(v, order, j, 4.0);
             if (p == null) {
                 return java.util.Optional.empty();
             }
@@ -336,7 +360,7 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
      * {expected, bound} of the two Algorithm 1 calls together for the top set of the j largest assumed variances,
      * the variances scaled by {@code inflate}; null if a call makes no statement (likely FAIL).
      */
-    private double[] parts(Integer[] order, int j, double inflate) {
+    private double[] parts(double[] v, Integer[] order, int j, double inflate) {
         double b6 = beta / 6;
         double logTerm = 1 + 2 * Math.sqrt(Math.log(half / b6));
         double e2 = 0;
@@ -346,7 +370,7 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
             double[] diag = new double[j];
             double sTop = 0;
             for (int t = 0; t < j; t++) {
-                diag[t] = inflate * assumedVariances[order[t]];
+                diag[t] = inflate * v[order[t]];
                 sTop += Math.sqrt(diag[t]);
             }
             java.util.Optional<org.dpgauss.release.Accuracy> a = RescaledAveraging.provable(
@@ -360,7 +384,7 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
         if (j < d) {
             double sBot = 0;
             for (int t = j; t < d; t++) {
-                sBot += inflate * assumedVariances[order[t]];
+                sBot += inflate * v[order[t]];
             }
             java.util.Optional<org.dpgauss.release.Accuracy> a = RescaledAveraging.provable(
                     ShapeMatrix.identity(d - j), radius(sBot, logTerm), each).accuracy(half, 0.02);

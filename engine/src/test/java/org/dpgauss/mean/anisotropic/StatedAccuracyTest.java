@@ -132,7 +132,6 @@ class StatedAccuracyTest {
         double[] mu = AnisotropicTestData.farMean(d);
         int n = (int) UnknownCovarianceMean.requiredRows(d, 1, DELTA, 0.01);
         UnknownCovarianceMean plain = UnknownCovarianceMean.of(n, d, ApproxDp.of(1, DELTA), 0.01);
-        assertFalse(plain.accuracy().isPresent());
         UnknownCovarianceMean m = plain.assumingVariances(v);
         Accuracy a = m.accuracy().orElseThrow();
         int runs = 60;
@@ -142,5 +141,35 @@ class StatedAccuracyTest {
                 n, d, a.expected(), a.bound(), o.median(), o.exceed(), runs);
         assertTrue(o.exceed() <= allowedExceedances(runs, a.probability()), o.exceed() + " above " + a);
         assertEquals(1, o.median() / a.expected(), 0.5, "median " + o.median() + " vs expected " + a.expected());
+    }
+
+    /**
+     * Without assumed variances Algorithm 2 states its accuracy in units of the data's own spread
+     * {@code sqrt(tr(Sigma)/d)}: on isotropic Gaussian rows of standard deviation 1.5 the realised error divided by 1.5
+     * meets it.
+     */
+    @Test
+    void unknownCovarianceStatementWithoutAGuessHoldsInUnitsOfTheSpread() {
+        int d = 3;
+        double sd = 1.5;
+        double[] v = {sd * sd, sd * sd, sd * sd};
+        double[] mu = AnisotropicTestData.farMean(d);
+        int n = (int) UnknownCovarianceMean.requiredRows(d, 1, DELTA, 0.01);
+        UnknownCovarianceMean m = UnknownCovarianceMean.of(n, d, ApproxDp.of(1, DELTA), 0.01);
+        Accuracy a = m.accuracy().orElseThrow();
+        assertEquals(UnknownCovarianceMean.SCALED_METRIC, a.metric());
+        assertTrue(a.assumptions().contains("not public"), a.assumptions());
+        // the same numbers as the statement under the guess Sigma = I
+        Accuracy unit = m.assumingVariances(new double[] {1, 1, 1}).accuracy().orElseThrow();
+        assertEquals(unit.expected(), a.expected(), 0);
+        assertEquals(unit.bound(), a.bound(), 0);
+        Accuracy inData = Accuracy.of("L2", a.expected() * sd, a.bound() * sd, a.probability(), "");
+        int runs = 60;
+        org.dpgauss.engine.ComputeEngine engine = ShortcutCountsEngine.create();
+        Outcome o = run(runs, n, mu, v, 59, (x, r) -> m.release(x, engine, r), inData);
+        System.out.printf("unknown-covariance (no guess) N=%d d=%d eps=1: expected %.4g bound %.4g median %.4g"
+                + " (units of sd), %d/%d above%n", n, d, a.expected(), a.bound(), o.median() / sd, o.exceed(), runs);
+        assertTrue(o.exceed() <= allowedExceedances(runs, a.probability()), o.exceed() + " above " + a);
+        assertEquals(1, o.median() / inData.expected(), 0.5, "median " + o.median() + " vs " + inData.expected());
     }
 }
