@@ -49,6 +49,16 @@ public final class Checks {
         }
     }
 
+    /** Arguments of {@code X B}: a non-empty data matrix, and B finite with {@code x.cols()} rows. */
+    public static void rowProduct(RowBlockMatrix x, DMatrixRMaj b) {
+        notEmpty(x, "data matrix");
+        if (b == null || b.numRows != x.cols() || b.numCols < 1) {
+            throw new IllegalArgumentException("right factor must be " + x.cols() + " x m (m >= 1) for a data matrix"
+                    + " with " + x.cols() + " columns, got " + (b == null ? "null" : b.numRows + " x " + b.numCols));
+        }
+        finite(b, "right factor");
+    }
+
     public static void notEmpty(RowBlockMatrix x, String name) {
         if (x == null) {
             throw new IllegalArgumentException(name + " is null");

@@ -269,6 +269,32 @@ public abstract class ComputeEngineContractTest {
         assertThrows(IllegalArgumentException.class, () -> engine.mahalanobisNorms(x, new DMatrixRMaj(3, 3), null));
     }
 
+    // ---------- rows times a small matrix ---------------------------------------------------------
+
+    @ParameterizedTest
+    @MethodSource("shapes")
+    void multiplyRowsMatchesNaive(int n, int d, int blockRows) {
+        double[][] x = gaussian(n, d, 31);
+        RowBlockMatrix xm = RowBlockMatrix.of(x, blockRows);
+        for (int m : new int[] {1, d, d + 3}) {
+            double[][] b = gaussian(d, m, 32 + m);
+            RowBlockMatrix y = engine.multiplyRows(xm, dense(b));
+            assertEquals(n, y.rows(), "rows");
+            assertEquals(blockRows, y.blockRows(), "the input's block layout");
+            assertClose(NaiveReference.product(x, false, b, false), dense(y.toArray()), "X B, m=" + m);
+        }
+    }
+
+    @Test
+    void multiplyRowsRejectsMismatchedOrNonFiniteFactor() {
+        RowBlockMatrix x = RowBlockMatrix.of(gaussian(4, 3, 1));
+        assertThrows(IllegalArgumentException.class, () -> engine.multiplyRows(x, new DMatrixRMaj(2, 3)));
+        assertThrows(IllegalArgumentException.class, () -> engine.multiplyRows(x, null));
+        DMatrixRMaj nan = new DMatrixRMaj(3, 2);
+        nan.set(1, 1, Double.NaN);
+        assertThrows(IllegalArgumentException.class, () -> engine.multiplyRows(x, nan));
+    }
+
     // ---------- distances to a reference set -----------------------------------------------------
 
     @ParameterizedTest

@@ -305,6 +305,48 @@ public final class OpenBlasPrimitives {
         return z;
     }
 
+    // ---------- rows times a small matrix ---------------------------------------------------------------------
+
+    /** {@code Y = X B} (n x m) by {@code dgemm} on row chunks that never cross a block, with x's block layout. */
+    public static RowBlockMatrix multiplyRows(RowBlockMatrix x, DMatrixRMaj b) {
+        Checks.rowProduct(x, b);
+        NativeBlas.require();
+        int d = x.cols();
+        int m = b.numCols;
+        RowBlockMatrix y = RowBlockMatrix.zeros(x.rows(), m, x.blockRows());
+        int ch = chunkRows(Math.max(d, m));
+        int taskCount = 0;
+        for (int blk = 0; blk < x.blockCount(); blk++) {
+            taskCount += (x.blockRowCount(blk) + ch - 1) / ch;
+        }
+        int tasks = taskCount;
+        int[] taskBlock = new int[tasks];
+        int[] taskFrom = new int[tasks];
+        int t = 0;
+        for (int blk = 0; blk < x.blockCount(); blk++) {
+            for (int from = 0; from < x.blockRowCount(blk); from += ch) {
+                taskBlock[t] = blk;
+                taskFrom[t++] = from;
+            }
+        }
+        int groups = Math.min(GROUPS, tasks);
+        forEachGroup(groups, grp -> {
+            DoubleBuffer bb = put(b, 2);
+            DoubleBuffer chunk = NativeBlas.scratch(0, (long) ch * d);
+            DoubleBuffer out = NativeBlas.scratch(1, (long) ch * m);
+            for (int task = groupStart(tasks, groups, grp); task < groupStart(tasks, groups, grp + 1); task++) {
+                int blk = taskBlock[task];
+                int from = taskFrom[task];
+                int k = Math.min(ch, x.blockRowCount(blk) - from);
+                chunk.put(0, x.block(blk), from * d, k * d);
+                openblas.cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, k, m, d, 1.0,
+                        room(chunk, (long) k * d), d, room(bb, (long) d * m), m, 0.0, room(out, (long) k * m), m);
+                out.get(0, y.block(blk), from * m, k * m);
+            }
+        });
+        return y;
+    }
+
     // ---------- Gaussian projection -------------------------------------------------------------------------
 
     /** {@code D^T G} (d x r) with {@code G_ij = generator.normal(firstIndex + i r + j)}, streamed in row chunks. */
