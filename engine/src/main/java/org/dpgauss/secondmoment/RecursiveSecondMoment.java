@@ -119,7 +119,7 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
                     + " it privately with Algorithm 4 (--lambda-epsilon e)");
         }
         Double lambda = params.minEigenvalue();
-        AnalyzeGauss.checkRadius("radius R", params.radius());
+        ParameterChecks.radius("radius R", params.radius());
         double r2 = params.radius() * params.radius();
         if (lambda != null && lambda > r2) {
             throw new IllegalArgumentException("min eigenvalue=" + lambda + " exceeds R^2=" + r2
