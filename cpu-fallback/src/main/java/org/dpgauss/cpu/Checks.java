@@ -26,6 +26,25 @@ public final class Checks {
     public static void finite(DMatrixRMaj a, String name) {
         double[] v = a.data;
         int len = a.getNumElements();
+        // x * 0 is (signed) zero for finite x and NaN for an infinity or NaN: four independent sums of it scan without
+        // a branch per entry (a third of the time at d = 100); only a matrix that fails is scanned again for the cell
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        int k4 = len & ~3;
+        for (int k = 0; k < k4; k += 4) {
+            s0 += v[k] * 0.0;
+            s1 += v[k + 1] * 0.0;
+            s2 += v[k + 2] * 0.0;
+            s3 += v[k + 3] * 0.0;
+        }
+        for (int k = k4; k < len; k++) {
+            s0 += v[k] * 0.0;
+        }
+        if (s0 + s1 + s2 + s3 == 0.0) {
+            return;
+        }
         for (int k = 0; k < len; k++) {
             if (!Double.isFinite(v[k])) {
                 throw new IllegalArgumentException(name + " has a non-finite entry " + v[k] + " at ("

@@ -224,6 +224,15 @@ public abstract class ComputeEngineContractTest {
     void choleskyRejectsBadInput() {
         assertThrows(IllegalArgumentException.class, () -> engine.cholesky(new DMatrixRMaj(2, 3)));
         assertThrows(IllegalArgumentException.class, () -> engine.cholesky(dense(new double[][] {{Double.NaN}})));
+        // every position of a larger matrix is scanned, and the message names the cell
+        for (double bad : new double[] {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN}) {
+            for (int k = 0; k < 49; k += 5) { // every residue mod 4 (the scan sums four lanes)
+                DMatrixRMaj a = spd(7, 5);
+                a.data[k] = bad;
+                String msg = assertThrows(IllegalArgumentException.class, () -> engine.cholesky(a)).getMessage();
+                assertTrue(msg.contains("(" + k / 7 + ", " + k % 7 + ")"), msg);
+            }
+        }
     }
 
     @ParameterizedTest
