@@ -10,9 +10,10 @@
 //                even k: r cos(2 pi u2), odd k: r sin(2 pi u2), both of the exact angle
 // sqrt and the products are correctly rounded on both sides and no product here feeds an addition
 // (so --fmad cannot contract anything), hence normals differ from Java only by the elementary
-// functions: CUDA's double log (<= 1 ulp) vs Math.log (<= 1 ulp) on bit-identical arguments, and
-// CUDA's sincospi(2*u2) vs Java's polynomial on the exactly reduced angle (org.dpgauss.random.BoxMuller),
-// each within a few ulps of the true value: normals agree to a few ulps.
+// functions, each within a few ulps of the true value on bit-identical arguments: CUDA's double log
+// (<= 1 ulp) vs Java's series on the exactly reduced argument (<= 3 ulps), and CUDA's sincospi(2*u2)
+// vs Java's polynomial on the exactly reduced angle (org.dpgauss.random.BoxMuller): normals agree to a
+// few ulps.
 #pragma once
 
 #include <stdint.h>

@@ -2,20 +2,21 @@ package org.dpgauss.random;
 
 /**
  * The Box-Muller transform behind {@link CounterBasedGenerator#normal} and its bulk twin
- * {@link CounterBasedGenerator#fillNormals}: {@code r = sqrt(-2 ln u1)}, and {@code cos(2 pi u2)},
- * {@code sin(2 pi u2)} from a polynomial on the exactly reduced angle instead of {@code Math.sin/cos}.
+ * {@link CounterBasedGenerator#fillNormals}: {@code r = sqrt(-2 ln u1)} with the logarithm from a series on the
+ * exactly reduced argument ({@link #radius}), and {@code cos(2 pi u2)}, {@code sin(2 pi u2)} from a polynomial on the
+ * exactly reduced angle, instead of {@code Math.log/sin/cos}.
  *
  * <p>The angle needs no rounded {@code 2 pi u2}: with {@code v = u2 - 1/2} (exact, u2 is a multiple of
  * 2^-53), {@code q = rint(4 v)} in {-2..2} and {@code f = (4 v - q) / 4} (exact, {@code |f| <= 1/8}),
- * {@code sin(2 pi u2) = -(sin(qπ/2) C + cos(qπ/2) S)} and {@code cos(2 pi u2) = -(cos(qπ/2) C - sin(qπ/2) S)},
+ * {@code sin(2 pi u2) = -(sin(q pi/2) C + cos(q pi/2) S)} and {@code cos(2 pi u2) = -(cos(q pi/2) C - sin(q pi/2) S)},
  * where {@code S, C} are the Taylor polynomials of sin and cos at {@code x = 2 pi f} ({@code |x| <= pi/4}, terms
  * to {@code x^17} and {@code x^18}: the first omitted term is below 1e-19) and the quadrant factors
- * {@code cos(qπ/2) = (6 - 7q^2 + q^4)/6}, {@code sin(qπ/2) = q(4 - q^2)/3} are exact. The result is within a
+ * {@code cos(q pi/2) = 1 - |q|}, {@code sin(q pi/2) = q (2 - |q|)} are exact. The result is within a
  * few ulps of {@code sin/cos(2 pi u2)} (the CUDA twin uses {@code sincospi(2 u2)}, the same exact angle).
  *
- * <p>Why: {@code Math.sin} and {@code Math.cos} each cost about as much as one ChaCha20 block per pair; the
- * polynomial is plain multiply-add on arrays, which the JIT vectorises, and the scalar {@link #sinCos} runs the
- * same operations in the same order, so per-element and bulk paths agree bit for bit (Java floating point is
+ * <p>Why: {@code Math.log}, {@code Math.sin} and {@code Math.cos} together cost more per pair than the ChaCha20
+ * words behind it; series and polynomials are plain multiply-add on arrays, which the JIT vectorises, and the scalar
+ * {@link #radius} and {@link #sinCos} run the same operations in the same order, so per-element and bulk paths agree bit for bit (Java floating point is
  * strict: no contraction into fused multiply-adds).
  */
 final class BoxMuller {
@@ -51,9 +52,72 @@ final class BoxMuller {
         return CounterBasedGenerator.toUniform((lo & 0xffffffffL) | ((long) hi << 32));
     }
 
-    /** Box-Muller radius {@code sqrt(-2 ln u1)}. */
+    // ln 2 split as in fdlibm: LN2_HI has 32 significant bits, so k * LN2_HI is exact for the exponents here
+    private static final double LN2_HI = 6.93147180369123816490e-01;
+    private static final double LN2_LO = 1.90821492927058770002e-10;
+    private static final double SQRT_2 = 1.4142135623730951;
+    // 2 / (2k + 1): ln m = 2 atanh(s) = s (L0 + L1 s^2 + L2 s^4 + ...), s = (m - 1)/(m + 1), |s| <= 0.1716
+    private static final double L0 = 2.0 / 1;
+    private static final double L1 = 2.0 / 3;
+    private static final double L2 = 2.0 / 5;
+    private static final double L3 = 2.0 / 7;
+    private static final double L4 = 2.0 / 9;
+    private static final double L5 = 2.0 / 11;
+    private static final double L6 = 2.0 / 13;
+    private static final double L7 = 2.0 / 15;
+    private static final double L8 = 2.0 / 17;
+    private static final double L9 = 2.0 / 19;
+    private static final double L10 = 2.0 / 21;
+
+    /**
+     * Box-Muller radius {@code sqrt(-2 ln u1)} with {@code ln u1 = k ln 2 + ln m}, {@code u1 = 2^k m},
+     * {@code m in [sqrt(1/2), sqrt(2))} (exact), and {@code ln m = 2 atanh((m - 1)/(m + 1))} by its series to
+     * {@code s^21} (first omitted term below 1e-17 relative): within 3 ulps of {@code StrictMath.log} (tested), like
+     * the CUDA twin's {@code log}. Written so that the bulk loop vectorises; the same operations as
+     * {@link #radii}.
+     */
     static double radius(double u1) {
-        return Math.sqrt(-2 * Math.log(u1));
+        int k = Math.getExponent(u1);
+        double m = u1 * Double.longBitsToDouble((long) (1023 - k) << 52);
+        if (m > SQRT_2) {
+            m *= 0.5;
+            k++;
+        }
+        return radiusReduced(k, m);
+    }
+
+    private static double radiusReduced(double k, double m) {
+        double s = (m - 1.0) / (m + 1.0);
+        double z = s * s;
+        double p = L0 + z * (L1 + z * (L2 + z * (L3 + z * (L4 + z * (L5 + z * (L6 + z * (L7 + z * (L8
+                + z * (L9 + z * L10)))))))));
+        return Math.sqrt(-2.0 * (k * LN2_HI + (s * p + k * LN2_LO)));
+    }
+
+    /**
+     * {@code u[i] <- radius(u[i])} for {@code i < len}: the exponent split in a scalar loop, the series and the square
+     * root in a loop the JIT vectorises ({@code k}, {@code m} scratch of at least len).
+     */
+    static void radii(double[] u, double[] k, double[] m, int len) {
+        for (int i = 0; i < len; i++) {
+            int e = Math.getExponent(u[i]);
+            double f = u[i] * Double.longBitsToDouble((long) (1023 - e) << 52);
+            if (f > SQRT_2) {
+                f *= 0.5;
+                e++;
+            }
+            k[i] = e;
+            m[i] = f;
+        }
+        for (int i = 0; i < len; i++) {
+            double mi = m[i];
+            double ki = k[i];
+            double s = (mi - 1.0) / (mi + 1.0);
+            double z = s * s;
+            double p = L0 + z * (L1 + z * (L2 + z * (L3 + z * (L4 + z * (L5 + z * (L6 + z * (L7 + z * (L8
+                + z * (L9 + z * L10)))))))));
+            u[i] = Math.sqrt(-2.0 * (ki * LN2_HI + (s * p + ki * LN2_LO)));
+        }
     }
 
     /** {@code cos(2 pi u)} (even) or {@code sin(2 pi u)} (odd) for a uniform u in (0, 1). */
@@ -67,9 +131,9 @@ final class BoxMuller {
                 + x2 * S17)))))));
         double c = 1.0 + x2 * (C2 + x2 * (C4 + x2 * (C6 + x2 * (C8 + x2 * (C10 + x2 * (C12 + x2 * (C14
                 + x2 * (C16 + x2 * C18))))))));
-        double q2 = q * q;
-        double cq = (6.0 - 7.0 * q2 + q2 * q2) / 6.0;
-        double sq = q * (4.0 - q2) / 3.0;
+        double aq = Math.abs(q);
+        double cq = 1.0 - aq;
+        double sq = q * (2.0 - aq);
         return sine ? -(sq * c + cq * s) : -(cq * c - sq * s);
     }
 
@@ -100,9 +164,9 @@ final class BoxMuller {
         }
         for (int i = 0; i < len; i++) {
             double qi = q[i];
-            double q2 = qi * qi;
-            double cq = (6.0 - 7.0 * q2 + q2 * q2) / 6.0;
-            double sq = qi * (4.0 - q2) / 3.0;
+            double aq = Math.abs(qi);
+            double cq = 1.0 - aq;
+            double sq = qi * (2.0 - aq);
             double s = sin[i];
             double c = cos[i];
             sin[i] = -(sq * c + cq * s);
@@ -146,9 +210,7 @@ final class BoxMuller {
                 }
             }
             int n = pairsPerBlock * count;
-            for (int i = 0; i < n; i++) {
-                u1[i] = radius(u1[i]);
-            }
+            radii(u1, x, q, n);
             sinCos(u2, cos, sin, x, q, n);
             long firstPair = b0 * pairsPerBlock;
             long k0 = 2 * firstPair; // the first normal of this batch

@@ -168,20 +168,26 @@ public final class ChaCha20 implements CounterBasedGenerator {
             throw new IllegalArgumentException("blocks: count=" + count + " does not fit in out of length "
                     + (out == null ? "null" : out.length));
         }
-        int[][] s = new int[WORDS][];
+        int[][] s = STATE.get();
+        if (s[0].length < count) {
+            for (int w = 0; w < s.length; w++) {
+                s[w] = new int[count];
+            }
+        }
         int[] init = {C0, C1, C2, C3, key[0], key[1], key[2], key[3], key[4], key[5], key[6], key[7], 0, 0,
             (int) stream, (int) (stream >>> 32)};
         for (int w = 0; w < WORDS; w++) {
-            s[w] = new int[count];
-            java.util.Arrays.fill(s[w], init[w]);
+            java.util.Arrays.fill(s[w], 0, count, init[w]);
         }
+        int[] c12 = s[WORDS];
+        int[] c13 = s[WORDS + 1];
         for (int i = 0; i < count; i++) {
             long c = first + i;
-            s[12][i] = (int) c;
-            s[13][i] = (int) (c >>> 32);
+            c12[i] = (int) c;
+            c13[i] = (int) (c >>> 32);
         }
-        int[] c12 = s[12].clone();
-        int[] c13 = s[13].clone();
+        System.arraycopy(c12, 0, s[12], 0, count);
+        System.arraycopy(c13, 0, s[13], 0, count);
         for (int round = 0; round < 10; round++) {
             doubleRound(s, count);
         }
@@ -199,8 +205,21 @@ public final class ChaCha20 implements CounterBasedGenerator {
                     out[base + i] = sw[i] + v;
                 }
             }
+            java.util.Arrays.fill(sw, 0, count, 0); // no key-derived state outlives the call
         }
     }
+
+    /**
+     * Per-thread working state of {@link #blocks} (the 16 words and the two counter words of each block), reused so
+     * that a bulk fill allocates nothing per batch; the 16 words are zeroed before each call returns.
+     */
+    private static final ThreadLocal<int[][]> STATE = ThreadLocal.withInitial(() -> {
+        int[][] s = new int[WORDS + 2][];
+        for (int w = 0; w < s.length; w++) {
+            s[w] = new int[0];
+        }
+        return s;
+    });
 
     /** One double round (column round, then diagonal round) on every block, one block per loop iteration. */
     private static void doubleRound(int[][] s, int count) {

@@ -17,16 +17,16 @@ package org.dpgauss.random;
  *       is symmetric about 1/2. (With 53 bits, {@code ((w >>> 11) + 0.5) * 0x1.0p-53}, the sum is not
  *       representable above 2^52 and rounds to 2^53 for the top word, giving exactly 1.0.)</li>
  *   <li><b>normal(k)</b>: Box-Muller on the uniform pair {@code u1 = uniform(2*(k/2))},
- *       {@code u2 = uniform(2*(k/2) + 1)}: {@code r = Math.sqrt(-2 * Math.log(u1))}; even {@code k}
- *       gives {@code r * cos(2 pi u2)}, odd {@code k} gives {@code r * sin(2 pi u2)}, with sin and cos of
- *       the exactly reduced angle evaluated by the polynomial in {@code BoxMuller} (within a few ulps of the
- *       true values). Both members of a pair come from one block.</li>
+ *       {@code u2 = uniform(2*(k/2) + 1)}: {@code r = sqrt(-2 ln u1)}; even {@code k} gives
+ *       {@code r * cos(2 pi u2)}, odd {@code k} gives {@code r * sin(2 pi u2)}, with the logarithm and sin and
+ *       cos of the exactly reduced arguments evaluated by the series and polynomials in {@code BoxMuller}
+ *       (within a few ulps of the true values). Both members of a pair come from one block.</li>
  * </ul>
  * By construction words and uniforms are bit-identical on the GPU and normals agree to a few ulps
  * (to be confirmed on a GPU): {@code sqrt} and the products are correctly rounded on both sides, the
- * logarithms (CUDA's {@code log}, max 1-2 ulp, and {@code Math.log}, max 1 ulp) see bit-identical
- * arguments, and both sides take sin and cos of the exact angle {@code 2 pi u2} (CUDA: {@code sincospi(2*u2)};
- * Java: the polynomial of {@code BoxMuller}), each within a few ulps.
+ * logarithms (CUDA's {@code log}, max 1 ulp; Java's series, max 3 ulps) see bit-identical arguments, and
+ * both sides take sin and cos of the exact angle {@code 2 pi u2} (CUDA: {@code sincospi(2*u2)}; Java: the
+ * polynomial of {@code BoxMuller}), each within a few ulps.
  *
  * <p>The bulk {@code fill*} methods generate each block once and are bit-identical to the
  * per-element methods for any start and length, so a matrix G with {@code G[i][j] = normal(i*r + j)}

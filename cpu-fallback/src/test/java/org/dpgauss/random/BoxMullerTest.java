@@ -23,6 +23,31 @@ class BoxMullerTest {
         assertTrue(worst < 1e-15, "max |error| " + worst);
     }
 
+    /** The radius's logarithm against StrictMath over the whole range of u1 (2^-53 to 1 - 2^-53). */
+    @Test
+    void radiusWithinAFewUlpsOfStrictMath() {
+        SplittableRandom rnd = new SplittableRandom(3);
+        double worst = 0;
+        int n = 4096;
+        double[] u = new double[n];
+        for (int rep = 0; rep < 100; rep++) {
+            for (int i = 0; i < n; i++) { // every exponent: the word shifted right by 0..63 bits
+                u[i] = CounterBasedGenerator.toUniform(rnd.nextLong() >>> rnd.nextInt(64));
+            }
+            double[] bulk = u.clone();
+            BoxMuller.radii(bulk, new double[n], new double[n], n);
+            for (int i = 0; i < n; i++) {
+                double r = BoxMuller.radius(u[i]);
+                assertEquals(r, bulk[i], "bulk and scalar radius at u=" + u[i]);
+                double exact = StrictMath.sqrt(-2 * StrictMath.log(u[i]));
+                worst = Math.max(worst, Math.abs(r - exact) / Math.ulp(exact));
+            }
+        }
+        assertTrue(worst <= 3, "max error " + worst + " ulps");
+        assertEquals(Math.sqrt(-2 * Math.log(0x1.0p-53)), BoxMuller.radius(0x1.0p-53), 1e-15);
+        assertEquals(Math.sqrt(-2 * Math.log(1 - 0x1.0p-53)), BoxMuller.radius(1 - 0x1.0p-53), 1e-23);
+    }
+
     @Test
     void exactAtQuadrantsAndRelativelyAccurateNearZeros() {
         assertEquals(1.0, BoxMuller.sinCos(0.25, true));
