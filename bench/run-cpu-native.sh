@@ -16,10 +16,12 @@
 #              both sides pinned to core 0 (taskset -c 0) with one BLAS thread (OPENBLAS_NUM_THREADS=1,
 #              -Ddpgauss.openblas.threads=1), so the ratios compare single-core work on a shared machine
 #   --e2e      also time whole commands in one warmed JVM (CpuNativeEndToEnd: second-moment coinpress and
-#              analyze-gauss, mean clipped, mean anisotropic with a known covariance) on both engines at the first
-#              shape (the anisotropic mean on EJML only with JAVA_OPTS=-Dcpunative.e2e.ejmlAnisotropic=true: its
-#              quadratic neighbour count takes minutes), and the JVM start of `dpgauss --version`, into
-#              OUTDIR/e2e-NxD.json (no numpy port of the mechanisms yet)
+#              analyze-gauss, mean clipped, mean anisotropic with a known covariance) on both engines at each
+#              --e2e-shapes shape (the anisotropic mean on EJML only with JAVA_OPTS=-Dcpunative.e2e.ejmlAnisotropic=true:
+#              its quadratic neighbour count takes minutes), the numpy ports of CoinPress and Analyze Gauss
+#              (bench/cpu-native/numpy_mechanisms.py) on the same file, and the JVM start of `dpgauss --version`,
+#              into OUTDIR/e2e-NxD.json, OUTDIR/e2e-numpy-NxD.json and the table OUTDIR/e2e.md
+#   --e2e-shapes  comma-separated n x d shapes for --e2e (default 100000x100,20000x50)
 #   --rebuild  rebuild bench/target/benchmarks.jar even if it looks up to date
 #
 # Environment:
@@ -48,6 +50,7 @@ shapes="100000x100,20000x500"
 ops=""
 cores=one
 e2e=0
+e2e_shapes="100000x100,20000x50"
 command_line="bench/run-cpu-native.sh $*"
 while (($# > 0)); do
     case "$1" in
@@ -55,6 +58,7 @@ while (($# > 0)); do
         --shapes) shapes="$2"; shift ;;
         --ops) ops="$2"; shift ;;
         --e2e) e2e=1 ;;
+        --e2e-shapes) e2e_shapes="$2"; shift ;;
         --cores) [[ "$2" == all ]] || { echo "run-cpu-native.sh: --cores takes 'all'" >&2; exit 2; }; cores=all; shift ;;
         *) common_option run-cpu-native.sh "$1" ;;
     esac
@@ -102,15 +106,30 @@ for shape in ${shapes//,/ }; do
     "${ocmd[@]}" 2>&1 | tee -a "$log" >&2
 done
 if [[ $e2e == 1 ]]; then
-    first="${shapes%%,*}"; n="${first%x*}"; d="${first#*x}"
-    ecmd=("${pin[@]}" "$JAVA" -Xmx6g "${jopts[@]}" ${JAVA_OPTS:-} -cp "$JAR" org.dpgauss.bench.cpunative.CpuNativeEndToEnd
-          "$outdir/e2e-${n}x${d}.json" "$outdir/e2e-data.npy" "$n" "$d" "$repeat")
-    echo ">> ${ecmd[*]}" | tee -a "$log" >&2
-    "${ecmd[@]}" 2>&1 | tee -a "$log" >&2
-    rm -f "$outdir/e2e-data.npy"
+    e2e_pairs=()
+    for shape in ${e2e_shapes//,/ }; do
+        n="${shape%x*}"; d="${shape#*x}"
+        enpy="$outdir/e2e-data-${n}x${d}.npy"
+        ecmd=("${pin[@]}" "$JAVA" -Xmx6g "${jopts[@]}" ${JAVA_OPTS:-} -cp "$JAR" org.dpgauss.bench.cpunative.CpuNativeEndToEnd
+              "$outdir/e2e-${n}x${d}.json" "$enpy" "$n" "$d" "$repeat")
+        echo ">> ${ecmd[*]}" | tee -a "$log" >&2
+        "${ecmd[@]}" 2>&1 | tee -a "$log" >&2
+        if [[ $have_numpy == 1 ]]; then
+            clip=$("$PYTHON" -c "import json; print(json.load(open('$outdir/e2e-${n}x${d}.json'))['times']['second-moment coinpress']['cpu']['clip'])")
+            ncmd=("${pin[@]}" "$PYTHON" bench/cpu-native/numpy_mechanisms.py "$enpy" "$outdir/e2e-numpy-${n}x${d}.json"
+                  "$repeat" 0.5 "$clip")
+            echo ">> ${ncmd[*]}" | tee -a "$log" >&2
+            "${ncmd[@]}" 2>&1 | tee -a "$log" >&2
+            e2e_pairs+=("$outdir/e2e-${n}x${d}.json" "$outdir/e2e-numpy-${n}x${d}.json")
+        fi
+        rm -f "$enpy"
+    done
     start=$( { /usr/bin/time -f %e "${pin[@]}" "$JAVA" "${jopts[@]}" -jar cli/target/dpgauss-cli-0.1.0-SNAPSHOT-all.jar --version >/dev/null; } 2>&1 | tail -n 1)
     echo "JVM start (dpgauss --version, pinned): $start s" | tee -a "$log" >&2
     echo "jvm_start_seconds: $start" > "$outdir/e2e-jvm-start.txt"
+    if ((${#e2e_pairs[@]} > 0)); then
+        "$PYTHON" bench/cpu-native/e2e_table.py "$outdir/e2e.md" "$start" "${e2e_pairs[@]}" | tee -a "$log"
+    fi
 fi
 "$PYTHON" bench/cpu-native/table.py "$outdir/cpu-native.json" "$outdir/cpu-native.md" "${pairs[@]}" | tee -a "$log"
 {

@@ -7,21 +7,21 @@
 //                word = out[2j] | (uint64_t)out[2j+1] << 32
 //   uniform(k) : ((word(k) >> 12) + 0.5) * 2^-52          in [2^-53, 1 - 2^-53], bit-identical to Java
 //   normal(k)  : u1 = uniform(2*(k/2)), u2 = uniform(2*(k/2)+1), r = sqrt(-2 log u1),
-//                t = (2*pi) * u2 (pi = Java's Math.PI, one rounding); even k: r cos t, odd k: r sin t
+//                even k: r cos(2 pi u2), odd k: r sin(2 pi u2), both of the exact angle
 // sqrt and the products are correctly rounded on both sides and no product here feeds an addition
-// (so --fmad cannot contract anything), hence normals differ from Java only by libm: CUDA's double
-// log/sin/cos (<= 1-2 ulp) vs Java's Math.log/sin/cos (<= 1 ulp) on bit-identical arguments, i.e.
-// a few ulps. Define DP_RNG_SINCOSPI to use sincospi(2*u2) (exact angle, cheaper reduction) instead;
-// it then differs from Java by ~1e-16 * r absolute, which is many ulps where sin or cos is near 0.
+// (so --fmad cannot contract anything), hence normals differ from Java only by the elementary
+// functions, each within a few ulps of the true value on bit-identical arguments: CUDA's double log
+// (<= 1 ulp) vs Java's series on the exactly reduced argument (<= 3 ulps), and CUDA's sincospi(2*u2)
+// vs Java's polynomial on the exactly reduced angle (org.dpgauss.random.BoxMuller): normals agree to a
+// few ulps.
 #pragma once
 
 #include <stdint.h>
 
 #define DP_RNG_FN __device__ __forceinline__
 
-// 2^-52 and pi, written in decimal so that no C++17 hex-float literal is needed.
+// 2^-52, written in decimal so that no C++17 hex-float literal is needed.
 #define DP_RNG_TWO_POW_M52 2.220446049250313080847263336181640625e-16
-#define DP_RNG_PI 3.141592653589793238462643383279502884
 
 DP_RNG_FN uint32_t dp_rotl32(uint32_t x, int n) { return __funnelshift_l(x, x, n); }
 
@@ -105,11 +105,7 @@ DP_RNG_FN double u64_to_uniform(uint64_t w) { return ((double)(w >> 12) + 0.5) *
 DP_RNG_FN void box_muller(double u1, double u2, double* z_even, double* z_odd) {
     const double r = sqrt(-2.0 * log(u1));
     double s, c;
-#ifdef DP_RNG_SINCOSPI
-    sincospi(2.0 * u2, &s, &c);
-#else
-    sincos((2.0 * DP_RNG_PI) * u2, &s, &c);  // == Java's 2 * Math.PI * u2 (2*pi is exact)
-#endif
+    sincospi(2.0 * u2, &s, &c);  // the exact angle 2 pi u2 (2*u2 is exact), as BoxMuller.sinCos in Java
     *z_even = r * c;
     *z_odd = r * s;
 }

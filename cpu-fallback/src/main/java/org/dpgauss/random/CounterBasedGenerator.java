@@ -17,16 +17,16 @@ package org.dpgauss.random;
  *       is symmetric about 1/2. (With 53 bits, {@code ((w >>> 11) + 0.5) * 0x1.0p-53}, the sum is not
  *       representable above 2^52 and rounds to 2^53 for the top word, giving exactly 1.0.)</li>
  *   <li><b>normal(k)</b>: Box-Muller on the uniform pair {@code u1 = uniform(2*(k/2))},
- *       {@code u2 = uniform(2*(k/2) + 1)}: {@code r = Math.sqrt(-2 * Math.log(u1))},
- *       {@code t = 2 * Math.PI * u2}; even {@code k} gives {@code r * Math.cos(t)}, odd {@code k}
- *       gives {@code r * Math.sin(t)}. Both members of a pair come from one block.</li>
+ *       {@code u2 = uniform(2*(k/2) + 1)}: {@code r = sqrt(-2 ln u1)}; even {@code k} gives
+ *       {@code r * cos(2 pi u2)}, odd {@code k} gives {@code r * sin(2 pi u2)}, with the logarithm and sin and
+ *       cos of the exactly reduced arguments evaluated by the series and polynomials in {@code BoxMuller}
+ *       (within a few ulps of the true values). Both members of a pair come from one block.</li>
  * </ul>
  * By construction words and uniforms are bit-identical on the GPU and normals agree to a few ulps
- * (to be confirmed on a GPU; a host emulation of the CUDA code matched bitwise): {@code sqrt} and the
- * products are correctly rounded on both sides, and CUDA's double {@code log}, {@code sin}, {@code cos}
- * (max 1-2 ulp) and {@code Math.log/sin/cos} (max 1 ulp) are evaluated on bit-identical arguments.
- * (CUDA's {@code sincospi(2*u2)} would compute the exact angle instead of {@code fl(2pi) * u2};
- * near a zero of sin or cos that differs from Java by ~1e-16 absolute, i.e. many ulps relative.)
+ * (to be confirmed on a GPU): {@code sqrt} and the products are correctly rounded on both sides, the
+ * logarithms (CUDA's {@code log}, max 1 ulp; Java's series, max 3 ulps) see bit-identical arguments, and
+ * both sides take sin and cos of the exact angle {@code 2 pi u2} (CUDA: {@code sincospi(2*u2)}; Java: the
+ * polynomial of {@code BoxMuller}), each within a few ulps.
  *
  * <p>The bulk {@code fill*} methods generate each block once and are bit-identical to the
  * per-element methods for any start and length, so a matrix G with {@code G[i][j] = normal(i*r + j)}
@@ -65,9 +65,29 @@ public interface CounterBasedGenerator {
     default double normal(long k) {
         requireIndex(k);
         long first = k & ~1L;
-        double r = radius(uniform(first));
-        double t = angle(uniform(first + 1));
-        return (k & 1L) == 0 ? r * Math.cos(t) : r * Math.sin(t);
+        return BoxMuller.radius(uniform(first)) * BoxMuller.sinCos(uniform(first + 1), (k & 1L) != 0);
+    }
+
+    /**
+     * Writes blocks {@code first .. first + count - 1} word-major: word {@code w} of block {@code first + i} to
+     * {@code out[w * count + i]}. The default calls {@link #block} per block; ChaCha20 computes many blocks at once.
+     *
+     * @throws IllegalArgumentException if {@code count < 1} or {@code out} is shorter than
+     *                                  {@code count * wordsPerBlock()}
+     */
+    default void blocks(long first, int count, int[] out) {
+        int words = wordsPerBlock();
+        if (count < 1 || out == null || out.length < (long) count * words) {
+            throw new IllegalArgumentException("blocks: count=" + count + " does not fit in out of length "
+                    + (out == null ? "null" : out.length));
+        }
+        int[] buf = new int[words];
+        for (int i = 0; i < count; i++) {
+            block(first + i, buf);
+            for (int w = 0; w < words; w++) {
+                out[w * count + i] = buf[w];
+            }
+        }
     }
 
     /** Writes {@code uniform(start + i)} to {@code out[off + i]} for {@code 0 <= i < len}. */
@@ -96,32 +116,7 @@ public interface CounterBasedGenerator {
         if (len == 0) {
             return;
         }
-        // Pair m = k / 2 uses words 2m, 2m+1; H is even, so a pair never straddles two blocks.
-        int pairsPerBlock = wordsPerBlock() / 4;
-        int[] buf = new int[wordsPerBlock()];
-        long pair = start >>> 1;
-        long blk = pair / pairsPerBlock;
-        int p = (int) (pair % pairsPerBlock);
-        block(blk, buf);
-        int pos = off;
-        int end = off + len;
-        boolean odd = (start & 1L) != 0;
-        while (pos < end) {
-            if (p == pairsPerBlock) {
-                block(++blk, buf);
-                p = 0;
-            }
-            double r = radius(toUniform(pack(buf, 2 * p)));
-            double t = angle(toUniform(pack(buf, 2 * p + 1)));
-            if (!odd) {
-                out[pos++] = r * Math.cos(t);
-            }
-            if (pos < end) {
-                out[pos++] = r * Math.sin(t);
-            }
-            odd = false;
-            p++;
-        }
+        BoxMuller.fill(this, start, out, off, len);
     }
 
     /** Maps a 64-bit word to (0, 1): {@code ((w >>> 12) + 0.5) * 2^-52}, exact in double. */
@@ -132,16 +127,6 @@ public interface CounterBasedGenerator {
     /** Joins words {@code 2j} (low) and {@code 2j+1} (high) of a block into one 64-bit word. */
     private static long pack(int[] buf, int j) {
         return (buf[2 * j] & 0xffffffffL) | ((long) buf[2 * j + 1] << 32);
-    }
-
-    /** Box-Muller radius; the one expression shared by per-element and bulk paths. */
-    private static double radius(double u1) {
-        return Math.sqrt(-2 * Math.log(u1));
-    }
-
-    /** Box-Muller angle {@code fl(2 pi) * u2}; the one expression shared by per-element and bulk paths. */
-    private static double angle(double u2) {
-        return 2 * Math.PI * u2;
     }
 
     private static void requireIndex(long k) {

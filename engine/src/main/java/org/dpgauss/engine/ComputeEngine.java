@@ -50,6 +50,13 @@ public interface ComputeEngine extends AutoCloseable {
     RowBlockMatrix whiten(RowBlockMatrix x, DMatrixRMaj lower);
 
     /**
+     * Rows times a small matrix, {@code X B} (n x m, x's block layout): row i is {@code B^T x_i}. For linear maps of
+     * the rows inside mechanisms (e.g. the recursive second moment's shrinkage {@code x -> c (I - U U^T / 2) x}).
+     * B is finite with {@code x.cols()} rows.
+     */
+    RowBlockMatrix multiplyRows(RowBlockMatrix x, DMatrixRMaj b);
+
+    /**
      * Squared distances from every row of x to every row of the reference set, reduced on the fly to
      * the {@code keep} largest per row (descending): an n x keep matrix. LargestCore's order statistics.
      */

@@ -80,6 +80,11 @@ public final class CpuEngine implements ComputeEngine {
     }
 
     @Override
+    public RowBlockMatrix multiplyRows(RowBlockMatrix x, DMatrixRMaj b) {
+        return org.dpgauss.cpu.RowProduct.multiplyRows(x, b);
+    }
+
+    @Override
     public RowBlockMatrix largestReferenceDistances(RowBlockMatrix x, RowBlockMatrix reference, int keep) {
         return ReferenceDistances.largest(x, reference, keep);
     }

@@ -88,6 +88,11 @@ public final class OpenBlasEngine implements ComputeEngine {
     }
 
     @Override
+    public RowBlockMatrix multiplyRows(RowBlockMatrix x, DMatrixRMaj b) {
+        return OpenBlasPrimitives.multiplyRows(x, b);
+    }
+
+    @Override
     public RowBlockMatrix largestReferenceDistances(RowBlockMatrix x, RowBlockMatrix reference, int keep) {
         return OpenBlasPrimitives.largestReferenceDistances(x, reference, keep);
     }

@@ -169,7 +169,7 @@ public final class AnalyzeGauss implements SecondMomentMethod {
      * @return sqrt(2) R^2/n ({@link Sensitivity#TIGHT}) or 4 R^2/n ({@link Sensitivity#PAPER})
      */
     public double l2Sensitivity(int n) {
-        checkRows(n);
+        ParameterChecks.rows(n);
         double r2 = radius * radius;
         return (sensitivity == Sensitivity.TIGHT ? Math.sqrt(2) : 4.0) * r2 / n;
     }
@@ -184,7 +184,7 @@ public final class AnalyzeGauss implements SecondMomentMethod {
      * @return sigma
      */
     public double sigma(int n, int d) {
-        checkRows(n);
+        ParameterChecks.rows(n);
         double r2 = radius * radius;
         return sensitivity == Sensitivity.TIGHT ? calibratedSigma(budget.rho(), r2, n, d, accountingNoise())
                 : 4 * r2 / (n * Math.sqrt(2 * budget.rho()));
@@ -337,36 +337,6 @@ public final class AnalyzeGauss implements SecondMomentMethod {
         }
     }
 
-    /**
-     * A public radius (or scale) whose square is a normal, finite double, so that the sensitivity and the noise
-     * scale are finite and positive.
-     */
-    static void checkRadius(String name, double r) {
-        if (!(r > 0) || !Double.isFinite(r)) {
-            throw new IllegalArgumentException(name + "=" + r + " is outside (0, inf): it must be a finite positive"
-                    + " number");
-        }
-        if (!(r * r >= Double.MIN_NORMAL) || Double.isInfinite(r * r * 0x1p16)) {
-            throw new IllegalArgumentException(name + "=" + r + " is outside [1e-150, 1e150]: its square sets the"
-                    + " noise scale and must be a normal double; rescale the data by a public factor");
-        }
-    }
-
-    static Zcdp checkBudget(Zcdp budget) {
-        Objects.requireNonNull(budget, "budget");
-        if (!(budget.rho() > 0) || !Double.isFinite(budget.rho())) {
-            throw new IllegalArgumentException("rho=" + budget.rho() + " is outside (0, inf): the zCDP budget must be"
-                    + " finite and positive");
-        }
-        return budget;
-    }
-
-    static void checkRows(int n) {
-        if (n < 1) {
-            throw new IllegalArgumentException("n=" + n + " rows: the data must have at least one row");
-        }
-    }
-
     /** Builds an {@link AnalyzeGauss} from named parameters (nothing can be swapped silently). */
     public static final class Builder {
         private Double radius;
@@ -385,11 +355,7 @@ public final class AnalyzeGauss implements SecondMomentMethod {
          * @return this builder
          */
         public Builder normLowerBound(double s) {
-            if (!(s > 0) || Double.isInfinite(s)) {
-                throw new IllegalArgumentException("norm lower bound=" + s + " is outside (0, inf): it is a public"
-                        + " lower bound on the spectral norm of the rows' second moment");
-            }
-            this.normLowerBound = s;
+            this.normLowerBound = ParameterChecks.normLowerBound(s);
             return this;
         }
 
@@ -431,8 +397,8 @@ public final class AnalyzeGauss implements SecondMomentMethod {
             if (budget == null) {
                 throw new IllegalStateException("budget(Zcdp.of(rho)) is required: the zCDP budget");
             }
-            checkRadius("radius R", radius);
-            return new AnalyzeGauss(radius, checkBudget(budget), sensitivity, clipToRadius, psd, null, normLowerBound);
+            ParameterChecks.radius("radius R", radius);
+            return new AnalyzeGauss(radius, ParameterChecks.budget(budget), sensitivity, clipToRadius, psd, null, normLowerBound);
         }
     }
 }

@@ -157,8 +157,8 @@ public final class CoinPress implements SecondMomentMethod {
     }
 
     private static CoinPress create(double priorScale, Zcdp budget, double[] fractions, Double radius, boolean psd) {
-        AnalyzeGauss.checkRadius("prior scale u", priorScale);
-        AnalyzeGauss.checkBudget(budget);
+        ParameterChecks.radius("prior scale u", priorScale);
+        ParameterChecks.budget(budget);
         Objects.requireNonNull(fractions, "fractions");
         if (fractions.length < 1 || fractions.length > 50) {
             throw new IllegalArgumentException("iterations t=" + fractions.length + " is outside [1, 50]");
@@ -176,7 +176,7 @@ public final class CoinPress implements SecondMomentMethod {
                     + " exactly rho (zCDP composes by addition)");
         }
         if (radius != null) {
-            AnalyzeGauss.checkRadius("radius R", radius);
+            ParameterChecks.radius("radius R", radius);
         }
         return new CoinPress(priorScale, budget, fractions.clone(), DEFAULT_TAIL_PROBABILITY, radius, psd, null,
                 null);
@@ -192,13 +192,10 @@ public final class CoinPress implements SecondMomentMethod {
      */
     public static CoinPress fromParams(SecondMomentParams params) {
         Objects.requireNonNull(params, "params");
-        double t = params.extra(EXTRA_ITERATIONS, DEFAULT_ITERATIONS);
-        if (t != Math.rint(t) || t < 1 || t > 50) {
-            throw new IllegalArgumentException(EXTRA_ITERATIONS + "=" + t + " is not an integer in [1, 50]: CoinPress"
-                    + " runs a whole number of preconditioning steps");
-        }
+        int t = ParameterChecks.wholeExtra(EXTRA_ITERATIONS, params.extra(EXTRA_ITERATIONS, DEFAULT_ITERATIONS), 50,
+                "[1, 50]", "CoinPress runs a whole number of preconditioning steps");
         double u = params.extra(EXTRA_PRIOR_SCALE, params.radius() * params.radius());
-        CoinPress c = create(u, params.budget(), defaultSplit((int) t), params.clipToRadius() ? null
+        CoinPress c = create(u, params.budget(), defaultSplit(t), params.clipToRadius() ? null
                 : params.radius(), params.psdProjection());
         // lambda_min(S) >= L implies ||S||_2 >= L: only the accuracy statement uses it
         return params.minEigenvalue() == null ? c : c.withNormLowerBound(params.minEigenvalue());
@@ -210,11 +207,8 @@ public final class CoinPress implements SecondMomentMethod {
      * @return a copy with that bound
      */
     public CoinPress withNormLowerBound(double s) {
-        if (!(s > 0) || Double.isInfinite(s)) {
-            throw new IllegalArgumentException("norm lower bound=" + s + " is outside (0, inf): it is a public lower"
-                    + " bound on the spectral norm of the rows' second moment");
-        }
-        return new CoinPress(priorScale, budget, fractions, tailProbability, radius, psd, noiseOverride, s);
+        return new CoinPress(priorScale, budget, fractions, tailProbability, radius, psd, noiseOverride,
+                ParameterChecks.normLowerBound(s));
     }
 
     /**

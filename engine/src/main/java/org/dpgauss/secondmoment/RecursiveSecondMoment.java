@@ -119,7 +119,7 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
                     + " it privately with Algorithm 4 (--lambda-epsilon e)");
         }
         Double lambda = params.minEigenvalue();
-        AnalyzeGauss.checkRadius("radius R", params.radius());
+        ParameterChecks.radius("radius R", params.radius());
         double r2 = params.radius() * params.radius();
         if (lambda != null && lambda > r2) {
             throw new IllegalArgumentException("min eigenvalue=" + lambda + " exceeds R^2=" + r2
@@ -576,7 +576,7 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
             }
             DMatrixRMaj u = topSubspace(engine.symmetricEigen(noisy), schedule.psi() * kappa);
             double[] clip = new double[n];
-            xt = shrinkAndClip(xt, u, SQRT_3_7 * schedule.radius(t), clip, lv);
+            xt = shrinkAndClip(xt, u, SQRT_3_7 * schedule.radius(t), clip, lv, engine);
             // M <- M sqrt(7/8) (I + U U^T)
             DMatrixRMaj inv = CommonOps_DDRM.identity(d);
             if (u.numCols > 0) {
@@ -631,63 +631,42 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
 
     /**
      * Rows {@code x -> ClipRow(sqrt(8/7) (x - (1/2) U U^T x), r)}, i.e. {@code sqrt(8/7) Pi x} clipped to norm
-     * {@code r}; {@code clip} receives the factors.
+     * {@code r}; {@code clip} receives the factors. The linear map is one engine product {@code X M} with the
+     * symmetric {@code M = sqrt(8/7) (I - U U^T / 2)}; the clipping (which bounds every row's true norm by r whatever
+     * the rounding of the product, {@link RowBounds#clip}) is then applied in place.
      */
     private static RowBlockMatrix shrinkAndClip(RowBlockMatrix x, DMatrixRMaj u, double r, double[] clip,
-            Trace.Level lv) {
+            Trace.Level lv, ComputeEngine engine) {
         int n = x.rows();
         int d = x.cols();
-        int k = u.numCols;
-        RowBlockMatrix out = RowBlockMatrix.zeros(n, d);
+        DMatrixRMaj map = CommonOps_DDRM.identity(d);
+        if (u.numCols > 0) {
+            CommonOps_DDRM.multAddTransB(-0.5, u, u, map);
+        }
+        CommonOps_DDRM.scale(SQRT_8_7, map);
+        RowBlockMatrix out = engine.multiplyRows(x, map);
+        if (lv != null) {
+            lv.transformedGramBeforeClip = engine.weightedGram(out, null, null, n);
+        }
         double[] row = new double[d];
-        double[] p = new double[k];
         double target = r * RowBounds.safety(d);
         double maxNorm = 0;
-        DMatrixRMaj before = lv == null ? null : new DMatrixRMaj(d, d);
-        double[] ut = new double[k * d]; // U^T row-major: both passes below stream contiguously
-        for (int j = 0; j < d; j++) {
-            for (int c = 0; c < k; c++) {
-                ut[c * d + j] = u.data[j * k + c];
-            }
-        }
-        double[] z = new double[d];
-        for (int i = 0; i < n; i++) {
-            x.copyRow(i, row, 0);
-            java.util.Arrays.fill(z, 0);
-            for (int c = 0; c < k; c++) {
-                double acc = 0;
-                int off = c * d;
-                for (int j = 0; j < d; j++) {
-                    acc += ut[off + j] * row[j];
+        for (int b = 0; b < out.blockCount(); b++) {
+            double[] blk = out.block(b);
+            int start = out.blockStart(b);
+            for (int i = 0; i < out.blockRowCount(b); i++) {
+                System.arraycopy(blk, i * d, row, 0, d);
+                clip[start + i] = RowBounds.clip(row, r, target);
+                if (clip[start + i] != 1.0) {
+                    System.arraycopy(row, 0, blk, i * d, d);
                 }
-                p[c] = acc;
-            }
-            for (int c = 0; c < k; c++) { // z = U p = U U^T x
-                double pc = p[c];
-                int off = c * d;
-                for (int j = 0; j < d; j++) {
-                    z[j] += ut[off + j] * pc;
+                if (lv != null) {
+                    maxNorm = Math.max(maxNorm, RowBounds.norm(row));
                 }
             }
-            for (int j = 0; j < d; j++) {
-                row[j] = SQRT_8_7 * (row[j] - 0.5 * z[j]);
-            }
-            if (before != null) {
-                for (int a = 0; a < d; a++) {
-                    for (int b = 0; b < d; b++) {
-                        before.add(a, b, row[a] * row[b] / n);
-                    }
-                }
-            }
-            clip[i] = RowBounds.clip(row, r, target);
-            if (lv != null) {
-                maxNorm = Math.max(maxNorm, RowBounds.norm(row));
-            }
-            out.setRow(i, row);
         }
         if (lv != null) {
             lv.maxNormAfterClip = maxNorm;
-            lv.transformedGramBeforeClip = before;
         }
         return out;
     }

@@ -69,10 +69,36 @@ final class RowBounds {
         RowBlockMatrix out = RowBlockMatrix.zeros(x.rows(), d);
         double[] row = new double[d];
         double target = radius * safety(d);
-        for (int i = 0; i < x.rows(); i++) {
-            x.copyRow(i, row, 0);
-            scaleAndClipRow(row, scale, radius, target);
-            out.setRow(i, row);
+        int outRows = out.blockRows();
+        for (int b = 0; b < x.blockCount(); b++) {
+            double[] src = x.block(b);
+            int count = x.blockRowCount(b);
+            for (int r = 0; r < count; r++) {
+                int i = x.blockStart(b) + r;
+                int off = r * d;
+                double[] dst = out.block(i / outRows);
+                int dOff = (i % outRows) * d;
+                // unit scale and moderate entries (the common case): read the row in place, the same operations
+                // as scaleAndClipRow (a product by 1 is exact), without the copies
+                if (scale == 1.0) {
+                    double max = maxAbs(src, off, d);
+                    if (max >= SAFE_LOW && max <= SAFE_HIGH) {
+                        double norm = plainNorm(src, off, d);
+                        if (norm <= target) {
+                            System.arraycopy(src, off, dst, dOff, d);
+                        } else {
+                            double c = target / norm;
+                            for (int j = 0; j < d; j++) {
+                                dst[dOff + j] = src[off + j] * c;
+                            }
+                        }
+                        continue;
+                    }
+                }
+                System.arraycopy(src, off, row, 0, d);
+                scaleAndClipRow(row, scale, radius, target);
+                System.arraycopy(row, 0, dst, dOff, d);
+            }
         }
         return out;
     }
@@ -160,17 +186,25 @@ final class RowBounds {
     }
 
     private static double plainNorm(double[] row) {
+        return plainNorm(row, 0, row.length);
+    }
+
+    private static double plainNorm(double[] a, int off, int len) {
         double s = 0;
-        for (double v : row) {
-            s += v * v;
+        for (int j = off; j < off + len; j++) {
+            s += a[j] * a[j];
         }
         return Math.sqrt(s);
     }
 
     private static double maxAbs(double[] row) {
+        return maxAbs(row, 0, row.length);
+    }
+
+    private static double maxAbs(double[] a, int off, int len) {
         double m = 0;
-        for (double v : row) {
-            m = Math.max(m, Math.abs(v));
+        for (int j = off; j < off + len; j++) {
+            m = Math.max(m, Math.abs(a[j]));
         }
         return m;
     }

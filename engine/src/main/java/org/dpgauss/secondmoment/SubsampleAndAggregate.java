@@ -143,12 +143,8 @@ public final class SubsampleAndAggregate implements SecondMomentMethod {
         Objects.requireNonNull(params, "params");
         Integer m = params.explicitM();
         if (params.extras().containsKey(EXTRA_GROUP_SIZE)) {
-            double g = params.extra(EXTRA_GROUP_SIZE, 0);
-            if (g != Math.rint(g) || g < 1 || g > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException(EXTRA_GROUP_SIZE + "=" + g + " is not an integer in [1, n]: it"
-                        + " counts the rows of each group");
-            }
-            m = (int) g;
+            m = ParameterChecks.wholeExtra(EXTRA_GROUP_SIZE, params.extra(EXTRA_GROUP_SIZE, 0), Integer.MAX_VALUE,
+                    "[1, n]", "it counts the rows of each group");
         }
         boolean unc = params.extraFlag(EXTRA_UNCERTIFIED, "refuse where Thm A.6's sample size fails",
                 "run anyway, labelled not DP-certified");

@@ -224,6 +224,15 @@ public abstract class ComputeEngineContractTest {
     void choleskyRejectsBadInput() {
         assertThrows(IllegalArgumentException.class, () -> engine.cholesky(new DMatrixRMaj(2, 3)));
         assertThrows(IllegalArgumentException.class, () -> engine.cholesky(dense(new double[][] {{Double.NaN}})));
+        // every position of a larger matrix is scanned, and the message names the cell
+        for (double bad : new double[] {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN}) {
+            for (int k = 0; k < 49; k += 5) { // every residue mod 4 (the scan sums four lanes)
+                DMatrixRMaj a = spd(7, 5);
+                a.data[k] = bad;
+                String msg = assertThrows(IllegalArgumentException.class, () -> engine.cholesky(a)).getMessage();
+                assertTrue(msg.contains("(" + k / 7 + ", " + k % 7 + ")"), msg);
+            }
+        }
     }
 
     @ParameterizedTest
@@ -267,6 +276,32 @@ public abstract class ComputeEngineContractTest {
         assertThrows(IllegalArgumentException.class, () -> engine.mahalanobisNorms(x, l, null));
         assertThrows(IllegalArgumentException.class, () -> engine.whiten(x, l));
         assertThrows(IllegalArgumentException.class, () -> engine.mahalanobisNorms(x, new DMatrixRMaj(3, 3), null));
+    }
+
+    // ---------- rows times a small matrix ---------------------------------------------------------
+
+    @ParameterizedTest
+    @MethodSource("shapes")
+    void multiplyRowsMatchesNaive(int n, int d, int blockRows) {
+        double[][] x = gaussian(n, d, 31);
+        RowBlockMatrix xm = RowBlockMatrix.of(x, blockRows);
+        for (int m : new int[] {1, d, d + 3}) {
+            double[][] b = gaussian(d, m, 32 + m);
+            RowBlockMatrix y = engine.multiplyRows(xm, dense(b));
+            assertEquals(n, y.rows(), "rows");
+            assertEquals(blockRows, y.blockRows(), "the input's block layout");
+            assertClose(NaiveReference.product(x, false, b, false), dense(y.toArray()), "X B, m=" + m);
+        }
+    }
+
+    @Test
+    void multiplyRowsRejectsMismatchedOrNonFiniteFactor() {
+        RowBlockMatrix x = RowBlockMatrix.of(gaussian(4, 3, 1));
+        assertThrows(IllegalArgumentException.class, () -> engine.multiplyRows(x, new DMatrixRMaj(2, 3)));
+        assertThrows(IllegalArgumentException.class, () -> engine.multiplyRows(x, null));
+        DMatrixRMaj nan = new DMatrixRMaj(3, 2);
+        nan.set(1, 1, Double.NaN);
+        assertThrows(IllegalArgumentException.class, () -> engine.multiplyRows(x, nan));
     }
 
     // ---------- distances to a reference set -----------------------------------------------------

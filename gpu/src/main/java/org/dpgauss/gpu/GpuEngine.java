@@ -406,6 +406,17 @@ public final class GpuEngine implements ComputeEngine {
         }, () -> CpuEngine.instance().whiten(x, lower));
     }
 
+    /**
+     * On the host ({@link CpuEngine}): no device kernel computes {@code X B} yet. Its one caller (the recursive
+     * second moment's shrinkage, once per level) is O(n d k) against the O(n d^2) Gram that runs on the device; the
+     * rows stay host-resident either way, so nothing is transferred.
+     */
+    @Override
+    public RowBlockMatrix multiplyRows(RowBlockMatrix x, DMatrixRMaj b) {
+        ran("multiplyRows", "cpu (no device kernel)");
+        return CpuEngine.instance().multiplyRows(x, b);
+    }
+
     @Override
     public RowBlockMatrix largestReferenceDistances(RowBlockMatrix x, RowBlockMatrix reference, int keep) {
         Checks.referenceDistances(x, reference, keep);

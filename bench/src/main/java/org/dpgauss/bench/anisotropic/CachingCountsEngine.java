@@ -173,6 +173,11 @@ final class CachingCountsEngine implements ComputeEngine {
     }
 
     @Override
+    public RowBlockMatrix multiplyRows(RowBlockMatrix x, DMatrixRMaj b) {
+        return delegate.multiplyRows(x, b);
+    }
+
+    @Override
     public RowBlockMatrix largestReferenceDistances(RowBlockMatrix x, RowBlockMatrix reference, int keep) {
         return delegate.largestReferenceDistances(x, reference, keep);
     }

@@ -33,6 +33,10 @@ public final class CpuNativeEndToEnd {
      */
     static final String EJML_ANISOTROPIC = "cpunative.e2e.ejmlAnisotropic";
 
+    /** Process CPU time (all threads), as in {@link CpuNativeBench}: pinned to one core, the command's work. */
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+
     private CpuNativeEndToEnd() {
     }
 
@@ -80,21 +84,29 @@ public final class CpuNativeEndToEnd {
                 String[] a = argv.toArray(new String[0]);
                 String first = run(a); // warm-up, and the output for the record
                 double[] s = new double[repeat];
+                double[] cpu = new double[repeat];
                 for (int r = 0; r < repeat; r++) {
+                    long c0 = OS.getProcessCpuTime();
                     long t0 = System.nanoTime();
                     run(a);
                     s[r] = (System.nanoTime() - t0) / 1e9;
+                    cpu[r] = (OS.getProcessCpuTime() - c0) / 1e9;
                 }
                 double[] sorted = s.clone();
                 Arrays.sort(sorted);
+                double[] cpuSorted = cpu.clone();
+                Arrays.sort(cpuSorted);
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("command", "dpgauss " + String.join(" ", a));
                 m.put("seconds", s);
                 m.put("median_seconds", sorted[repeat / 2]);
+                m.put("cpu_seconds", cpu);
+                m.put("median_cpu_seconds", cpuSorted[repeat / 2]);
+                m.put("clip", clip);
                 m.put("status", first.contains("\"status\":\"PASS\"") ? "PASS" : first.trim());
                 perEngine.put(engine, m);
-                System.err.printf(Locale.ROOT, "%-38s --engine %-4s median %.3f s%n", c.getKey(), engine,
-                        sorted[repeat / 2]);
+                System.err.printf(Locale.ROOT, "%-38s --engine %-4s median %.3f s (CPU %.3f s)%n", c.getKey(),
+                        engine, sorted[repeat / 2], cpuSorted[repeat / 2]);
             }
             times.put(c.getKey(), perEngine);
         }

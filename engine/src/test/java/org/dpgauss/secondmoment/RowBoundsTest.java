@@ -1,0 +1,44 @@
+package org.dpgauss.secondmoment;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.junit.jupiter.api.Test;
+
+/** The whole-matrix clipping against the row-by-row definition ({@link RowBounds#scaleAndClipRow}). */
+class RowBoundsTest {
+
+    /** Rows short and long, moderate and extreme (the in-place fast path and the safe path), across blocks. */
+    @Test
+    void scaleAndClipEqualsRowByRowBitForBit() {
+        SplittableRandom rnd = new SplittableRandom(16);
+        int n = 257;
+        int d = 13;
+        RowBlockMatrix x = RowBlockMatrix.zeros(n, d, 10); // blocks of 10 rows: the output uses its own layout
+        double[] row = new double[d];
+        for (int i = 0; i < n; i++) {
+            double scale = i % 17 == 0 ? 0x1p500 : i % 19 == 0 ? 0x1p-450 : i % 2 == 0 ? 0.5 : 3.0;
+            for (int j = 0; j < d; j++) {
+                row[j] = rnd.nextGaussian() * scale;
+            }
+            x.setRow(i, row);
+        }
+        double radius = 5.0;
+        for (double scale : new double[] {1.0, 0.25}) {
+            RowBlockMatrix clipped = RowBounds.scaleAndClip(x, scale, radius);
+            int changed = 0;
+            for (int i = 0; i < n; i++) {
+                double[] expected = x.row(i);
+                RowBounds.scaleAndClipRow(expected, scale, radius, radius * RowBounds.safety(d));
+                assertArrayEquals(expected, clipped.row(i), "row " + i + " scale " + scale);
+                assertTrue(RowBounds.norm(clipped.row(i)) <= radius, "row " + i);
+                if (!java.util.Arrays.equals(expected, x.row(i))) {
+                    changed++;
+                }
+            }
+            assertTrue(changed > n / 4, "long rows must have been clipped");
+        }
+    }
+}
