@@ -1,0 +1,121 @@
+package org.dpgauss.rows;
+
+import java.io.Serializable;
+
+/**
+ * How rows, in their data-independent order (row 0, 1, ..., n-1), are cut into blocks and blocks into groups: block
+ * {@code b} holds rows {@code [b B, (b+1) B)}, group {@code g} holds blocks {@code [g K, (g+1) K)}. A row pass
+ * computes one partial result per block with a {@link org.dpgauss.engine.ComputeEngine} primitive, adds the partials
+ * of a group in block order (a left fold), then adds the group sums in group order; the layout is public (a function
+ * of d, or chosen by the caller), so every implementation of {@link RowSource} with the same layout returns the same
+ * bits. A group is the unit a cluster task returns (one partial per group travels to the driver). Immutable.
+ */
+public final class RowLayout implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Doubles per block in the default layout: 2^22 (32 MiB). */
+    public static final int DEFAULT_BLOCK_ELEMENTS = 1 << 22;
+    /** Blocks per group in the default layout. */
+    public static final int DEFAULT_BLOCKS_PER_GROUP = 16;
+
+    private final int blockRows;
+    private final int blocksPerGroup;
+
+    private RowLayout(int blockRows, int blocksPerGroup) {
+        this.blockRows = blockRows;
+        this.blocksPerGroup = blocksPerGroup;
+    }
+
+    /**
+     * The default layout for d columns: blocks of about {@value #DEFAULT_BLOCK_ELEMENTS} doubles (a multiple of 512
+     * rows, at least 512), {@value #DEFAULT_BLOCKS_PER_GROUP} blocks per group.
+     *
+     * @param d the number of columns, at least 1
+     * @return the layout
+     */
+    public static RowLayout forDimension(int d) {
+        if (d < 1) {
+            throw new IllegalArgumentException("d=" + d + " columns is outside [1, 2^31)");
+        }
+        int rows = Math.max(512, DEFAULT_BLOCK_ELEMENTS / d / 512 * 512);
+        return new RowLayout(rows, DEFAULT_BLOCKS_PER_GROUP);
+    }
+
+    /**
+     * @param blockRows rows per block B, at least 1
+     * @param blocksPerGroup blocks per group K, at least 1
+     * @return the layout
+     */
+    public static RowLayout of(int blockRows, int blocksPerGroup) {
+        if (blockRows < 1) {
+            throw new IllegalArgumentException("blockRows=" + blockRows + " is outside [1, 2^31)");
+        }
+        if (blocksPerGroup < 1) {
+            throw new IllegalArgumentException("blocksPerGroup=" + blocksPerGroup + " is outside [1, 2^31)");
+        }
+        return new RowLayout(blockRows, blocksPerGroup);
+    }
+
+    /** @return rows per block B */
+    public int blockRows() {
+        return blockRows;
+    }
+
+    /** @return blocks per group K */
+    public int blocksPerGroup() {
+        return blocksPerGroup;
+    }
+
+    /**
+     * @param n the number of rows
+     * @return the number of blocks for n rows
+     */
+    public int blockCount(long n) {
+        long nb = (n + blockRows - 1) / blockRows;
+        if (nb > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("n=" + n + " rows need more than 2^31 blocks of " + blockRows + " rows");
+        }
+        return (int) nb;
+    }
+
+    /**
+     * @param block a block index
+     * @return the index of the group holding it
+     */
+    public int groupOf(int block) {
+        return block / blocksPerGroup;
+    }
+
+    /**
+     * @param rank a row's position in the data-independent order
+     * @return the index of the block holding it
+     */
+    public int blockOf(long rank) {
+        return (int) (rank / blockRows);
+    }
+
+    /**
+     * @param block a block index
+     * @return the position of its first row
+     */
+    public long blockStart(int block) {
+        return (long) block * blockRows;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RowLayout && ((RowLayout) o).blockRows == blockRows
+                && ((RowLayout) o).blocksPerGroup == blocksPerGroup;
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * blockRows + blocksPerGroup;
+    }
+
+    @Override
+    public String toString() {
+        return "blocks of " + blockRows + " rows, " + blocksPerGroup + " blocks per group";
+    }
+}
