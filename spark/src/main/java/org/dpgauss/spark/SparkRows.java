@@ -11,7 +11,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import org.apache.spark.Partitioner;
-import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.function.FlatMapFunction;
@@ -132,7 +131,7 @@ public final class SparkRows implements RowSource {
         long made;
         try {
             made = cached.count();
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // Spark rethrows task failures as the checked SparkException
             cached.unpersist(false);
             throw unwrap(e);
         }
@@ -154,16 +153,14 @@ public final class SparkRows implements RowSource {
     }
 
     /** Rethrows a validation error raised inside a task as itself (its message names the row and column). */
-    static RuntimeException unwrap(RuntimeException e) {
+    static RuntimeException unwrap(Exception e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof IllegalArgumentException) {
                 return new IllegalArgumentException(t.getMessage());
             }
-            if (t instanceof SparkException && t.getCause() == null) {
-                break;
-            }
         }
-        return e;
+        return e instanceof RuntimeException ? (RuntimeException) e
+                : new IllegalStateException("a Spark job failed: " + e.getMessage(), e);
     }
 
     @Override
@@ -309,7 +306,7 @@ public final class SparkRows implements RowSource {
         List<Tuple2<Integer, P>> partials;
         try {
             partials = new ArrayList<>(blocks.mapPartitions(task).collect());
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // Spark rethrows task failures as the checked SparkException
             throw unwrap(e);
         }
         partials.sort(Comparator.comparing(Tuple2::_1));
