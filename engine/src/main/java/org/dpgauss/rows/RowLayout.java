@@ -16,8 +16,9 @@ public final class RowLayout implements Serializable {
 
     /** Doubles per block in the default layout: 2^22 (32 MiB). */
     public static final int DEFAULT_BLOCK_ELEMENTS = 1 << 22;
-    /** Blocks per group in the default layout. */
-    public static final int DEFAULT_BLOCKS_PER_GROUP = 16;
+    /** Rows per group in the default layout: at least this many times d (a group's d x d partial is then at most
+     * 1/256 of its rows' size). */
+    public static final int DEFAULT_GROUP_ROWS_PER_COLUMN = 256;
 
     private final int blockRows;
     private final int blocksPerGroup;
@@ -29,7 +30,9 @@ public final class RowLayout implements Serializable {
 
     /**
      * The default layout for d columns: blocks of about {@value #DEFAULT_BLOCK_ELEMENTS} doubles (a multiple of 512
-     * rows, at least 512), {@value #DEFAULT_BLOCKS_PER_GROUP} blocks per group.
+     * rows, at least 512) and the fewest blocks per group that hold {@value #DEFAULT_GROUP_ROWS_PER_COLUMN} d rows
+     * (d = 50: one block of 83456 rows; d = 500: 16 blocks of 8192; d = 1000: 63 blocks of 4096). A group is the
+     * unit of parallel work and of transfer to the driver.
      *
      * @param d the number of columns, at least 1
      * @return the layout
@@ -39,7 +42,9 @@ public final class RowLayout implements Serializable {
             throw new IllegalArgumentException("d=" + d + " columns is outside [1, 2^31)");
         }
         int rows = Math.max(512, DEFAULT_BLOCK_ELEMENTS / d / 512 * 512);
-        return new RowLayout(rows, DEFAULT_BLOCKS_PER_GROUP);
+        long groupRows = (long) DEFAULT_GROUP_ROWS_PER_COLUMN * d;
+        int blocks = (int) Math.max(1, (groupRows + rows - 1) / rows);
+        return new RowLayout(rows, blocks);
     }
 
     /**
