@@ -56,6 +56,9 @@ final class MeanCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 
+    @picocli.CommandLine.Mixin
+    ClusterOptions cluster = new ClusterOptions();
+
     @Option(names = "--input", required = true, paramLabel = "FILE", description = "Data file (.csv or .npy).")
     Path input;
 
@@ -137,6 +140,10 @@ final class MeanCommand implements Callable<Integer> {
         if (!(delta > 0 && delta < 1)) {
             throw new IllegalArgumentException("--delta=" + delta + " must be in (0, 1)");
         }
+        if (cluster.active() && !(chosen.equals("clipped") && clip != null && !clip.strip().equalsIgnoreCase("auto"))) {
+            throw new IllegalArgumentException("--master runs mean --method clipped with a public --clip C only (the"
+                    + " other methods and --clip auto are not written as row passes; docs/spark.md)");
+        }
         if (chosen.equals("anisotropic") || chosen.equals("folklore")) {
             return rescaled(AnisotropicMethod.fromId(chosen));
         }
@@ -174,6 +181,20 @@ final class MeanCommand implements Callable<Integer> {
         }
         // parameters are validated before the data are read
         b.build(centre == null ? 1 : centre.length);
+        if (cluster.active()) {
+            org.dpgauss.release.ReleaseContext context = main.releaseContext();
+            PrivateRelease r;
+            try (ClusterOptions.Table t = cluster.open(context, input)) {
+                if (centre != null && centre.length != t.rows.cols()) {
+                    throw new IllegalArgumentException("--centre has " + centre.length + " coordinates but "
+                            + input.getFileName() + " has " + t.rows.cols() + " value columns");
+                }
+                r = ClusterOptions.release(b.build(t.rows.cols()), t, delta, context);
+            }
+            Map<String, Object> ctx = new LinkedHashMap<>();
+            ctx.put("input", input.toString());
+            return ReleasePrinter.print(main, r, ctx);
+        }
 
         Dataset data = Dataset.of(DataReader.read(input));
         if (centre != null && centre.length != data.dimension()) {

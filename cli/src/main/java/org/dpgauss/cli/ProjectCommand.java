@@ -56,6 +56,9 @@ final class ProjectCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 
+    @picocli.CommandLine.Mixin
+    ClusterOptions cluster = new ClusterOptions();
+
     @Option(names = "--input", required = true, paramLabel = "FILE", description = "Data file D (.csv or .npy), n x d.")
     Path input;
 
@@ -121,9 +124,17 @@ final class ProjectCommand implements Callable<Integer> {
         String w = wrapper.toLowerCase(Locale.ROOT);
         // parameters are validated before the data are read
         PrivateMechanism mech = build(w);
-        Dataset data = Dataset.of(DataReader.read(input));
         ReleaseContext context = main.releaseContext();
-        PrivateRelease release = Releases.run(mech, data, delta, context);
+        PrivateRelease release;
+        if (cluster.active()) {
+            org.dpgauss.rows.RowSourceMechanism rm = ClusterOptions.rowMechanism(mech, "--wrapper " + w);
+            try (ClusterOptions.Table t = cluster.open(context, input)) {
+                release = ClusterOptions.release(rm, t, delta, context);
+            }
+        } else {
+            Dataset data = Dataset.of(DataReader.read(input));
+            release = Releases.run(mech, data, delta, context);
+        }
         if (release.isPass()) {
             ProjectionRelease projection = ProjectionRelease.of(release);
             NpyWriter.write(output, projection.outputArray());

@@ -59,6 +59,9 @@ final class SecondMomentCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 
+    @picocli.CommandLine.Mixin
+    ClusterOptions cluster = new ClusterOptions();
+
     @Option(names = "--input", paramLabel = "FILE", description = "Data file (.csv or .npy), n x d.")
     Path input;
 
@@ -195,8 +198,17 @@ final class SecondMomentCommand implements Callable<Integer> {
         SecondMomentParams params = b.build();
         SecondMomentMethod mech = SecondMomentMethods.create(method, params); // validated before reading the data
 
-        Dataset data = Dataset.of(DataReader.read(input));
-        PrivateRelease r = Releases.run(mech, data, delta, main.releaseContext());
+        PrivateRelease r;
+        if (cluster.active()) {
+            org.dpgauss.rows.RowSourceMechanism rm = ClusterOptions.rowMechanism(mech, "--method " + method);
+            org.dpgauss.release.ReleaseContext context = main.releaseContext();
+            try (ClusterOptions.Table t = cluster.open(context, input)) {
+                r = ClusterOptions.release(rm, t, delta, context);
+            }
+        } else {
+            Dataset data = Dataset.of(DataReader.read(input));
+            r = Releases.run(mech, data, delta, main.releaseContext());
+        }
         if (!main.json && r.parameters().has("noiseOverSplitThreshold")) {
             double ratio = r.parameters().number("noiseOverSplitThreshold"); // public: a function of n, d, rho, m, L
             if (ratio > 1) {

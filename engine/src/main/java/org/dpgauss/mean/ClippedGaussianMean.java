@@ -18,6 +18,12 @@ import org.dpgauss.release.PublicContext;
 import org.dpgauss.release.PublicParameters;
 import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Statement;
+import org.dpgauss.engine.CpuEngine;
+import org.dpgauss.rows.BlockMap;
+import org.dpgauss.rows.ExactColumnSums;
+import org.dpgauss.rows.LocalRows;
+import org.dpgauss.rows.RowSource;
+import org.dpgauss.rows.RowSourceMechanism;
 
 /**
  * The clipped Gaussian-mechanism mean (the baseline of spec anisotropic-mean-estimation §10): each row is
@@ -42,9 +48,12 @@ import org.dpgauss.release.Statement;
  * and {@code s = ceil(Delta' / (g sqrt(2 rho)))}, so by CKS20 Thm. 14 the release is
  * {@code (Delta'/g)^2 / (2 s^2) <= rho}-zCDP exactly. The slack term bounds how far the computed average can
  * move beyond {@code 2C/n} for neighbouring inputs (rows shared by both datasets give bit-identical clipped
- * terms; the differing term is off by at most {@code (d + 6) u C}; compensated (Kahan) summation errs by at most
- * {@code (2u + O(n u^2))} times the sum of magnitudes, Higham, <i>Accuracy and Stability of Numerical
- * Algorithms</i>, §4.3; one rounding each for the division by n and the centre). Both extra terms are tiny:
+ * terms; the differing term is off by at most {@code (d + 6) u C}; the column sums are exact sums rounded once
+ * ({@link ExactColumnSums}), which errs by at most {@code u} times the sum's magnitude, within the
+ * {@code (2u + O(n u^2))} times the sum of magnitudes that the slack allows for compensated (Kahan) summation,
+ * Higham, <i>Accuracy and Stability of Numerical Algorithms</i>, §4.3; one rounding each for the division by n and
+ * the centre). Exact sums do not depend on the order of the rows or on how they are split among blocks, so the
+ * release is the same bits in memory and on a cluster ({@link RowSourceMechanism}). Both extra terms are tiny:
  * {@link #sigma(int)}, the effective standard deviation {@code g s}, exceeds the ideal {@code 2C/(n sqrt(2 rho))}
  * by a relative {@code 2^-20 (1 + sqrt(d / (2 rho))) + 2 u n (4 + ||c||/C)} at most (since
  * {@code g <= 2^-20 Delta / sqrt(2 rho)}).
@@ -56,7 +65,7 @@ import org.dpgauss.release.Statement;
  * <p>Under the release contract ({@link PrivateMechanism}) it releases {@code mean} with public parameters
  * {@code clipRadius}, {@code centre} and {@code noiseSigma}; it never FAILs. Build it with {@link #builder()}.
  */
-public final class ClippedGaussianMean implements PrivateMechanism {
+public final class ClippedGaussianMean implements RowSourceMechanism {
 
     /** The mechanism's identifier in releases. */
     public static final String ID = "mean.clipped";
@@ -178,7 +187,17 @@ public final class ClippedGaussianMean implements PrivateMechanism {
 
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
-        return Outcome.pass().vector("mean", release(data.matrix(), context.random())).build();
+        return compute(LocalRows.of(data.matrix(), context.engine()), stated, context);
+    }
+
+    /** The clipped mean has no precondition on the rows (clipping is its definition). */
+    @Override
+    public void validate(RowSource rows, Statement stated) {
+    }
+
+    @Override
+    public Outcome compute(RowSource rows, Statement stated, ReleaseContext context) {
+        return Outcome.pass().vector("mean", release(rows, context.random())).build();
     }
 
     /** The probability at which releases state their error bound. */
@@ -231,32 +250,23 @@ public final class ClippedGaussianMean implements PrivateMechanism {
         if (x == null || x.rows() == 0) {
             throw new IllegalArgumentException("data have no rows");
         }
+        return release(LocalRows.of(x, CpuEngine.instance()), random);
+    }
+
+    private double[] release(RowSource x, RandomSource random) {
+        Objects.requireNonNull(random, "random source");
+        if (x.rows() == 0 || x.rows() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("data have " + (x.rows() == 0 ? "no" : "more than 2^31-1") + " rows");
+        }
         int d = x.cols();
         if (d != centre.length) {
             throw new IllegalArgumentException("data have " + d + " columns but the centre has " + centre.length);
         }
-        int n = x.rows();
+        int n = (int) x.rows();
         double g = grid(n);
         checkGridRange(n);
-        // Kahan-compensated sums: their error bound (2u + O(n u^2)) sum|t_i| is what the slack term accounts for.
-        double[] sum = new double[d];
-        double[] comp = new double[d];
-        double[] row = new double[d];
-        for (int i = 0; i < n; i++) {
-            x.copyRow(i, row, 0);
-            double norm2 = 0;
-            for (int j = 0; j < d; j++) {
-                row[j] -= centre[j];
-                norm2 += row[j] * row[j];
-            }
-            double scale = norm2 > clipRadius * clipRadius ? clipRadius / Math.sqrt(norm2) : 1.0;
-            for (int j = 0; j < d; j++) {
-                double y = scale * row[j] - comp[j];
-                double t = sum[j] + y;
-                comp[j] = (t - sum[j]) - y;
-                sum[j] = t;
-            }
-        }
+        // exact sums rounded once: within the (2u + O(n u^2)) sum|t_i| that the slack term accounts for
+        double[] sum = x.map(new ClipToBall(centre, clipRadius)).exactColumnSums().rounded();
         double sigma = budget.sigmaFor(sensitivity(n));
         SecureGaussianSampler sampler = SecureGaussianSampler.using(random);
         double[] out = new double[d];
@@ -265,6 +275,39 @@ public final class ClippedGaussianMean implements PrivateMechanism {
             out[j] = g * (double) (k + sampler.sampleIndex(sigma, g));
         }
         return out;
+    }
+
+    /** Row {@code x -> t = s (x - c)} with {@code s = min(1, C / ||x - c||)}: the clipped term the mean averages. */
+    private static final class ClipToBall implements BlockMap {
+        private static final long serialVersionUID = 1L;
+        private final double[] centre;
+        private final double clipRadius;
+
+        ClipToBall(double[] centre, double clipRadius) {
+            this.centre = centre.clone();
+            this.clipRadius = clipRadius;
+        }
+
+        @Override
+        public RowBlockMatrix apply(RowBlockMatrix x, org.dpgauss.engine.ComputeEngine engine) {
+            int d = x.cols();
+            RowBlockMatrix out = RowBlockMatrix.zeros(x.rows(), d);
+            double[] row = new double[d];
+            for (int i = 0; i < x.rows(); i++) {
+                x.copyRow(i, row, 0);
+                double norm2 = 0;
+                for (int j = 0; j < d; j++) {
+                    row[j] -= centre[j];
+                    norm2 += row[j] * row[j];
+                }
+                double scale = norm2 > clipRadius * clipRadius ? clipRadius / Math.sqrt(norm2) : 1.0;
+                for (int j = 0; j < d; j++) {
+                    row[j] = scale * row[j];
+                }
+                out.setRow(i, row);
+            }
+            return out;
+        }
     }
 
     private static void checkRows(int n) {

@@ -1,6 +1,10 @@
 package org.dpgauss.projection;
 
+import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.rows.BlockMap;
+import org.dpgauss.rows.RowSource;
+import org.dpgauss.rows.RowTest;
 
 /**
  * The public row-norm bound of spec ndis §6.1 ({@code ||x||_2 <= l} for every row), with a public floating-point
@@ -74,6 +78,40 @@ final class BoundedRows {
      * @throws IllegalArgumentException when a row is beyond the bound and {@code clip} is false, or an entry is not
      *         finite; the message names the row (1-based) and the rule, never a value of the data
      */
+    static RowSource check(RowSource data, double rowBound, boolean clip) {
+        if (clip) {
+            return data.map(new ClipOntoBall(rowBound));
+        }
+        double limit = rowBound * rowBound * (1 + SLACK);
+        long i = data.firstRejected(row -> sumOfSquares(row, 0, row.length) > limit);
+        if (i >= 0) {
+            throw beyondBound(i, rowBound);
+        }
+        return data;
+    }
+
+    /** {@link #check} with clipping, as a row map (finite rows). */
+    private static final class ClipOntoBall implements BlockMap {
+        private static final long serialVersionUID = 1L;
+        private final double rowBound;
+
+        ClipOntoBall(double rowBound) {
+            this.rowBound = rowBound;
+        }
+
+        @Override
+        public RowBlockMatrix apply(RowBlockMatrix block, ComputeEngine engine) {
+            return check(block, rowBound, true);
+        }
+    }
+
+    private static IllegalArgumentException beyondBound(long i, double rowBound) {
+        return new IllegalArgumentException("row " + (i + 1) + " has an L2 norm above the public row bound l="
+                + rowBound + " (beyond its public slack of a relative 2^-40): the guarantee assumes ||x|| <= l"
+                + " for every row (spec ndis §6.1); rescale the data, raise l, or clip explicitly"
+                + " (--clip-rows)");
+    }
+
     static RowBlockMatrix check(RowBlockMatrix data, double rowBound, boolean clip) {
         if (data == null || data.rows() == 0) {
             return null;
@@ -94,10 +132,7 @@ final class BoundedRows {
                 continue;
             }
             if (!clip) {
-                throw new IllegalArgumentException("row " + (i + 1) + " has an L2 norm above the public row bound l="
-                        + rowBound + " (beyond its public slack of a relative 2^-40): the guarantee assumes ||x|| <= l"
-                        + " for every row (spec ndis §6.1); rescale the data, raise l, or clip explicitly"
-                        + " (--clip-rows)");
+                throw beyondBound(i, rowBound);
             }
             if (out == null) {
                 out = data.copy();

@@ -19,6 +19,9 @@ import org.dpgauss.release.PublicParameters;
 import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Releases;
 import org.dpgauss.release.Statement;
+import org.dpgauss.rows.LocalRows;
+import org.dpgauss.rows.RowSource;
+import org.dpgauss.rows.RowSourceMechanism;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -69,7 +72,7 @@ import org.ejml.data.DMatrixRMaj;
  *
  * <p>Immutable and thread-safe.
  */
-public final class RandomProjectionMechanism implements PrivateMechanism {
+public final class RandomProjectionMechanism implements RowSourceMechanism {
 
     /** The identifier of M_RP (NDIS ridge) in releases. */
     public static final String ID = "projection.rp";
@@ -285,10 +288,24 @@ public final class RandomProjectionMechanism implements PrivateMechanism {
         }
     }
 
+    /** Rows beyond the public bound (and its slack) are rejected before any budget is charged, unless clipping. */
+    @Override
+    public void validate(RowSource rows, Statement stated) {
+        if (!clipRows) {
+            BoundedRows.check(rows, rowBound, false);
+        }
+    }
+
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
-        return Outcome.pass().matrix("projection", release(data.matrix(), context.engine(), context.random())
-                .outputArray()).build();
+        return compute(LocalRows.of(data.matrix(), context.engine()), stated, context);
+    }
+
+    @Override
+    public Outcome compute(RowSource rows, Statement stated, ReleaseContext context) {
+        RowSource used = BoundedRows.check(rows, rowBound, clipRows);
+        DMatrixRMaj m = project(used, rank, ridge, context.random());
+        return Outcome.pass().matrix("projection", new ProjectionRelease(m, ridge, 1.0).outputArray()).build();
     }
 
     /**
@@ -306,9 +323,24 @@ public final class RandomProjectionMechanism implements PrivateMechanism {
         Objects.requireNonNull(data, "data");
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(random, "random");
-        RowBlockMatrix rows = BoundedRows.check(data, rowBound, clipRows);
-        DMatrixRMaj m = project(rows, data.cols(), rank, ridge, engine, random);
-        return new ProjectionRelease(m, ridge, 1.0);
+        if (data.rows() == 0) {
+            return new ProjectionRelease(project((RowBlockMatrix) null, data.cols(), rank, ridge, engine, random),
+                    ridge, 1.0);
+        }
+        RowSource rows = BoundedRows.check(LocalRows.of(data, engine), rowBound, clipRows);
+        return new ProjectionRelease(project(rows, rank, ridge, random), ridge, 1.0);
+    }
+
+    /**
+     * {@code D̄^T G = D^T G1 + sqrt(lambda) G2} from row passes (at least one row), with a fresh ChaCha20 key whose
+     * G-row counter is the row's position in the rows' order, so a recomputed block regenerates the same G rows.
+     */
+    static DMatrixRMaj project(RowSource data, int r, double lambda, RandomSource random) {
+        ChaCha20 g = generator(random);
+        long n = data.rows();
+        DMatrixRMaj m = data.gaussianProjection(r, g);
+        addRidge(m, n, data.cols(), r, lambda, g);
+        return m;
     }
 
     // ------------------------------------------------------------------ shared by the wrappers
@@ -352,6 +384,12 @@ public final class RandomProjectionMechanism implements PrivateMechanism {
         ChaCha20 g = generator(random);
         int n = data == null ? 0 : data.rows();
         DMatrixRMaj m = n == 0 ? new DMatrixRMaj(d, r) : engine.gaussianProjection(data, r, g, 0L);
+        addRidge(m, n, d, r, lambda, g);
+        return m;
+    }
+
+    /** Adds {@code sqrt(lambda) G2}, G2's rows drawn after the n data rows of G. */
+    private static void addRidge(DMatrixRMaj m, long n, int d, int r, double lambda, ChaCha20 g) {
         double s = Math.sqrt(lambda);
         if (s * s < lambda) {
             s = Math.nextUp(s); // never less ridge than calibrated
@@ -363,7 +401,6 @@ public final class RandomProjectionMechanism implements PrivateMechanism {
                 m.add(i, j, s * row[j]);
             }
         }
-        return m;
     }
 
     /** A ChaCha20 generator under a fresh 256-bit key from {@code random}; the key array is zeroed. */

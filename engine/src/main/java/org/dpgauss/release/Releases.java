@@ -26,7 +26,23 @@ public final class Releases {
      */
     public static Statement state(PrivateMechanism mechanism, Dataset data, double delta) {
         Objects.requireNonNull(mechanism, "mechanism");
-        PublicContext pc = PublicContext.of(data, mechanism.relation(), delta);
+        return state(mechanism, PublicContext.of(data, mechanism.relation(), delta));
+    }
+
+    /**
+     * States the mechanism for public facts given directly (rows held elsewhere, e.g. by a cluster).
+     *
+     * @param mechanism the mechanism
+     * @param pc the public context; its relation must be the mechanism's
+     * @return the statement
+     */
+    public static Statement state(PrivateMechanism mechanism, PublicContext pc) {
+        Objects.requireNonNull(mechanism, "mechanism");
+        Objects.requireNonNull(pc, "context");
+        if (pc.relation() != mechanism.relation()) {
+            throw new IllegalArgumentException("the context is stated under " + pc.relation().description()
+                    + " but the mechanism under " + mechanism.relation().description());
+        }
         Statement s = mechanism.state(pc);
         if (s.guarantee().relation() != mechanism.relation()) {
             throw new IllegalStateException(s.mechanism() + " stated a guarantee under " + s.guarantee().relation().id()
@@ -54,7 +70,22 @@ public final class Releases {
             ReleaseContext context) {
         Objects.requireNonNull(context, "context");
         Outcome outcome = Objects.requireNonNull(mechanism.compute(data, stated, context), "outcome");
-        RandomSource random = context.random();
+        return assemble(stated, outcome, context.random());
+    }
+
+    /**
+     * Assembles the release of an outcome computed elsewhere (e.g. from a cluster's row passes); the guarantee is
+     * certified only when {@code random} is secure.
+     *
+     * @param stated the statement the outcome was computed under
+     * @param outcome the outcome
+     * @param random the noise source the outcome's noise came from
+     * @return the release
+     */
+    public static PrivateRelease assemble(Statement stated, Outcome outcome, RandomSource random) {
+        Objects.requireNonNull(stated, "statement");
+        Objects.requireNonNull(outcome, "outcome");
+        Objects.requireNonNull(random, "random");
         PrivacyGuarantee g = stated.guarantee().certifiedOnlyIf(!random.isInsecure(), INSECURE_NOTE);
         return PrivateRelease.assemble(stated, outcome, g, random.isInsecure(), random.describe());
     }

@@ -13,6 +13,9 @@ import org.dpgauss.release.Outcome;
 import org.dpgauss.release.PublicContext;
 import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Statement;
+import org.dpgauss.rows.LocalRows;
+import org.dpgauss.rows.RowSource;
+import org.dpgauss.rows.RowSourceMechanism;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -55,7 +58,7 @@ import org.ejml.data.DMatrixRMaj;
  * {@code noiseSigma} and {@code accountedRho}; no diagnostics (e.g. how many rows were clipped) are released. It
  * never FAILs. Build it with {@link #of(double, Zcdp)} or {@link #builder()}. Immutable.
  */
-public final class AnalyzeGauss implements SecondMomentMethod {
+public final class AnalyzeGauss implements SecondMomentMethod, RowSourceMechanism {
 
     /** Which replace-one L2 sensitivity of the clipped second moment calibrates the noise. */
     public enum Sensitivity {
@@ -257,22 +260,39 @@ public final class AnalyzeGauss implements SecondMomentMethod {
         }
     }
 
+    /** A row beyond the public radius (when rows are not clipped) is refused before any budget is charged. */
+    @Override
+    public void validate(RowSource rows, Statement stated) {
+        if (!clipToRadius) {
+            RowBounds.checkBound(rows, radius);
+        }
+    }
+
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
-        return SecondMomentRelease.outcome(matrix(data.matrix(), context.random(), context.engine()), psd);
+        return compute(LocalRows.of(data.matrix(), context.engine()), stated, context);
+    }
+
+    @Override
+    public Outcome compute(RowSource rows, Statement stated, ReleaseContext context) {
+        return SecondMomentRelease.outcome(matrix(rows, context.random()), psd);
     }
 
     /** The private matrix (the computation behind {@link #compute}); x is finite (a {@link Dataset}'s rows). */
     DMatrixRMaj matrix(RowBlockMatrix x, RandomSource random, ComputeEngine engine) {
-        int n = x.rows();
+        return matrix(LocalRows.of(x, engine), random);
+    }
+
+    private DMatrixRMaj matrix(RowSource x, RandomSource random) {
+        int n = Math.toIntExact(x.rows());
         int d = x.cols();
         if (!clipToRadius) {
             RowBounds.checkBound(x, radius);
         }
         SymmetricNoise noise = noiseFor(noiseOverride, random);
         double sigma = sigma(n, d);
-        RowBlockMatrix clipped = RowBounds.scaleAndClip(x, 1.0, radius);
-        return noise.perturb(engine.weightedGram(clipped, null, null, n), sigma);
+        RowSource clipped = x.map(RowBounds.scaleAndClipMap(1.0, radius));
+        return noise.perturb(clipped.gram(n), sigma);
     }
 
     /** Whether a statement with this noise seam is certified by the recipe: only with the secure sampler. */

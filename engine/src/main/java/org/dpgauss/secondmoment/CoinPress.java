@@ -16,6 +16,10 @@ import org.dpgauss.release.PublicContext;
 import org.dpgauss.release.PublicParameters;
 import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Statement;
+import org.dpgauss.rows.BlockMap;
+import org.dpgauss.rows.LocalRows;
+import org.dpgauss.rows.RowSource;
+import org.dpgauss.rows.RowSourceMechanism;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 
@@ -74,7 +78,7 @@ import org.ejml.dense.row.CommonOps_DDRM;
  * preconditioner {@code L (Z + eta I) L^T} loses positive definiteness in floating point (a function of the released
  * Z alone, so the FAIL is post-processing; never observed). Immutable.
  */
-public final class CoinPress implements SecondMomentMethod {
+public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
 
     /** Registered name. */
     public static final String NAME = "coinpress";
@@ -512,9 +516,22 @@ public final class CoinPress implements SecondMomentMethod {
         }
     }
 
+    /** A row beyond the public radius (when rows are not clipped) is refused before any budget is charged. */
+    @Override
+    public void validate(RowSource rows, Statement stated) {
+        if (radius != null) {
+            RowBounds.checkBound(rows, radius);
+        }
+    }
+
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
-        DMatrixRMaj m = matrix(data.matrix(), context.random(), context.engine());
+        return compute(LocalRows.of(data.matrix(), context.engine()), stated, context);
+    }
+
+    @Override
+    public Outcome compute(RowSource rows, Statement stated, ReleaseContext context) {
+        DMatrixRMaj m = matrix(rows, context.random(), context.engine());
         return m == null ? Outcome.fail() : SecondMomentRelease.outcome(m, psd);
     }
 
@@ -524,7 +541,12 @@ public final class CoinPress implements SecondMomentMethod {
 
     /** The private matrix, or null for FAIL (the computation behind {@link #compute}); x is finite. */
     DMatrixRMaj matrix(RowBlockMatrix x, RandomSource random, ComputeEngine engine) {
-        int n = x.rows();
+        return matrix(LocalRows.of(x, engine), random, engine);
+    }
+
+    /** The private matrix from row passes; the d x d steps run on {@code engine}; null for FAIL. */
+    private DMatrixRMaj matrix(RowSource x, RandomSource random, ComputeEngine engine) {
+        int n = Math.toIntExact(x.rows());
         int d = x.cols();
         if (radius != null) {
             RowBounds.checkBound(x, radius);
@@ -540,9 +562,8 @@ public final class CoinPress implements SecondMomentMethod {
         CommonOps_DDRM.scale(Math.sqrt(priorScale), lower);
         DMatrixRMaj z = null;
         for (int i = 0; i < fractions.length; i++) {
-            RowBlockMatrix w = engine.whiten(x, lower); // rows L^-1 x_j
-            clipRows(w, x, lower, tau);
-            z = SpectralMetrics.psdProjection(noise.perturb(engine.weightedGram(w, null, null, n), sigma[i]), 0);
+            RowSource w = x.map(new WhitenAndClip(lower, tau)); // rows ClipRow(L^-1 x_j, tau)
+            z = SpectralMetrics.psdProjection(noise.perturb(w.gram(n), sigma[i]), 0);
             if (i < fractions.length - 1) {
                 DMatrixRMaj shifted = z.copy();
                 for (int k = 0; k < d; k++) {
@@ -562,6 +583,25 @@ public final class CoinPress implements SecondMomentMethod {
 
     private SymmetricNoise accountingNoise() {
         return AnalyzeGauss.accountingNoise(noiseOverride);
+    }
+
+    /** Rows {@code x_j -> ClipRow(L^-1 x_j, tau)} ({@link #clipRows}), for a released L. */
+    private static final class WhitenAndClip implements BlockMap {
+        private static final long serialVersionUID = 1L;
+        private final DMatrixRMaj lower;
+        private final double tau;
+
+        WhitenAndClip(DMatrixRMaj lower, double tau) {
+            this.lower = lower.copy();
+            this.tau = tau;
+        }
+
+        @Override
+        public RowBlockMatrix apply(RowBlockMatrix x, ComputeEngine engine) {
+            RowBlockMatrix w = engine.whiten(x, lower); // rows L^-1 x_j
+            clipRows(w, x, lower, tau);
+            return w;
+        }
     }
 
     /**

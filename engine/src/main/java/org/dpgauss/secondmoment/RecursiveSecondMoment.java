@@ -17,6 +17,10 @@ import org.dpgauss.release.PublicContext;
 import org.dpgauss.release.PublicParameters;
 import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Statement;
+import org.dpgauss.rows.BlockMap;
+import org.dpgauss.rows.LocalRows;
+import org.dpgauss.rows.RowSource;
+import org.dpgauss.rows.RowSourceMechanism;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 
@@ -68,7 +72,7 @@ import org.ejml.dense.row.CommonOps_DDRM;
  * the §4.1 conditions, with probability {@code >= 1 - 2 xi},
  * {@code (1-gamma) Sigma_eff <= output <= (1+gamma) Sigma}; {@link LevelSchedule#leafAccuracy} gives gamma.
  */
-public final class RecursiveSecondMoment implements SecondMomentMethod {
+public final class RecursiveSecondMoment implements SecondMomentMethod, RowSourceMechanism {
 
     /** Registered name. */
     public static final String NAME = "recursive";
@@ -478,9 +482,31 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
         }
     }
 
+    /**
+     * A row beyond the public radius (when rows are not clipped) is refused before any budget is charged. Rows held
+     * outside memory need a public minimum eigenvalue: Algorithm 4 draws random groups of rows, which is not a pass
+     * over blocks.
+     */
+    @Override
+    public void validate(RowSource rows, Statement stated) {
+        if (!(rows instanceof LocalRows) && algorithm4(rows.cols()) != null) {
+            throw new IllegalArgumentException("the recursive second moment without a public minimum eigenvalue"
+                    + " estimates it with Algorithm 4 (random groups of rows), which runs on rows in memory only:"
+                    + " give minEigenvalue (--min-eigenvalue) to run it on these rows");
+        }
+        if (!params.clipToRadius()) {
+            RowBounds.checkBound(rows, params.radius());
+        }
+    }
+
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
-        DMatrixRMaj m = run(data.matrix(), context.random(), context.engine(), null);
+        return compute(LocalRows.of(data.matrix(), context.engine()), stated, context);
+    }
+
+    @Override
+    public Outcome compute(RowSource rows, Statement stated, ReleaseContext context) {
+        DMatrixRMaj m = run(rows, context.random(), context.engine(), null);
         return m == null ? Outcome.fail() : SecondMomentRelease.outcome(m, params.psdProjection());
     }
 
@@ -489,9 +515,13 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
      * (tests) may be null.
      */
     DMatrixRMaj run(RowBlockMatrix x, RandomSource random, ComputeEngine engine, Trace trace) {
+        return run(LocalRows.of(x, engine), random, engine, trace);
+    }
+
+    private DMatrixRMaj run(RowSource x, RandomSource random, ComputeEngine engine, Trace trace) {
         Objects.requireNonNull(random, "random");
         Objects.requireNonNull(engine, "engine");
-        int n = x.rows();
+        int n = Math.toIntExact(x.rows());
         int d = x.cols();
         double alpha = params.alpha();
         double radius = params.radius();
@@ -503,7 +533,8 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
         double lambda;
         LevelSchedule schedule;
         if (alg4 != null) {
-            RowBlockMatrix bounded = RowBounds.scaleAndClip(x, 1.0, radius); // Alg 4 sees rows bounded by R (§2.4)
+            // Alg 4 sees rows bounded by R (§2.4); it needs rows in memory (validate(RowSource, ..) refuses others)
+            RowBlockMatrix bounded = RowBounds.scaleAndClip(((LocalRows) x).matrix(), 1.0, radius);
             double released = alg4.estimate(bounded, random, engine);
             if (Double.isNaN(released)) {
                 return null;
@@ -520,7 +551,7 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
         }
         double scale = 1.0 / Math.sqrt(lambda * (1 - alpha)); // §2.4 step 5 and Alg 1 step 3 in one scaling
         double r0 = radius * scale;
-        RowBlockMatrix x0 = RowBounds.scaleAndClip(x, scale, r0);
+        RowSource x0 = x.map(RowBounds.scaleAndClipMap(scale, r0));
         DMatrixRMaj out = recursion(x0, schedule, noise, engine, trace).copy();
         CommonOps_DDRM.scale(lambda * (1 - alpha), out); // Alg 1 step 5 and §2.4 step 7
         return out;
@@ -545,21 +576,21 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
      * Algorithm 2 in iterative form (§2.3 "Iterative equivalent") on rows already scaled and clipped to
      * {@code R_0}; returns {@code M Sigma~_leaf M^T} (Algorithm 1 multiplies by {@code 1 - alpha}).
      */
-    static DMatrixRMaj recursion(RowBlockMatrix x0, LevelSchedule schedule, SymmetricNoise noise,
+    static DMatrixRMaj recursion(RowSource x0, LevelSchedule schedule, SymmetricNoise noise,
             ComputeEngine engine, Trace trace) {
-        int n = x0.rows();
+        int n = Math.toIntExact(x0.rows());
         int d = x0.cols();
-        RowBlockMatrix xt = x0;
+        RowSource xt = x0;
         DMatrixRMaj mAcc = CommonOps_DDRM.identity(d);
         double[] s = trace == null ? null : filled(n, 1.0);
-        if (trace != null) {
-            trace.input = x0.toArray();
+        if (trace != null) { // tests: rows in memory
+            trace.input = ((LocalRows) x0).matrix().toArray();
         }
         DMatrixRMaj noisy = null;
         int levels = schedule.levels();
         for (int t = 0; t < levels; t++) {
             double kappa = schedule.kappa(t);
-            DMatrixRMaj gram = engine.weightedGram(xt, null, null, n);
+            DMatrixRMaj gram = xt.gram(n);
             noisy = noise.perturb(gram, schedule.sigma(t));
             Trace.Level lv = null;
             if (trace != null) {
@@ -575,8 +606,14 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
                 break; // leaf: kappa_t <= C_stop
             }
             DMatrixRMaj u = topSubspace(engine.symmetricEigen(noisy), schedule.psi() * kappa);
-            double[] clip = new double[n];
-            xt = shrinkAndClip(xt, u, SQRT_3_7 * schedule.radius(t), clip, lv, engine);
+            double[] clip = trace == null ? null : new double[n];
+            if (trace == null) {
+                xt = xt.map(new ShrinkAndClip(u, SQRT_3_7 * schedule.radius(t)));
+            } else {
+                xt = LocalRows.of(shrinkAndClip(((LocalRows) xt).matrix(), u, SQRT_3_7 * schedule.radius(t), clip, lv,
+                        engine),
+                        engine, xt.layout());
+            }
             // M <- M sqrt(7/8) (I + U U^T)
             DMatrixRMaj inv = CommonOps_DDRM.identity(d);
             if (u.numCols > 0) {
@@ -627,6 +664,23 @@ public final class RecursiveSecondMoment implements SecondMomentMethod {
             }
         }
         return u;
+    }
+
+    /** {@link #shrinkAndClip} as a row map, for a released U and a public r. */
+    private static final class ShrinkAndClip implements BlockMap {
+        private static final long serialVersionUID = 1L;
+        private final DMatrixRMaj u;
+        private final double r;
+
+        ShrinkAndClip(DMatrixRMaj u, double r) {
+            this.u = u.copy();
+            this.r = r;
+        }
+
+        @Override
+        public RowBlockMatrix apply(RowBlockMatrix block, ComputeEngine engine) {
+            return shrinkAndClip(block, u, r, new double[block.rows()], null, engine);
+        }
     }
 
     /**

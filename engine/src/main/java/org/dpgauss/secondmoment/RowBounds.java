@@ -1,7 +1,11 @@
 package org.dpgauss.secondmoment;
 
+import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.Norms;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.rows.BlockMap;
+import org.dpgauss.rows.RowSource;
+import org.dpgauss.rows.RowTest;
 
 /**
  * Norm bounds and norm clipping of the input rows ({@code ClipRow} of spec second-moment-estimation §2.1).
@@ -41,6 +45,55 @@ final class RowBounds {
      *
      * @throws IllegalArgumentException naming the 1-based row
      */
+    static void checkBound(RowSource x, double radius) {
+        long i = x.firstRejected(new AboveRadius(radius));
+        if (i >= 0) {
+            throw aboveRadius(i, radius);
+        }
+    }
+
+    private static IllegalArgumentException aboveRadius(long i, double radius) {
+        return new IllegalArgumentException("row " + (i + 1) + " has an L2 norm above the public covering"
+                + " radius R=" + radius + ": the guarantee is stated for rows with ||x|| <= R; raise R,"
+                + " rescale the data, or clip to R explicitly (--clip R)");
+    }
+
+    /** The row test of {@link #checkBound}: norm above {@code radius (1 + 2^-40)}. */
+    private static final class AboveRadius implements RowTest {
+        private static final long serialVersionUID = 1L;
+        private final double limit;
+
+        AboveRadius(double radius) {
+            this.limit = radius * (1 + BOUND_SLACK);
+        }
+
+        @Override
+        public boolean rejects(double[] row) {
+            return norm(row) > limit;
+        }
+    }
+
+    /** {@link #scaleAndClip} as a row map. */
+    static BlockMap scaleAndClipMap(double scale, double radius) {
+        return new ScaleAndClip(scale, radius);
+    }
+
+    private static final class ScaleAndClip implements BlockMap {
+        private static final long serialVersionUID = 1L;
+        private final double scale;
+        private final double radius;
+
+        ScaleAndClip(double scale, double radius) {
+            this.scale = scale;
+            this.radius = radius;
+        }
+
+        @Override
+        public RowBlockMatrix apply(RowBlockMatrix block, ComputeEngine engine) {
+            return scaleAndClip(block, scale, radius);
+        }
+    }
+
     static void checkBound(RowBlockMatrix x, double radius) {
         int d = x.cols();
         double[] row = new double[d];
@@ -51,9 +104,7 @@ final class RowBounds {
         for (int i = 0; i < x.rows(); i++) {
             x.copyRow(i, row, 0);
             if (Norms.euclidean(row) > limit) {
-                throw new IllegalArgumentException("row " + (i + 1) + " has an L2 norm above the public covering"
-                        + " radius R=" + radius + ": the guarantee is stated for rows with ||x|| <= R; raise R,"
-                        + " rescale the data, or clip to R explicitly (--clip R)");
+                throw aboveRadius(i, radius);
             }
         }
     }

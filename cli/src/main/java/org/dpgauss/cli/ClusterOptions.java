@@ -1,0 +1,102 @@
+package org.dpgauss.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.ServiceLoader;
+import org.dpgauss.release.PrivateMechanism;
+import org.dpgauss.release.PrivateRelease;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.rows.ClusterBackend;
+import org.dpgauss.rows.RowReleases;
+import org.dpgauss.rows.RowSource;
+import org.dpgauss.rows.RowSourceMechanism;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --master}, {@code --columns}, {@code --id-column}: run a data command's row passes on a cluster
+ * (docs/spark.md). The backend is found at run time ({@link ClusterBackend}, provided by the dpgauss-spark module,
+ * which {@code ./dpgauss} puts on the class path when it sees {@code --master}); without {@code --master} nothing
+ * here loads.
+ */
+final class ClusterOptions {
+
+    @Option(names = "--master", paramLabel = "URL",
+            description = "Run the row passes on Spark at this master URL (e.g. local[2], spark://host:7077): the "
+                    + "release is the one computed without it. Reads Parquet, CSV or NPY (docs/spark.md).")
+    String master;
+
+    @Option(names = "--columns", split = ",", paramLabel = "c1,c2,..",
+            description = "With --master and --id-column: the value columns of a Parquet file or of a CSV file with a "
+                    + "header row, in order (default: every column but the id).")
+    List<String> columns;
+
+    @Option(names = "--id-column", paramLabel = "NAME",
+            description = "With --master: a column of unique ids that orders the rows (required for Parquet). Without "
+                    + "it a CSV or NPY file is read by this process and its rows are ordered by position.")
+    String idColumn;
+
+    /** @return whether the command runs on a cluster */
+    boolean active() {
+        if (master == null && (columns != null || idColumn != null)) {
+            throw new IllegalArgumentException("--columns and --id-column select a table's columns on a cluster:"
+                    + " they need --master");
+        }
+        return master != null;
+    }
+
+    /**
+     * Refuses, before anything is read, a mechanism whose data passes do not run on a cluster.
+     *
+     * @param m the mechanism
+     * @param what how the command names it
+     * @return the row mechanism
+     */
+    static RowSourceMechanism rowMechanism(PrivateMechanism m, String what) {
+        if (!(m instanceof RowSourceMechanism)) {
+            throw new IllegalArgumentException(what + " does not run with --master: it runs as row passes only for"
+                    + " mean --method clipped (--clip C), second-moment --method analyze-gauss, coinpress and"
+                    + " recursive (with --min-eigenvalue), and project --wrapper none or lsv (docs/spark.md)");
+        }
+        return (RowSourceMechanism) m;
+    }
+
+    /** A table opened on a cluster; closing it frees the rows and disconnects. */
+    static final class Table implements AutoCloseable {
+        private final ClusterBackend backend;
+        final RowSource rows;
+
+        private Table(ClusterBackend backend, RowSource rows) {
+            this.backend = backend;
+            this.rows = rows;
+        }
+
+        @Override
+        public void close() {
+            backend.close();
+        }
+    }
+
+    /**
+     * Opens the input on the cluster.
+     *
+     * @param context the release context (its engine is the one the executors run)
+     * @param input the table
+     * @return the table
+     */
+    Table open(ReleaseContext context, Path input) {
+        ClusterBackend backend = ServiceLoader.load(ClusterBackend.class).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("--master needs the dpgauss-spark module and Spark on"
+                        + " the class path: run through ./dpgauss, which builds them on first use (docs/spark.md)"));
+        try {
+            return new Table(backend, backend.open(master, input, columns, idColumn, context.engine().name()));
+        } catch (RuntimeException e) {
+            backend.close();
+            throw e;
+        }
+    }
+
+    /** Runs the release on the opened table. */
+    static PrivateRelease release(RowSourceMechanism m, Table t, double delta, ReleaseContext context) {
+        return RowReleases.run(m, t.rows, delta, context);
+    }
+}

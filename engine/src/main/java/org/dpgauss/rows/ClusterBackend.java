@@ -1,0 +1,34 @@
+package org.dpgauss.rows;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Rows held by a cluster, for the command line's {@code --master} mode: a service found at run time
+ * ({@link java.util.ServiceLoader}), so that the library and the command line do not depend on the cluster's
+ * libraries. The dpgauss-spark module provides one.
+ */
+public interface ClusterBackend extends AutoCloseable {
+
+    /** @return the backend's name, e.g. {@code spark} */
+    String name();
+
+    /**
+     * Connects to the cluster (once) and opens a table as rows: ordered by the id column, every value checked,
+     * cached on the cluster.
+     *
+     * @param master the cluster's URL, e.g. {@code local[2]}
+     * @param input a Parquet file or directory, a CSV file or an NPY file
+     * @param columns the value columns, in order (null: every column but the id)
+     * @param idColumn the column of unique ids that orders the rows (null: the row's position in a CSV or NPY file,
+     *        which is then read by this process)
+     * @param engineName the compute engine the cluster's executors run (the caller's, for the same bits)
+     * @return the rows, in the default layout for their dimension
+     * @throws IllegalArgumentException naming the column, row or rule when the table cannot be used
+     */
+    RowSource open(String master, Path input, List<String> columns, String idColumn, String engineName);
+
+    /** Frees the cached rows and disconnects. */
+    @Override
+    void close();
+}

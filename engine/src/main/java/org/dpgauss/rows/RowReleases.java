@@ -1,0 +1,42 @@
+package org.dpgauss.rows;
+
+import java.util.Objects;
+import org.dpgauss.release.Outcome;
+import org.dpgauss.release.PrivateRelease;
+import org.dpgauss.release.PublicContext;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Releases;
+import org.dpgauss.release.Statement;
+
+/** {@link Releases#run} for rows given as a {@link RowSource}: state, validate, compute, assemble. */
+public final class RowReleases {
+
+    private RowReleases() {
+    }
+
+    /**
+     * Runs a row mechanism outside any session (no budget is kept).
+     *
+     * @param mechanism the mechanism
+     * @param rows the rows (at most 2^31-1: the mechanisms state their parameters with an int n)
+     * @param delta the delta of stated conversions, in {@code (0, 1)}
+     * @param context the caller's engine (d x d work) and the noise source
+     * @return the release
+     * @throws IllegalArgumentException if a public parameter does not suit the rows, or a row violates a public
+     *         precondition (before any noise is drawn)
+     */
+    public static PrivateRelease run(RowSourceMechanism mechanism, RowSource rows, double delta,
+            ReleaseContext context) {
+        Objects.requireNonNull(mechanism, "mechanism");
+        Objects.requireNonNull(rows, "rows");
+        Objects.requireNonNull(context, "context");
+        if (rows.rows() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("the mechanisms state their parameters for at most 2^31-1 rows");
+        }
+        Statement stated = Releases.state(mechanism,
+                PublicContext.forPlanning((int) rows.rows(), rows.cols(), mechanism.relation(), delta));
+        mechanism.validate(rows, stated);
+        Outcome outcome = Objects.requireNonNull(mechanism.compute(rows, stated, context), "outcome");
+        return Releases.assemble(stated, outcome, context.random());
+    }
+}

@@ -1,0 +1,108 @@
+package org.dpgauss.rows;
+
+import org.dpgauss.engine.ComputeEngine;
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.random.ChaCha20;
+import org.ejml.data.DMatrixRMaj;
+
+/**
+ * The private rows a mechanism reads, as passes over blocks: n rows of d finite doubles in a data-independent order,
+ * cut into blocks by a public {@link RowLayout}. Every reduction computes one partial per block with a
+ * {@link ComputeEngine} primitive and adds the partials in the layout's fixed order, so two implementations with the
+ * same layout and the same engine return the same bits ({@link LocalRows} in memory; the dpgauss-spark module on a
+ * cluster). Transformations ({@link #map}) are row-local and public, so a cluster may recompute them from the
+ * cached rows on every pass. Only mechanisms read a row source; what they return is noised.
+ */
+public interface RowSource {
+
+    /** @return n, the number of rows (private under add/remove neighbours: for mechanisms only) */
+    long rows();
+
+    /** @return d, the number of columns (public: the schema) */
+    int cols();
+
+    /** @return the layout every reduction follows */
+    RowLayout layout();
+
+    /**
+     * @param f a row-local public transformation
+     * @return the rows transformed by f (computed now, or on each pass, as the implementation chooses)
+     */
+    RowSource map(BlockMap f);
+
+    /**
+     * The Gram matrix {@code (1/divisor) sum_i x_i x_i^T}: with one block, the engine's
+     * {@code weightedGram(block, null, null, divisor)}; otherwise the engine's Gram of each block with divisor 1,
+     * added in layout order and then multiplied by {@code 1/divisor}.
+     *
+     * @param divisor m &gt; 0
+     * @return the symmetric d x d matrix
+     */
+    DMatrixRMaj gram(double divisor);
+
+    /**
+     * The Gaussian projection {@code X^T G} (d x r), {@code G_ij = generator.normal(i r + j)} for the row at position
+     * i: with one block, the engine's {@code gaussianProjection(block, r, generator, 0)}; otherwise each block's
+     * projection from index {@code start r}, added in layout order. The generator's key travels with the tasks of
+     * a cluster (never logged).
+     *
+     * @param r the number of columns of G
+     * @param generator the counter-based generator
+     * @return the d x r matrix
+     */
+    DMatrixRMaj gaussianProjection(int r, ChaCha20 generator);
+
+    /** @return the exact column sums of the rows (independent of order and blocking) */
+    ExactColumnSums exactColumnSums();
+
+    /**
+     * @param test a public precondition
+     * @return the position (0-based, in the data-independent order) of the first row the test rejects, or -1
+     */
+    long firstRejected(RowTest test);
+
+    /**
+     * Folds a partial into a running sum in layout order: the first partial is taken as it is, the next added
+     * element by element (the one rule both implementations use).
+     *
+     * @param acc the running sum, or null before the first partial
+     * @param partial the next partial (may be reused as the sum)
+     * @return the new running sum
+     */
+    static DMatrixRMaj fold(DMatrixRMaj acc, DMatrixRMaj partial) {
+        if (acc == null) {
+            return partial;
+        }
+        double[] a = acc.data;
+        double[] p = partial.data;
+        int len = acc.numRows * acc.numCols;
+        for (int k = 0; k < len; k++) {
+            a[k] += p[k];
+        }
+        return acc;
+    }
+
+    /**
+     * The Gram partial of one block (divisor 1, or {@code divisor} when it is the only block).
+     *
+     * @param engine the engine
+     * @param block the rows of the block
+     * @param divisor the divisor applied here
+     * @return the block's Gram
+     */
+    static DMatrixRMaj blockGram(ComputeEngine engine, RowBlockMatrix block, double divisor) {
+        return engine.weightedGram(block, null, null, divisor);
+    }
+
+    /**
+     * Scales a folded multi-block Gram by {@code 1/divisor} (the engine's own last step).
+     *
+     * @param sum the folded sum (modified)
+     * @param divisor the divisor
+     * @return sum
+     */
+    static DMatrixRMaj scaleGram(DMatrixRMaj sum, double divisor) {
+        org.ejml.dense.row.CommonOps_DDRM.scale(1.0 / divisor, sum);
+        return sum;
+    }
+}

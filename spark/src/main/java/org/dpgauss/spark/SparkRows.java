@@ -1,0 +1,477 @@
+package org.dpgauss.spark;
+
+import static org.apache.spark.sql.functions.col;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import org.apache.spark.Partitioner;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.NumericType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.storage.StorageLevel;
+import org.dpgauss.engine.ComputeEngine;
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.random.ChaCha20;
+import org.dpgauss.rows.BlockMap;
+import org.dpgauss.rows.ExactColumnSums;
+import org.dpgauss.rows.RowLayout;
+import org.dpgauss.rows.RowSource;
+import org.dpgauss.rows.RowTest;
+import org.ejml.data.DMatrixRMaj;
+import scala.Tuple2;
+
+/**
+ * Rows held by Spark as the dense blocks of a {@link RowLayout}: the rows are ordered by an explicit id column
+ * (never by Spark's scan order), cut into blocks by their position in that order, decoded once and cached. A pass
+ * runs the pending row maps and one engine primitive on every block inside the executors (sequentially within a
+ * task), folds the blocks of each group in block order, and the driver folds the groups in group order: the same
+ * rule as {@link org.dpgauss.rows.LocalRows}, so with the same layout and engine the result has the same bits,
+ * whatever the partitioning or the input order. Immutable; {@link #unpersist()} frees the cached blocks.
+ */
+public final class SparkRows implements RowSource {
+
+    private final JavaRDD<RowBlockData> blocks;
+    private final long rows;
+    private final int cols;
+    private final RowLayout layout;
+    private final String engine;
+    private final List<BlockMap> maps;
+
+    private SparkRows(JavaRDD<RowBlockData> blocks, long rows, int cols, RowLayout layout, String engine,
+            List<BlockMap> maps) {
+        this.blocks = blocks;
+        this.rows = rows;
+        this.cols = cols;
+        this.layout = layout;
+        this.engine = engine;
+        this.maps = Collections.unmodifiableList(maps);
+    }
+
+    /**
+     * Orders, validates, blocks and caches the rows (runs Spark jobs). Every value column must be numeric, every
+     * value present and finite, every id present and unique; an error names the column and the row (its 1-based
+     * position in id order), never a value.
+     *
+     * @param data the table
+     * @param valueColumns the columns that form the rows, in order
+     * @param idColumn a column whose values order the rows (any orderable type, unique, not null)
+     * @param layout the layout (null: {@link RowLayout#forDimension} of the number of value columns)
+     * @param partitions Spark partitions of the cached blocks (at most one per group is useful; &lt;= 0: the
+     *        context's default parallelism)
+     * @param engineName the engine executors run ({@link ComputeEngine#name()} of the driver's engine)
+     * @return the rows
+     * @throws IllegalArgumentException on a missing or non-numeric column or a bad value or id
+     */
+    public static SparkRows load(Dataset<Row> data, List<String> valueColumns, String idColumn, RowLayout layout,
+            int partitions, String engineName) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(idColumn, "id column");
+        Objects.requireNonNull(engineName, "engine");
+        List<String> names = List.copyOf(Objects.requireNonNull(valueColumns, "value columns"));
+        if (names.isEmpty()) {
+            throw new IllegalArgumentException("no value columns: name at least one numeric column");
+        }
+        StructType schema = data.schema();
+        field(schema, idColumn, "id column");
+        for (String c : names) {
+            DataType t = field(schema, c, "value column").dataType();
+            if (!(t instanceof NumericType)) {
+                throw new IllegalArgumentException("value column '" + c + "' has type " + t.simpleString()
+                        + ": every value column must be numeric");
+            }
+            if (c.equals(idColumn)) {
+                throw new IllegalArgumentException("column '" + c + "' is the id column: it cannot also be a value");
+            }
+        }
+        int d = names.size();
+        RowLayout lay = layout != null ? layout : RowLayout.forDimension(d);
+        if (!data.filter(col(idColumn).isNull()).limit(1).isEmpty()) {
+            throw new IllegalArgumentException("the id column '" + idColumn + "' has a missing (null) value: every"
+                    + " row needs an id, which defines the row order");
+        }
+        if (!data.groupBy(col(idColumn)).count().filter(col("count").gt(1)).limit(1).isEmpty()) {
+            throw new IllegalArgumentException("the id column '" + idColumn + "' has a repeated value: ids must be"
+                    + " unique, so that they define one row order");
+        }
+        Column[] sel = new Column[d + 1];
+        sel[0] = col(idColumn);
+        for (int j = 0; j < d; j++) {
+            sel[j + 1] = col(names.get(j)).cast(DataTypes.DoubleType);
+        }
+        Dataset<Row> selected = data.select(sel);
+        long n = selected.count();
+        if (n == 0) {
+            throw new IllegalArgumentException("the table has no rows: a release needs at least one");
+        }
+        int nb = lay.blockCount(n);
+        int groups = lay.groupOf(nb - 1) + 1;
+        int p = partitions > 0 ? partitions : data.sparkSession().sparkContext().defaultParallelism();
+        p = Math.max(1, Math.min(p, groups));
+        JavaPairRDD<Row, Long> ranked = selected.sort(col(idColumn)).javaRDD().zipWithIndex();
+        JavaPairRDD<Integer, RowBlockData> fragments = ranked.mapPartitionsToPair(
+                new Fragments(d, lay.blockRows(), names));
+        JavaRDD<RowBlockData> cached = fragments
+                .repartitionAndSortWithinPartitions(new GroupPartitioner(lay.blocksPerGroup(), groups, p))
+                .mapPartitions(new MergeFragments(d, lay.blockRows(), n))
+                .persist(StorageLevel.MEMORY_AND_DISK());
+        long made;
+        try {
+            made = cached.count();
+        } catch (Exception e) { // Spark rethrows task failures as the checked SparkException
+            cached.unpersist(false);
+            throw unwrap(e);
+        }
+        if (made != nb) {
+            cached.unpersist(false);
+            throw new IllegalStateException("blocking the rows made " + made + " blocks instead of " + nb);
+        }
+        return new SparkRows(cached, n, d, lay, engineName, new ArrayList<>());
+    }
+
+    private static StructField field(StructType schema, String name, String what) {
+        for (StructField f : schema.fields()) {
+            if (f.name().equals(name)) {
+                return f;
+            }
+        }
+        throw new IllegalArgumentException("the " + what + " '" + name + "' is not in the table (columns: "
+                + String.join(", ", schema.fieldNames()) + ")");
+    }
+
+    /** Rethrows a validation error raised inside a task as itself (its message names the row and column). */
+    static RuntimeException unwrap(Exception e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof IllegalArgumentException) {
+                return new IllegalArgumentException(t.getMessage());
+            }
+        }
+        return e instanceof RuntimeException ? (RuntimeException) e
+                : new IllegalStateException("a Spark job failed: " + e.getMessage(), e);
+    }
+
+    @Override
+    public long rows() {
+        return rows;
+    }
+
+    @Override
+    public int cols() {
+        return cols;
+    }
+
+    @Override
+    public RowLayout layout() {
+        return layout;
+    }
+
+    /** @return the engine executors run */
+    public String engine() {
+        return engine;
+    }
+
+    /** @return the number of Spark partitions holding the blocks */
+    public int partitions() {
+        return blocks.getNumPartitions();
+    }
+
+    /** Frees the cached blocks. */
+    public void unpersist() {
+        blocks.unpersist(false);
+    }
+
+    @Override
+    public SparkRows map(BlockMap f) {
+        List<BlockMap> next = new ArrayList<>(maps);
+        next.add(Objects.requireNonNull(f, "map"));
+        return new SparkRows(blocks, rows, cols, layout, engine, next);
+    }
+
+    @Override
+    public DMatrixRMaj gram(double divisor) {
+        boolean single = layout.blockCount(rows) == 1;
+        double div = single ? divisor : 1.0;
+        DMatrixRMaj sum = reduce((index, m, e) -> RowSource.blockGram(e, m, div), RowSource::fold);
+        return single ? sum : RowSource.scaleGram(sum, divisor);
+    }
+
+    @Override
+    public DMatrixRMaj gaussianProjection(int r, ChaCha20 generator) {
+        int[] key = generator.keyCopy();
+        long stream = generator.stream();
+        RowLayout lay = layout;
+        try {
+            return reduce((index, m, e) -> e.gaussianProjection(m, r, ChaCha20.withKey(key, stream),
+                    lay.blockStart(index) * r), RowSource::fold);
+        } finally {
+            Arrays.fill(key, 0);
+        }
+    }
+
+    @Override
+    public ExactColumnSums exactColumnSums() {
+        int d = cols;
+        return reduce((index, m, e) -> {
+            ExactColumnSums s = ExactColumnSums.zeros(d);
+            double[] data = m.block(0);
+            for (int k = 0; k < m.rows(); k++) {
+                s.add(data, k * d);
+            }
+            return s;
+        }, (acc, p) -> {
+            if (acc == null) {
+                return p;
+            }
+            acc.addAll(p);
+            return acc;
+        });
+    }
+
+    @Override
+    public long firstRejected(RowTest test) {
+        Objects.requireNonNull(test, "test");
+        RowLayout lay = layout;
+        int d = cols;
+        return reduce((index, m, e) -> {
+            double[] row = new double[d];
+            for (int k = 0; k < m.rows(); k++) {
+                m.copyRow(k, row, 0);
+                if (test.rejects(row)) {
+                    return lay.blockStart(index) + k;
+                }
+            }
+            return -1L;
+        }, (acc, p) -> acc == null || acc < 0 ? p : acc);
+    }
+
+    /** A block's partial: runs on an executor. */
+    @FunctionalInterface
+    interface BlockPass<P> extends Serializable {
+        P apply(int blockIndex, RowBlockMatrix rows, ComputeEngine engine);
+    }
+
+    /** Adds a partial to a running sum (null before the first). */
+    @FunctionalInterface
+    interface Fold<P> extends Serializable {
+        P apply(P acc, P partial);
+    }
+
+    /** One pass: per-group partials on the executors, folded on the driver in group order. */
+    private <P> P reduce(BlockPass<P> pass, Fold<P> fold) {
+        List<BlockMap> chain = maps;
+        int d = cols;
+        String eng = engine;
+        RowLayout lay = layout;
+        FlatMapFunction<Iterator<RowBlockData>, Tuple2<Integer, P>> task = it -> {
+            List<RowBlockData> mine = new ArrayList<>();
+            it.forEachRemaining(mine::add);
+            return ExecutorEngines.sequential(() -> {
+                ComputeEngine e = ExecutorEngines.get(eng);
+                List<Tuple2<Integer, P>> out = new ArrayList<>();
+                Integer group = null;
+                P acc = null;
+                for (RowBlockData b : mine) { // sorted by block index within the partition
+                    RowBlockMatrix m = b.matrix(d);
+                    for (BlockMap f : chain) {
+                        m = f.apply(m, e);
+                    }
+                    P p = pass.apply(b.index, m, e);
+                    int g = lay.groupOf(b.index);
+                    if (group != null && g != group) {
+                        out.add(new Tuple2<>(group, acc));
+                        acc = null;
+                    }
+                    group = g;
+                    acc = fold.apply(acc, p);
+                }
+                if (group != null) {
+                    out.add(new Tuple2<>(group, acc));
+                }
+                return out;
+            }).iterator();
+        };
+        List<Tuple2<Integer, P>> partials;
+        try {
+            partials = new ArrayList<>(blocks.mapPartitions(task).collect());
+        } catch (Exception e) { // Spark rethrows task failures as the checked SparkException
+            throw unwrap(e);
+        }
+        partials.sort(Comparator.comparing(Tuple2::_1));
+        P total = null;
+        for (int k = 0; k < partials.size(); k++) {
+            if (partials.get(k)._1() != k) {
+                throw new IllegalStateException("a pass returned group " + partials.get(k)._1() + " where group " + k
+                        + " was expected");
+            }
+            total = fold.apply(total, partials.get(k)._2());
+        }
+        return total;
+    }
+
+    /** Cuts a sorted partition of (row, position) into pieces of blocks, checking every value. */
+    private static final class Fragments implements
+            org.apache.spark.api.java.function.PairFlatMapFunction<Iterator<Tuple2<Row, Long>>, Integer, RowBlockData> {
+        private static final long serialVersionUID = 1L;
+        private final int d;
+        private final int blockRows;
+        private final List<String> names;
+
+        Fragments(int d, int blockRows, List<String> names) {
+            this.d = d;
+            this.blockRows = blockRows;
+            this.names = names;
+        }
+
+        @Override
+        public Iterator<Tuple2<Integer, RowBlockData>> call(Iterator<Tuple2<Row, Long>> it) {
+            List<Tuple2<Integer, RowBlockData>> out = new ArrayList<>();
+            int block = -1;
+            int first = 0;
+            double[] buf = null;
+            int count = 0;
+            while (it.hasNext()) {
+                Tuple2<Row, Long> t = it.next();
+                long rank = t._2();
+                int b = (int) (rank / blockRows);
+                int within = (int) (rank - (long) b * blockRows);
+                if (b != block || within != first + count) {
+                    if (count > 0) {
+                        out.add(fragment(block, first, count, buf));
+                    }
+                    block = b;
+                    first = within;
+                    count = 0;
+                    buf = new double[Math.min(blockRows - within, 4096) * d];
+                }
+                if ((count + 1) * d > buf.length) {
+                    buf = Arrays.copyOf(buf, Math.min((blockRows - first) * d, 2 * buf.length));
+                }
+                Row r = t._1();
+                for (int j = 0; j < d; j++) {
+                    if (r.isNullAt(j + 1)) {
+                        throw new IllegalArgumentException("row " + (rank + 1) + " (in id order), column '"
+                                + names.get(j) + "' is missing (null): every value must be present");
+                    }
+                    double v = r.getDouble(j + 1);
+                    if (!Double.isFinite(v)) {
+                        throw new IllegalArgumentException("row " + (rank + 1) + " (in id order), column '"
+                                + names.get(j) + "' is not a finite number (NaN or infinite): every value must be"
+                                + " finite");
+                    }
+                    buf[count * d + j] = v;
+                }
+                count++;
+            }
+            if (count > 0) {
+                out.add(fragment(block, first, count, buf));
+            }
+            return out.iterator();
+        }
+
+        /** A piece of block {@code b} from row {@code first} within it; {@code index} carries the offset. */
+        private Tuple2<Integer, RowBlockData> fragment(int b, int first, int count, double[] buf) {
+            return new Tuple2<>(b, new RowBlockData(first, count, Arrays.copyOf(buf, count * d)));
+        }
+    }
+
+    /** Joins the pieces of each block (sorted by block index) into whole blocks. */
+    private static final class MergeFragments implements
+            FlatMapFunction<Iterator<Tuple2<Integer, RowBlockData>>, RowBlockData> {
+        private static final long serialVersionUID = 1L;
+        private final int d;
+        private final int blockRows;
+        private final long n;
+
+        MergeFragments(int d, int blockRows, long n) {
+            this.d = d;
+            this.blockRows = blockRows;
+            this.n = n;
+        }
+
+        @Override
+        public Iterator<RowBlockData> call(Iterator<Tuple2<Integer, RowBlockData>> it) {
+            List<RowBlockData> out = new ArrayList<>();
+            int block = -1;
+            double[] data = null;
+            int filled = 0;
+            while (it.hasNext()) {
+                Tuple2<Integer, RowBlockData> t = it.next();
+                int b = t._1();
+                if (b != block) {
+                    if (data != null) {
+                        out.add(finish(block, data, filled));
+                    }
+                    block = b;
+                    long size = Math.min(blockRows, n - (long) b * blockRows);
+                    data = new double[(int) size * d];
+                    filled = 0;
+                }
+                RowBlockData f = t._2();
+                System.arraycopy(f.data, 0, data, f.index * d, f.rows * d); // f.index: the piece's first row
+                filled += f.rows;
+            }
+            if (data != null) {
+                out.add(finish(block, data, filled));
+            }
+            return out.iterator();
+        }
+
+        private RowBlockData finish(int block, double[] data, int filled) {
+            int expected = data.length / d;
+            if (filled != expected) {
+                throw new IllegalStateException("block " + block + " received " + filled + " of its " + expected
+                        + " rows");
+            }
+            return new RowBlockData(block, expected, data);
+        }
+    }
+
+    /** Sends each block to the partition of its group (whole groups per partition, in group order). */
+    static final class GroupPartitioner extends Partitioner {
+        private static final long serialVersionUID = 1L;
+        private final int blocksPerGroup;
+        private final int groups;
+        private final int partitions;
+
+        GroupPartitioner(int blocksPerGroup, int groups, int partitions) {
+            this.blocksPerGroup = blocksPerGroup;
+            this.groups = groups;
+            this.partitions = partitions;
+        }
+
+        @Override
+        public int numPartitions() {
+            return partitions;
+        }
+
+        @Override
+        public int getPartition(Object key) {
+            int g = (Integer) key / blocksPerGroup;
+            return (int) ((long) g * partitions / groups);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof GroupPartitioner && ((GroupPartitioner) o).blocksPerGroup == blocksPerGroup
+                    && ((GroupPartitioner) o).groups == groups && ((GroupPartitioner) o).partitions == partitions;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(blocksPerGroup, groups, partitions);
+        }
+    }
+}

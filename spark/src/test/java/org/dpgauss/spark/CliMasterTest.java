@@ -1,0 +1,110 @@
+package org.dpgauss.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.dpgauss.cli.Main;
+import org.dpgauss.io.NpyWriter;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The command line's {@code --master} mode prints the release the command prints without it, from Parquet (ordered
+ * by an id column, rows stored shuffled), CSV and NPY; and it refuses what it cannot run.
+ */
+class CliMasterTest {
+
+    private static final int D = 4;
+    private static final double[][] X = TestSpark.gaussian(800, D, 21);
+
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void files() throws IOException {
+        StringBuilder csv = new StringBuilder();
+        for (double[] r : X) {
+            for (int j = 0; j < D; j++) {
+                csv.append(j == 0 ? "" : ",").append(r[j]); // Double.toString round-trips
+            }
+            csv.append('\n');
+        }
+        Files.writeString(dir.resolve("x.csv"), csv);
+        NpyWriter.write(dir.resolve("x.npy"), X);
+        TestSpark.table(X, 3, 99).write().parquet(dir.resolve("x.parquet").toString());
+    }
+
+    private static String[] run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new String[] {String.valueOf(code), out.toString(), err.toString()};
+    }
+
+    private static String[] args(String input, List<String> command, String... extra) {
+        List<String> a = new ArrayList<>(command);
+        a.addAll(List.of("--input", dir.resolve(input).toString(), "--insecure-seed", "11", "--json", "--engine",
+                "ejml"));
+        a.addAll(Arrays.asList(extra));
+        return a.toArray(new String[0]);
+    }
+
+    /** The JSON without its input path. */
+    private static String release(String[] r) {
+        assertEquals("0", r[0], r[2]);
+        return r[1].replaceAll(",\"input\":\"[^\"]*\"", "");
+    }
+
+    private static String local(List<String> command) {
+        String local = release(run(args("x.csv", command)));
+        assertTrue(local.contains("\"status\":\"PASS\""), local);
+        return local;
+    }
+
+    private static String parquet(List<String> command) {
+        return release(run(args("x.parquet", command, "--master", "local[2]", "--id-column", "id", "--columns",
+                "x1,x2,x3,x4")));
+    }
+
+    @Test
+    void clippedMeanFromParquetNpyAndCsv() {
+        List<String> command = List.of("mean", "--clip", "1", "--rho", "0.5");
+        String local = local(command);
+        assertEquals(local, parquet(command), "Parquet");
+        assertEquals(local, release(run(args("x.npy", command, "--master", "local[2]"))), "NPY");
+        assertEquals(local, release(run(args("x.csv", command, "--master", "local[2]"))), "CSV");
+    }
+
+    @Test
+    void coinPressFromParquet() {
+        List<String> command = List.of("second-moment", "--method", "coinpress", "--clip", "1.5", "--rho", "0.5");
+        assertEquals(local(command), parquet(command));
+    }
+
+    @Test
+    void refusals() {
+        String[] r = run(args("x.csv", List.of("mean", "--clip", "1", "--rho", "0.5"), "--id-column", "id"));
+        assertEquals("1", r[0]);
+        assertTrue(r[2].contains("need --master"), r[2]);
+        r = run(args("x.parquet", List.of("mean", "--clip", "1", "--rho", "0.5"), "--master", "local[2]"));
+        assertEquals("1", r[0]);
+        assertTrue(r[2].contains("name a column of unique ids with --id-column"), r[2]);
+        r = run(args("x.csv", List.of("mean", "--method", "coordinate", "--rho", "0.5"), "--master", "local[2]"));
+        assertEquals("1", r[0]);
+        assertTrue(r[2].contains("--master runs mean --method clipped"), r[2]);
+        r = run(args("x.csv", List.of("second-moment", "--method", "recursive", "--clip", "1.5", "--rho", "0.5",
+                "--lambda-epsilon", "0.5"),
+                "--master", "local[2]"));
+        assertEquals("1", r[0]);
+        assertTrue(r[2].contains("give minEigenvalue (--min-eigenvalue)"), r[2]);
+    }
+}
