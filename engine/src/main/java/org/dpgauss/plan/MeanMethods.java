@@ -200,7 +200,8 @@ final class MeanMethods implements MethodProvider {
         String cmd = String.format(Locale.ROOT, "dpgauss mean --method anisotropic --epsilon %s --delta %s",
                 num(t.epsilon()), num(t.delta()));
         return PlannedMethod.applicable(method, UnknownCovarianceMean.ID, s.accuracy().orElse(null), need, needs,
-                cmd, when + (v.isEmpty() ? "; no error is predicted without a guess of the variances" : ""));
+                cmd, when + (v.isEmpty() ? "; without a guess of the variances its error is predicted in units of the"
+                        + " data's own spread sqrt(tr(Sigma)/d), which is not public, so it is not compared" : ""));
     }
 
     private static PlannedMethod bhs(PlanQuery q) {

@@ -80,7 +80,9 @@ class MeanAndSamplePlannerTest {
         PlannedMethod ok = byName(Planner.plan(PlanQuery.builder(Family.MEAN, (int) need, 100,
                 ApproxDp.of(1, DELTA)).build())).get("anisotropic-unknown-covariance");
         assertTrue(ok.applicable(), ok.reason());
-        assertFalse(ok.predicted().isPresent()); // nothing to scale it by without a guess of the variances
+        // without a guess of the variances: stated in units of the data's own spread, not compared with L2
+        assertEquals(org.dpgauss.mean.anisotropic.UnknownCovarianceMean.SCALED_METRIC,
+                ok.predicted().orElseThrow().metric());
     }
 
     /**
