@@ -226,9 +226,11 @@ public final class SparkRows implements RowSource {
         int d = cols;
         return reduce((index, m, e) -> {
             ExactColumnSums s = ExactColumnSums.zeros(d);
-            double[] data = m.block(0);
-            for (int k = 0; k < m.rows(); k++) {
-                s.add(data, k * d);
+            for (int b = 0; b < m.blockCount(); b++) { // a map may return several storage blocks (large d)
+                double[] data = m.block(b);
+                for (int k = 0; k < m.blockRowCount(b); k++) {
+                    s.add(data, k * d);
+                }
             }
             return s;
         }, (acc, p) -> {

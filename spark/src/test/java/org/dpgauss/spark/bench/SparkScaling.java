@@ -110,15 +110,17 @@ public final class SparkScaling {
         String cp = release(rows, CoinPress.of(0.25 * 4, Zcdp.of(0.5)), engine);
         rows.unpersist();
         double g = median(gram);
-        return String.format(Locale.ROOT, "{\"n\":%d,\"d\":%d,\"master\":\"local[%d]\",\"cores\":%d,\"engine\":\"%s\","
+        int active = Math.min(cores, groups); // a group is one task: fewer groups than cores leave cores idle
+        return String.format(Locale.ROOT, "{\"n\":%d,\"d\":%d,\"master\":\"local[%d]\",\"cores\":%d,"
+                + "\"active_cores\":%d,\"engine\":\"%s\","
                 + "\"blockRows\":%d,\"blocks\":%d,\"groups\":%d,\"partitions\":%d,\"load_s\":%.3f,"
                 + "\"gram_pass_s\":{\"median\":%.4f,\"runs\":%s},\"gram_rows_per_s_per_core\":%.0f,"
                 + "\"gram_gflops_per_core\":%.3f,\"bytes_to_driver_per_gram_pass\":%d,"
                 + "\"mean_pass_s\":{\"median\":%.4f,\"runs\":%s},\"mean_rows_per_s_per_core\":%.0f,"
                 + "\"analyze_gauss\":%s,\"coinpress\":%s,\"load_average\":%.2f}",
-                n, d, cores, cores, engine.name(), layout.blockRows(), blocks, groups, rows.partitions(), load, g,
-                Arrays.toString(gram), n / g / cores, 1e-9 * n * (double) d * (d + 1) / g / cores,
-                (long) groups * d * d * 8, median(mean), Arrays.toString(mean), n / median(mean) / cores, ag, cp,
+                n, d, cores, cores, active, engine.name(), layout.blockRows(), blocks, groups, rows.partitions(), load,
+                g, Arrays.toString(gram), n / g / active, 1e-9 * n * (double) d * (d + 1) / g / active,
+                (long) groups * d * d * 8, median(mean), Arrays.toString(mean), n / median(mean) / active, ag, cp,
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 

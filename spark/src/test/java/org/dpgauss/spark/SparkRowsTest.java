@@ -1,0 +1,77 @@
+package org.dpgauss.spark;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import org.dpgauss.engine.ComputeEngine;
+import org.dpgauss.engine.CpuEngine;
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.random.ChaCha20;
+import org.dpgauss.rows.BlockMap;
+import org.dpgauss.rows.LocalRows;
+import org.dpgauss.rows.RowLayout;
+import org.dpgauss.rows.RowSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The passes themselves, before any noise: on Spark they return the bits of {@link LocalRows} in the same layout
+ * (the noise grid of a release would hide a last-bit difference), for 1 and 3 partitions and shuffled input.
+ */
+class SparkRowsTest {
+
+    private static final double[][] X = TestSpark.gaussian(1000, 5, 31);
+    /** 1000 rows: 16 blocks of 64 (the last of 40), 6 groups of 3. */
+    private static final RowLayout SMALL = RowLayout.of(64, 3);
+    private static final ComputeEngine CPU = CpuEngine.instance();
+
+    /** A row map: scale by 1/2 and add the row's first value to the others (row-local, not linear). */
+    private static final BlockMap MAP = (b, e) -> {
+        RowBlockMatrix out = RowBlockMatrix.zeros(b.rows(), b.cols());
+        double[] row = new double[b.cols()];
+        for (int i = 0; i < b.rows(); i++) {
+            b.copyRow(i, row, 0);
+            for (int j = 1; j < row.length; j++) {
+                row[j] = 0.5 * row[j] + row[0] * row[0];
+            }
+            out.setRow(i, row);
+        }
+        return out;
+    };
+
+    private static void assertSamePasses(RowSource local, RowSource spark) {
+        assertEquals(local.rows(), spark.rows());
+        assertArrayEquals(local.gram(1000).data, spark.gram(1000).data, 0.0, "Gram");
+        assertArrayEquals(local.map(MAP).gram(7).data, spark.map(MAP).gram(7).data, 0.0, "Gram after a map");
+        int[] key = {1, 2, 3, 4, 5, 6, 7, 8};
+        assertArrayEquals(local.gaussianProjection(3, ChaCha20.withKey(key, 9)).data,
+                spark.gaussianProjection(3, ChaCha20.withKey(key, 9)).data, 0.0, "projection");
+        assertArrayEquals(local.exactColumnSums().rounded(), spark.exactColumnSums().rounded(), 0.0, "sums");
+        assertEquals(local.firstRejected(r -> r[2] > 0.9), spark.firstRejected(r -> r[2] > 0.9), "first rejected");
+        assertEquals(-1, spark.firstRejected(r -> false));
+    }
+
+    @Test
+    void everyPassHasTheBitsOfRowsInMemoryInTheSameLayout() {
+        LocalRows local = LocalRows.of(RowBlockMatrix.of(X), CPU, SMALL);
+        for (int p : new int[] {1, 3}) {
+            SparkRows spark = SparkRows.load(TestSpark.table(X, p, 40 + p), TestSpark.columns(5), "id", SMALL, p,
+                    CPU.name());
+            try {
+                assertEquals(p, spark.partitions());
+                assertSamePasses(local, spark);
+            } finally {
+                spark.unpersist();
+            }
+        }
+    }
+
+    /** The layout decides the bits: the same rows in one block give a (slightly) different Gram. */
+    @Test
+    void theLayoutIsNumerical() {
+        double[] blocked = LocalRows.of(RowBlockMatrix.of(X), CPU, SMALL).gram(1000).data;
+        double[] whole = LocalRows.of(RowBlockMatrix.of(X), CPU).gram(1000).data;
+        assertFalse(java.util.Arrays.equals(blocked, whole));
+        assertArrayEquals(whole, blocked, 1e-14);
+    }
+}
