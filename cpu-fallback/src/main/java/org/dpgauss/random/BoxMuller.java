@@ -16,8 +16,8 @@ package org.dpgauss.random;
  *
  * <p>Why: {@code Math.log}, {@code Math.sin} and {@code Math.cos} together cost more per pair than the ChaCha20
  * words behind it; series and polynomials are plain multiply-add on arrays, which the JIT vectorises, and the scalar
- * {@link #radius} and {@link #sinCos} run the same operations in the same order, so per-element and bulk paths agree bit for bit (Java floating point is
- * strict: no contraction into fused multiply-adds).
+ * {@link #radius} and {@link #sinCos} run the same operations in the same order, so per-element and bulk paths
+ * agree bit for bit (Java floating point is strict: no contraction into fused multiply-adds).
  */
 final class BoxMuller {
 
@@ -55,7 +55,7 @@ final class BoxMuller {
     // ln 2 split as in fdlibm: LN2_HI has 32 significant bits, so k * LN2_HI is exact for the exponents here
     private static final double LN2_HI = 6.93147180369123816490e-01;
     private static final double LN2_LO = 1.90821492927058770002e-10;
-    private static final double SQRT_2 = 1.4142135623730951;
+    private static final double INV_SQRT_2 = 0.7071067811865476;
     // 2 / (2k + 1): ln m = 2 atanh(s) = s (L0 + L1 s^2 + L2 s^4 + ...), s = (m - 1)/(m + 1), |s| <= 0.1716
     private static final double L0 = 2.0 / 1;
     private static final double L1 = 2.0 / 3;
@@ -71,22 +71,21 @@ final class BoxMuller {
 
     /**
      * Box-Muller radius {@code sqrt(-2 ln u1)} with {@code ln u1 = k ln 2 + ln m}, {@code u1 = 2^k m},
-     * {@code m in [sqrt(1/2), sqrt(2))} (exact), and {@code ln m = 2 atanh((m - 1)/(m + 1))} by its series to
-     * {@code s^21} (first omitted term below 1e-17 relative): within 3 ulps of {@code StrictMath.log} (tested), like
-     * the CUDA twin's {@code log}. Written so that the bulk loop vectorises; the same operations as
-     * {@link #radii}.
+     * {@code m} within an ulp of {@code [sqrt(1/2), sqrt(2))} (exact scalings; the half is chosen without a branch),
+     * and {@code ln m = 2 atanh((m - 1)/(m + 1))} by its series to {@code s^21} (first omitted term below 1e-17
+     * relative): within 3 ulps of {@code StrictMath.log} (tested), like the CUDA twin's {@code log}. The same
+     * operations as {@link #radii}, whose second loop the JIT vectorises.
      */
     static double radius(double u1) {
-        int k = Math.getExponent(u1);
-        double m = u1 * Double.longBitsToDouble((long) (1023 - k) << 52);
-        if (m > SQRT_2) {
-            m *= 0.5;
-            k++;
-        }
-        return radiusReduced(k, m);
+        int e = Math.getExponent(u1);
+        return radiusReduced(e, u1 * Double.longBitsToDouble((long) (1023 - e) << 52));
     }
 
-    private static double radiusReduced(double k, double m) {
+    /** The radius from {@code u1 = 2^e f}, {@code f in [1, 2)}: the operations of the second loop of {@link #radii}. */
+    private static double radiusReduced(double e, double f) {
+        double up = Math.floor(f * INV_SQRT_2); // 1 when f is above about sqrt(2), else 0: no branch
+        double m = f * (1.0 - 0.5 * up); // exact
+        double k = e + up;
         double s = (m - 1.0) / (m + 1.0);
         double z = s * s;
         double p = L0 + z * (L1 + z * (L2 + z * (L3 + z * (L4 + z * (L5 + z * (L6 + z * (L7 + z * (L8
@@ -95,23 +94,20 @@ final class BoxMuller {
     }
 
     /**
-     * {@code u[i] <- radius(u[i])} for {@code i < len}: the exponent split in a scalar loop, the series and the square
-     * root in a loop the JIT vectorises ({@code k}, {@code m} scratch of at least len).
+     * {@code u[i] <- radius(u[i])} for {@code i < len}: the exponent split in a scalar loop, the rest in a loop the JIT
+     * vectorises ({@code k}, {@code m} scratch of at least len).
      */
     static void radii(double[] u, double[] k, double[] m, int len) {
         for (int i = 0; i < len; i++) {
             int e = Math.getExponent(u[i]);
-            double f = u[i] * Double.longBitsToDouble((long) (1023 - e) << 52);
-            if (f > SQRT_2) {
-                f *= 0.5;
-                e++;
-            }
             k[i] = e;
-            m[i] = f;
+            m[i] = u[i] * Double.longBitsToDouble((long) (1023 - e) << 52);
         }
         for (int i = 0; i < len; i++) {
-            double mi = m[i];
-            double ki = k[i];
+            double f = m[i];
+            double up = Math.floor(f * INV_SQRT_2);
+            double mi = f * (1.0 - 0.5 * up);
+            double ki = k[i] + up;
             double s = (mi - 1.0) / (mi + 1.0);
             double z = s * s;
             double p = L0 + z * (L1 + z * (L2 + z * (L3 + z * (L4 + z * (L5 + z * (L6 + z * (L7 + z * (L8
