@@ -53,6 +53,11 @@ final class PlanCommand implements Callable<Integer> {
             description = "second-moment, project: a public bound on every row's L2 norm, if you know one.")
     Double rowBound;
 
+    @Option(names = "--min-eigenvalue", paramLabel = "L",
+            description = "second-moment: a public lower bound on the smallest eigenvalue of the second moment, if you "
+                    + "know one (the recursive method needs it; it also gives the relative form of the statements).")
+    Double minEigenvalue;
+
     @Option(names = "--variances", split = ",", paramLabel = "v1,v2,..",
             description = "mean, sample: a public diagonal covariance proxy, if you have one.")
     double[] variances;
@@ -71,6 +76,9 @@ final class PlanCommand implements Callable<Integer> {
         }
         if (rowBound != null) {
             b.rowBound(rowBound);
+        }
+        if (minEigenvalue != null) {
+            b.minEigenvalue(minEigenvalue);
         }
         if (variances != null) {
             b.variances(variances);

@@ -28,4 +28,23 @@ class PlanCommandTest {
         assertTrue(out.toString().contains("run:       dpgauss mean --method clipped --clip 4 --epsilon 0.5 --delta"
                 + " 0.000001 --input FILE"), out.toString());
     }
+
+    @Test
+    void secondMomentPlansTheRecursiveMethodOnlyWithAMinimumEigenvalue() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        String[] base = {"plan", "second-moment", "--n", "20000", "--d", "10", "--epsilon", "1", "--row-bound", "1"};
+        assertEquals(0, Main.run(base, new PrintWriter(out, true), new PrintWriter(err, true)), err.toString());
+        String without = out.toString();
+        assertTrue(without.contains("--min-eigenvalue L"), without); // recursive says what it needs
+        assertTrue(!without.contains("run:       dpgauss second-moment --method recursive"), without);
+        out.getBuffer().setLength(0);
+        String[] with = java.util.Arrays.copyOf(base, base.length + 2);
+        with[base.length] = "--min-eigenvalue";
+        with[base.length + 1] = "0.01";
+        assertEquals(0, Main.run(with, new PrintWriter(out, true), new PrintWriter(err, true)), err.toString());
+        String flat = out.toString().replaceAll("\\s+", " ");
+        assertTrue(flat.matches(".*run: dpgauss second-moment --input FILE --method recursive [^\\n]*--clip 1 "
+                + "--delta 0.000001 --min-eigenvalue 0.01 .*"), out.toString());
+    }
 }
