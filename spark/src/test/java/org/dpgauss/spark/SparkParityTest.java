@@ -49,8 +49,9 @@ class SparkParityTest {
         m.add(ClippedGaussianMean.builder().clipRadius(1.0).rho(0.5).build(D));
         m.add(AnalyzeGauss.of(1.5, Zcdp.of(0.5)));
         m.add(CoinPress.of(1.0, Zcdp.of(0.5)));
-        m.add(RecursiveSecondMoment.fromParams(SecondMomentParams.builder().budget(Zcdp.of(0.5)).radius(1.5).m(2)
-                .minEigenvalue(0.02).build()));
+        // R = 2, lambda >= 5e-4, m = 2: four levels, so three shrink-and-clip maps run on the executors
+        m.add(RecursiveSecondMoment.fromParams(SecondMomentParams.builder().budget(Zcdp.of(0.5)).radius(2.0).m(2)
+                .minEigenvalue(0.5e-3).build()));
         return m;
     }
 
@@ -112,6 +113,7 @@ class SparkParityTest {
     @Test
     void defaultLayoutIsTheLibraryBitForBit() {
         List<PrivateRelease> lib = library(replaceOne());
+        assertEquals(4.0, lib.get(3).parameters().number("levels"), "the recursion's levels (coverage of its maps)");
         assertSameReleases(lib, spark(replaceOne(), NeighbouringRelation.REPLACE_ONE, null, 3, 2, 1), "default layout");
         assertSameReleases(library(List.of(projection())),
                 spark(List.of(projection()), NeighbouringRelation.ADD_REMOVE, null, 2, 1, 2), "default layout");
