@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.dpgauss.engine.CpuEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.testing.GaussianTestData;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.Zcdp;
 import org.ejml.data.DMatrixRMaj;
@@ -19,7 +20,7 @@ class RecursionRowPassesTest {
 
     @Test
     void rowMapsGiveTheTracedResult() {
-        RowBlockMatrix x = SecondMomentTestData.gaussian(3000, new double[] {1, 0.1, 0.01, 1e-3}, 42);
+        RowBlockMatrix x = GaussianTestData.centred(3000, new double[] {1, 0.1, 0.01, 1e-3}, 42);
         RecursiveSecondMoment rsm = RecursiveSecondMoment.fromParams(SecondMomentParams.builder()
                 .budget(Zcdp.of(1.0)).radius(2.0).m(2).minEigenvalue(0.5e-3).build());
         Trace trace = new Trace();
