@@ -289,7 +289,7 @@ public final class AnalyzeGauss implements SecondMomentMethod {
         }
         SymmetricNoise noise = noiseFor(noiseOverride, random);
         double sigma = sigma(n, d);
-        RowBlockMatrix clipped = RowBounds.scaleAndClip(x, 1.0, radius);
+        RowBlockMatrix clipped = RowBounds.clipOrShare(x, radius); // only read below
         return noise.perturb(engine.weightedGram(clipped, null, null, n), sigma);
     }
 
