@@ -90,7 +90,8 @@ final class RowBounds {
 
         @Override
         public RowBlockMatrix apply(RowBlockMatrix block, ComputeEngine engine) {
-            return scaleAndClip(block, scale, radius);
+            // unscaled: the block itself when no row needs clipping (the same values, no copy; maps only read it)
+            return scale == 1.0 ? clipOrShare(block, radius) : scaleAndClip(block, scale, radius);
         }
     }
 
@@ -152,6 +153,31 @@ final class RowBounds {
             }
         }
         return out;
+    }
+
+    /**
+     * {@code ClipRow(x_i, radius)} for every row, for read-only use: x itself when no row would change (every row
+     * has moderate entries and a computed norm within the clip target, so {@link #scaleAndClip} would copy it
+     * verbatim), else {@code scaleAndClip(x, 1, radius)}. Saves the copy of the whole matrix in the common case.
+     */
+    static RowBlockMatrix clipOrShare(RowBlockMatrix x, double radius) {
+        int d = x.cols();
+        double target = radius * safety(d);
+        for (int b = 0; b < x.blockCount(); b++) {
+            double[] src = x.block(b);
+            int count = x.blockRowCount(b);
+            for (int r = 0; r < count; r++) {
+                int off = r * d;
+                double max = maxAbs(src, off, d);
+                if (max == 0) {
+                    continue; // a zero row is left as it is
+                }
+                if (!(max >= SAFE_LOW && max <= SAFE_HIGH) || plainNorm(src, off, d) > target) {
+                    return scaleAndClip(x, 1.0, radius);
+                }
+            }
+        }
+        return x;
     }
 
     /**

@@ -1,6 +1,8 @@
 package org.dpgauss.secondmoment;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
@@ -40,5 +42,24 @@ class RowBoundsTest {
             }
             assertTrue(changed > n / 4, "long rows must have been clipped");
         }
+    }
+
+    @Test
+    void clipOrShareSharesOnlyWhenNothingChanges() {
+        double[][] rows = {{3, 4}, {0, 0}, {0.6, -0.8}, {1e-3, 2e-3}};
+        RowBlockMatrix x = RowBlockMatrix.of(rows, 3);
+        assertSame(x, RowBounds.clipOrShare(x, 5.0 * (1 + 1e-12)), "every norm within the target: no copy");
+        // a row at exactly R is above the target R (1 - 4 (d + 2) u), so it is clipped and the matrix copied
+        RowBlockMatrix clipped = RowBounds.clipOrShare(x, 1.0);
+        assertNotSame(x, clipped);
+        RowBlockMatrix expected = RowBounds.scaleAndClip(x, 1.0, 1.0);
+        for (int i = 0; i < rows.length; i++) {
+            assertArrayEquals(expected.row(i), clipped.row(i), "row " + i);
+            assertArrayEquals(rows[i], x.row(i), "the input is untouched");
+        }
+        RowBlockMatrix atRadius = RowBlockMatrix.of(new double[][] {{0.6, -0.8}, {0.1, 0.1}});
+        assertNotSame(atRadius, RowBounds.clipOrShare(atRadius, 1.0), "norm R itself exceeds the clip target");
+        RowBlockMatrix huge = RowBlockMatrix.of(new double[][] {{1, 1}, {0x1p450, 0}});
+        assertNotSame(huge, RowBounds.clipOrShare(huge, 0x1p460), "extreme entries take the safe path");
     }
 }
