@@ -174,7 +174,16 @@ public final class AnalyzeGauss implements SecondMomentMethod, RowSourceMechanis
     public double l2Sensitivity(int n) {
         ParameterChecks.rows(n);
         double r2 = radius * radius;
-        return (sensitivity == Sensitivity.TIGHT ? Math.sqrt(2) : 4.0) * r2 / n;
+        return sensitivity == Sensitivity.TIGHT ? replaceOneSensitivity(r2, n) : 4.0 * r2 / n;
+    }
+
+    /**
+     * The exact replace-one L2 sensitivity sqrt(2) r2/n of the upper-triangle entries of a Gram of rows of squared
+     * norm at most r2 (spec second-moment-estimation §3.2; tight for x = R e1, x' = R e2): the one formula that
+     * both the statement and the accounting ({@link #idealPlusFp}) use.
+     */
+    private static double replaceOneSensitivity(double r2, int n) {
+        return Math.sqrt(2.0) * r2 / n;
     }
 
     /**
@@ -343,7 +352,7 @@ public final class AnalyzeGauss implements SecondMomentMethod, RowSourceMechanis
 
     private static double idealPlusFp(double r2, int n) {
         double gamma = (n + 1.0) * U / (1 - (n + 1.0) * U);
-        double ideal = Math.nextUp(Math.sqrt(2.0) * r2 / n * (1 + 4 * U));
+        double ideal = Math.nextUp(replaceOneSensitivity(r2, n) * (1 + 4 * U));
         double fp = Math.nextUp(2 * gamma * r2 * (1 + 4 * U));
         return Math.nextUp(ideal + fp);
     }
