@@ -9,7 +9,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/docs/design/package-graph.md}
 version=0.1.0-SNAPSHOT
-modules=(cli bench gpu engine kernels cpu-fallback)       # top to bottom
+modules=(cli spark bench gpu engine kernels cpu-fallback)       # top to bottom
 command -v jdeps >/dev/null 2>&1 || { echo "package-graph: jdeps (JDK) not on PATH" >&2; exit 1; }
 jars=()
 for m in "${modules[@]}"; do
@@ -35,9 +35,10 @@ awk 'NR == FNR { own[$1] = $2; next } own[$1] != own[$2] { print own[$1], own[$2
   | sort -u > "$tmp/modedges"
 
 # the layers, top to bottom, as PackageGraphTest checks them (PackageGraph.LAYERS): "Name pattern..." per line, a
-# pattern "p.." covering p and its subpackages; the benchmarks form a layer of their own on top
+# pattern "p.." covering p and its subpackages; the benchmarks and the Spark module form layers of their own on top
 layers_src=$root/engine/src/test/java/org/dpgauss/architecture/PackageGraph.java
 { echo "Bench org.dpgauss.bench.."
+  echo "Spark org.dpgauss.spark.."
   sed -n '/LAYERS = {/,/^    };/p' "$layers_src" | tr -d '\n' | sed 's/.*LAYERS = {//; s/};[[:space:]]*$//' \
     | tr '}' '\n' | sed 's/[{,]/ /g; s/"//g; s/^ *//; s/  */ /g' | grep -v '^ *$'; } > "$tmp/layers"
 [ "$(wc -l < "$tmp/layers")" -gt 5 ] || { echo "package-graph: could not read the layers from $layers_src" >&2; exit 1; }
@@ -70,7 +71,8 @@ label() { echo "$1" | sed 's/^org\.dpgauss\.//'; }
     echo "| $name | $pk | $mods |"
   done < "$tmp/layers"
   echo
-  echo "The benchmarks (dpgauss-bench, org.dpgauss.bench.*) sit above everything and are not checked by a test."
+  echo "The benchmarks (dpgauss-bench, org.dpgauss.bench.*) and the Spark module (dpgauss-spark, org.dpgauss.spark, a"
+  echo "thin layer over the library's row passes) sit on top and are not checked by a test."
   echo
   echo "## Layers"
   echo
