@@ -44,6 +44,7 @@ import org.dpgauss.rows.RowSourceMechanism;
 import org.dpgauss.secondmoment.AnalyzeGauss;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -55,7 +56,11 @@ import org.junit.jupiter.api.Test;
  *
  * <p>The worker starts executors from {@code SPARK_HOME} (set by the surefire execution): a stand-in home built under
  * {@code target/} with an empty {@code RELEASE} and {@code jars/} linking this test's class path.
+ *
+ * <p>Tagged slow: 30-40 s on the 2-core shared machine (starting the worker and the executor JVM dominates); it
+ * runs with {@code -Pall-tests}.
  */
+@Tag("slow")
 class SparkGpuRoutingTest {
 
     private static final int N = 1500;
