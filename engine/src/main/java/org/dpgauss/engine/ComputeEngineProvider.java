@@ -27,4 +27,28 @@ public interface ComputeEngineProvider {
      * @throws EngineUnavailableException with the reason when {@link #unavailableReason()} is not null
      */
     ComputeEngine open();
+
+    /**
+     * Why the backend cannot run on device {@code device} (0-based ordinal, e.g. the GPU address a cluster scheduler
+     * assigned a task), or null when it can. The default knows device 0 only. Never throws.
+     */
+    default String unavailableReason(int device) {
+        if (device == 0) {
+            return unavailableReason();
+        }
+        return "the " + name() + " backend cannot select device " + device + " (it opens device 0 only)";
+    }
+
+    /**
+     * The process-wide engine of this backend on device {@code device}.
+     *
+     * @throws EngineUnavailableException with the reason when {@link #unavailableReason(int)} is not null
+     */
+    default ComputeEngine open(int device) {
+        String why = unavailableReason(device);
+        if (why != null) {
+            throw new EngineUnavailableException(why);
+        }
+        return open();
+    }
 }

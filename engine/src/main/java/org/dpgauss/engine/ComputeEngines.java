@@ -42,17 +42,34 @@ public final class ComputeEngines {
         return select(choice, choice == EngineChoice.AUTO || choice == EngineChoice.GPU ? provider(GPU) : null);
     }
 
+    /**
+     * {@link #select(EngineChoice)} with the GPU, where one is used, on device {@code gpuDevice} (0-based ordinal: the
+     * GPU address a cluster scheduler assigned the task). {@code gpu} throws when that device cannot run;
+     * {@code auto} then falls back to the CPU and says why.
+     */
+    public static EngineSelection select(EngineChoice choice, int gpuDevice) {
+        if (gpuDevice < 0) {
+            throw new IllegalArgumentException("GPU device " + gpuDevice + ": device ordinals are 0 or more");
+        }
+        return select(choice, choice == EngineChoice.AUTO || choice == EngineChoice.GPU ? provider(GPU) : null,
+                gpuDevice);
+    }
+
     /** {@link #select(EngineChoice)} with the GPU provider given (null: the artifact is absent). */
     static EngineSelection select(EngineChoice choice, ComputeEngineProvider gpu) {
+        return select(choice, gpu, 0);
+    }
+
+    private static EngineSelection select(EngineChoice choice, ComputeEngineProvider gpu, int device) {
         if (choice == EngineChoice.EJML) {
             return new EngineSelection(CpuEngine.instance(), choice, "ejml requested: " + CpuEngine.instance().description());
         }
         if (choice == EngineChoice.CPU) {
             return cpu(choice, "cpu requested");
         }
-        String why = gpu == null ? missing() : gpu.unavailableReason();
+        String why = gpu == null ? missing() : gpu.unavailableReason(device);
         if (why == null) {
-            ComputeEngine g = gpu.open();
+            ComputeEngine g = gpu.open(device);
             return new EngineSelection(g, choice, (choice == EngineChoice.AUTO ? "auto: " : "") + g.description());
         }
         if (choice == EngineChoice.GPU) {

@@ -94,8 +94,17 @@ public final class GpuEngine implements ComputeEngine {
      * @throws CudaFailure when no usable device or no compiled kernels (the message says why)
      */
     public static GpuEngine open() {
+        return open(0);
+    }
+
+    /**
+     * Opens the GPU engine on the device of that ordinal (e.g. the GPU address Spark assigned a task).
+     *
+     * @throws CudaFailure when that device is not usable or the kernels are absent (the message says why)
+     */
+    public static GpuEngine open(int device) {
         long max = Long.getLong(MAX_RESIDENT_PROPERTY, Long.MAX_VALUE);
-        return new GpuEngine(CudaDevice.shared(), max);
+        return new GpuEngine(CudaDevice.shared(device), max);
     }
 
     /** An engine on the given device with its own residency budget (0: stream every input block by block). */

@@ -21,7 +21,7 @@ import jcuda.driver.CUmodule;
 import jcuda.driver.CUstream;
 
 /**
- * The CUDA device as dpgauss uses it: device 0's primary context (so vendor libraries share it),
+ * The CUDA device as dpgauss uses it: one device's primary context (so vendor libraries share it),
  * made current on one owning thread that performs every driver call; one stream; a reusable pool of
  * device memory; two pinned staging buffers for asynchronous uploads; the kernel modules loaded from
  * the classpath fatbins. Public methods take plain arrays and run their work on the owning thread.
@@ -58,7 +58,8 @@ public final class CudaDevice implements AutoCloseable {
     /** Per-launch output budget of the reference-distance kernel (doubles). */
     static final long DISTANCE_DOUBLES = 32L << 20;
 
-    private static CudaDevice shared;
+    /** The open devices by ordinal (device 0 unless a cluster scheduler assigns another). */
+    private static final Map<Integer, CudaDevice> SHARED = new HashMap<>();
 
     private final ExecutorService owner;
     private final String description;
@@ -92,30 +93,43 @@ public final class CudaDevice implements AutoCloseable {
     /** Rows per fixed chunk of the vendor (cuBLAS) paths: sums run chunk by chunk in global row order. */
     static final long VENDOR_CHUNK_ROWS = 1L << 16;
 
-    /** The process-wide device (opened on first use). */
-    public static synchronized CudaDevice shared() {
-        if (shared == null || shared.closed || shared.brokenReason != null) {
-            shared = new CudaDevice();
-        }
-        return shared;
+    /** The process-wide device 0 (opened on first use). */
+    public static CudaDevice shared() {
+        return shared(0);
     }
 
-    private CudaDevice() {
+    /**
+     * The process-wide device of that ordinal (opened on first use; each device has its own context, stream and
+     * owning thread).
+     */
+    public static synchronized CudaDevice shared(int ordinal) {
+        if (ordinal < 0) {
+            throw new IllegalArgumentException("CUDA device " + ordinal + ": device ordinals are 0 or more");
+        }
+        CudaDevice d = SHARED.get(ordinal);
+        if (d == null || d.closed || d.brokenReason != null) {
+            d = new CudaDevice(ordinal);
+            SHARED.put(ordinal, d);
+        }
+        return d;
+    }
+
+    private CudaDevice(int ordinal) {
         owner = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "dpgauss-cuda");
             t.setDaemon(true);
             return t;
         });
         try {
-            description = submit("open the CUDA device", this::open);
+            description = submit("open CUDA device " + ordinal, () -> open(ordinal));
         } catch (RuntimeException e) {
             owner.shutdownNow();
             throw e;
         }
     }
 
-    private String open() {
-        Object[] opened = DriverCalls.openPrimaryContext();
+    private String open(int ordinal) {
+        Object[] opened = DriverCalls.openPrimaryContext(ordinal);
         dev = (CUdevice) opened[0];
         CUcontext ctx = (CUcontext) opened[1];
         if (ctx == null) {

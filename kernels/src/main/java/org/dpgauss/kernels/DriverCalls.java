@@ -125,11 +125,11 @@ final class DriverCalls {
     // ---------- context, modules, functions ----------------------------------------------------------
 
     /** cuInit, device 0, its primary context made current on the calling thread. */
-    static Object[] openPrimaryContext() {
+    static Object[] openPrimaryContext(int ordinal) {
         JCudaDriver.setExceptionsEnabled(true);
         run("cuInit", () -> cuInit(0));
         CUdevice dev = new CUdevice();
-        run("cuDeviceGet(0)", () -> cuDeviceGet(dev, 0));
+        run("cuDeviceGet(" + ordinal + ")", () -> cuDeviceGet(dev, ordinal));
         CUcontext ctx = new CUcontext();
         run("cuDevicePrimaryCtxRetain", () -> JCudaDriver.cuDevicePrimaryCtxRetain(ctx, dev));
         run("cuCtxSetCurrent", () -> JCudaDriver.cuCtxSetCurrent(ctx));
