@@ -184,4 +184,44 @@ public final class LocalRows implements RowSource {
         }
         return -1;
     }
+
+    @Override
+    public <P> P reduce(BlockPass<P> pass, PartialFold<P> fold) {
+        Objects.requireNonNull(pass, "pass");
+        Objects.requireNonNull(fold, "fold");
+        P total = null;
+        P group = null;
+        for (int b = 0; b < blocks.length; b++) {
+            group = fold.apply(group, pass.apply(b, blocks[b], engine));
+            if (b == blocks.length - 1 || layout.groupOf(b + 1) != layout.groupOf(b)) {
+                total = fold.apply(total, group);
+                group = null;
+            }
+        }
+        return total;
+    }
+
+    @Override
+    public LocalRows pairs() {
+        if (rows < 2) {
+            throw new IllegalArgumentException("pairing the rows needs n >= 2 rows, got n=" + rows);
+        }
+        RowBlockMatrix x = matrix();
+        int m = (int) (rows / 2);
+        RowBlockMatrix y = RowBlockMatrix.zeros(m, cols);
+        double[] a = new double[cols];
+        double[] b = new double[cols];
+        for (int i = 0; i < m; i++) {
+            x.copyRow(i, a, 0);
+            x.copyRow(i + m, b, 0);
+            for (int j = 0; j < cols; j++) {
+                a[j] = (a[j] - b[j]) / SQRT2;
+            }
+            y.setRow(i, a);
+        }
+        return of(y, engine, layout);
+    }
+
+    /** The divisor of a paired difference (the same value as StableCov's). */
+    private static final double SQRT2 = Math.sqrt(2.0);
 }

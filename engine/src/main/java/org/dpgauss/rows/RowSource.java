@@ -62,6 +62,30 @@ public interface RowSource {
     long firstRejected(RowTest test);
 
     /**
+     * A general pass: {@code pass} on every block (after the pending maps), the partials of a group folded in block
+     * order, the group sums folded in group order on the caller's machine.
+     *
+     * @param pass the partial of one block
+     * @param fold adds a partial to a running sum
+     * @param <P> the partial
+     * @return the folded partials (the fold of the one block's partial when there is one block)
+     */
+    <P> P reduce(BlockPass<P> pass, PartialFold<P> fold);
+
+    /**
+     * The paired differences {@code y_i = (x_i - x_{i+m}) / sqrt 2}, {@code i < m = floor(n/2)}, in the same layout
+     * (the last row is unused when n is odd): the pairing follows the rows' data-independent order.
+     *
+     * @return the m rows (held like these rows; {@link #discard} frees them)
+     * @throws IllegalArgumentException if n &lt; 2
+     */
+    RowSource pairs();
+
+    /** Frees what this source holds beyond the rows it was derived from (a no-op in memory). */
+    default void discard() {
+    }
+
+    /**
      * Folds a partial into a running sum in layout order: the first partial is taken as it is, the next added
      * element by element (the one rule both implementations use).
      *

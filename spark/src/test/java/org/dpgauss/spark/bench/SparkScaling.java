@@ -215,5 +215,24 @@ public final class SparkScaling {
             seconds[0] += seconds(t);
             return r;
         }
+
+        @Override
+        public <P> P reduce(org.dpgauss.rows.BlockPass<P> pass, org.dpgauss.rows.PartialFold<P> fold) {
+            long t = System.nanoTime();
+            P r = inner.reduce(pass, fold);
+            passes[0]++;
+            seconds[0] += seconds(t);
+            return r;
+        }
+
+        @Override
+        public RowSource pairs() {
+            return new TimedRows(inner.pairs(), passes, seconds);
+        }
+
+        @Override
+        public void discard() {
+            inner.discard();
+        }
     }
 }
