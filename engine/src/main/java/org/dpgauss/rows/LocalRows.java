@@ -202,24 +202,33 @@ public final class LocalRows implements RowSource {
     }
 
     @Override
-    public LocalRows pairs() {
-        if (rows < 2) {
-            throw new IllegalArgumentException("pairing the rows needs n >= 2 rows, got n=" + rows);
-        }
+    public LocalRows pairs(long from, long to) {
+        RowSource.checkRange(from, to, rows, 2);
         RowBlockMatrix x = matrix();
-        int m = (int) (rows / 2);
+        int f = (int) from;
+        int m = (int) ((to - from) / 2);
         RowBlockMatrix y = RowBlockMatrix.zeros(m, cols);
         double[] a = new double[cols];
         double[] b = new double[cols];
         for (int i = 0; i < m; i++) {
-            x.copyRow(i, a, 0);
-            x.copyRow(i + m, b, 0);
+            x.copyRow(f + i, a, 0);
+            x.copyRow(f + i + m, b, 0);
             for (int j = 0; j < cols; j++) {
                 a[j] = (a[j] - b[j]) / SQRT2;
             }
             y.setRow(i, a);
         }
         return of(y, engine, layout);
+    }
+
+    @Override
+    public LocalRows slice(long from, long to) {
+        RowSource.checkRange(from, to, rows, 1);
+        int[] idx = new int[(int) (to - from)];
+        for (int i = 0; i < idx.length; i++) {
+            idx[i] = (int) from + i;
+        }
+        return of(matrix().selectRows(idx), engine, layout);
     }
 
     /** The divisor of a paired difference (the same value as StableCov's). */

@@ -79,7 +79,43 @@ public interface RowSource {
      * @return the m rows (held like these rows; {@link #discard} frees them)
      * @throws IllegalArgumentException if n &lt; 2
      */
-    RowSource pairs();
+    default RowSource pairs() {
+        return pairs(0, rows());
+    }
+
+    /**
+     * {@link #pairs} of the rows at positions {@code from..to-1}: {@code y_i = (x_{from+i} - x_{from+i+m}) / sqrt 2},
+     * {@code m = floor((to - from)/2)}.
+     *
+     * @param from the first position
+     * @param to one past the last position
+     * @return the m rows, in the same layout (held like these rows; {@link #discard} frees them)
+     * @throws IllegalArgumentException if the range is not inside the rows or holds fewer than 2 rows
+     */
+    RowSource pairs(long from, long to);
+
+    /**
+     * @param from the first position
+     * @param to one past the last position (&gt; from)
+     * @return the rows at positions {@code from..to-1}, renumbered from 0, in the same layout (held like these
+     *         rows; {@link #discard} frees them)
+     * @throws IllegalArgumentException if the range is empty or not inside the rows
+     */
+    RowSource slice(long from, long to);
+
+    /**
+     * @param from the first position
+     * @param to one past the last position
+     * @param rows n
+     * @param minimum the fewest rows the range may hold
+     * @throws IllegalArgumentException if {@code [from, to)} is not inside {@code [0, n)} or is too short
+     */
+    static void checkRange(long from, long to, long rows, long minimum) {
+        if (from < 0 || to > rows || to - from < minimum) {
+            throw new IllegalArgumentException("the rows " + from + ".." + (to - 1) + " are not " + minimum
+                    + " or more of the n=" + rows + " rows");
+        }
+    }
 
     /** Frees what this source holds beyond the rows it was derived from (a no-op in memory). */
     default void discard() {

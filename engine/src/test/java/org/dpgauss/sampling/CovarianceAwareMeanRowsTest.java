@@ -124,4 +124,111 @@ class CovarianceAwareMeanRowsTest {
         PrivateRelease r = RowReleases.run(m, LocalRows.of(x, CPU, SMALL), 1e-6, seeded());
         assertTrue(!r.isPass());
     }
+
+    /** The sampler: mean part rows 0..n1-1, covariance part the next 2 n2 rows (100 rows unused). */
+    static UnboundedGaussianSampler sampler() {
+        return UnboundedGaussianSampler.of(SamplerParameters.withConstants(N, D, ApproxDp.of(1, 0.1), 0.05,
+                PtrMechanism.SOUND, SizeConstants.partSizes(1500, 1200)));
+    }
+
+    @Test
+    void samplerOnOneBlockIsTheInMemoryReleaseBitForBitAndAgreesToRoundingInBlocks() {
+        RowBlockMatrix x = data(8);
+        PrivateRelease memory = Releases.run(sampler(), Dataset.of(x), 1e-6, seeded());
+        PrivateRelease rows = RowReleases.run(sampler(), LocalRows.of(x, CPU), 1e-6, seeded());
+        assertTrue(memory.isPass(), "the release passes on these data");
+        assertArrayEquals(memory.vector("sample"), rows.vector("sample"));
+        double[] a = memory.vector("sample");
+        double[] b = RowReleases.run(sampler(), LocalRows.of(x, CPU, SMALL), 1e-6, seeded()).vector("sample");
+        for (int j = 0; j < D; j++) {
+            assertEquals(a[j], b[j], 1e-12 * Math.abs(a[j]));
+        }
+    }
+
+    /**
+     * Passes: StableCov on Gaussian rows with 12 outliers costs one pass for the first Gram, one per round that
+     * removes rows and one to confirm each new set (norms above lambda_0 answer the other thresholds); here far
+     * fewer than the 2k+1 = 63 thresholds.
+     */
+    @Test
+    void stableCovPassCount() {
+        RowBlockMatrix x = data(7);
+        CovarianceAwareMean m = mechanism();
+        int[] passes = new int[1];
+        RowSource counted = new Counting(LocalRows.of(x, CPU).pairs(), passes);
+        StableRows.Cov cov = StableRows.stableCov(counted, m.lambda0(), m.k(), CPU);
+        assertTrue(cov.score() > 0);
+        assertTrue(passes[0] >= 3 && passes[0] < 2 * m.k() + 1, "passes " + passes[0]);
+    }
+
+    /** Counts the general passes of a row source. */
+    private static final class Counting implements RowSource {
+        private final RowSource inner;
+        private final int[] passes;
+
+        Counting(RowSource inner, int[] passes) {
+            this.inner = inner;
+            this.passes = passes;
+        }
+
+        @Override
+        public long rows() {
+            return inner.rows();
+        }
+
+        @Override
+        public int cols() {
+            return inner.cols();
+        }
+
+        @Override
+        public RowLayout layout() {
+            return inner.layout();
+        }
+
+        @Override
+        public RowSource map(org.dpgauss.rows.BlockMap f) {
+            return new Counting(inner.map(f), passes);
+        }
+
+        @Override
+        public DMatrixRMaj gram(double divisor) {
+            passes[0]++;
+            return inner.gram(divisor);
+        }
+
+        @Override
+        public DMatrixRMaj gaussianProjection(int r, org.dpgauss.random.ChaCha20 generator) {
+            passes[0]++;
+            return inner.gaussianProjection(r, generator);
+        }
+
+        @Override
+        public org.dpgauss.rows.ExactColumnSums exactColumnSums() {
+            passes[0]++;
+            return inner.exactColumnSums();
+        }
+
+        @Override
+        public long firstRejected(org.dpgauss.rows.RowTest test) {
+            passes[0]++;
+            return inner.firstRejected(test);
+        }
+
+        @Override
+        public <P> P reduce(org.dpgauss.rows.BlockPass<P> pass, org.dpgauss.rows.PartialFold<P> fold) {
+            passes[0]++;
+            return inner.reduce(pass, fold);
+        }
+
+        @Override
+        public RowSource pairs(long from, long to) {
+            return new Counting(inner.pairs(from, to), passes);
+        }
+
+        @Override
+        public RowSource slice(long from, long to) {
+            return new Counting(inner.slice(from, to), passes);
+        }
+    }
 }

@@ -211,16 +211,25 @@ public final class SparkRows implements RowSource {
     }
 
     /**
-     * The paired rows (one shuffle): every row at position p &lt; 2m goes, after the pending maps, to pair
-     * {@code p mod m} as its first (p &lt; m) or second half; each block of pairs is formed on the executor that
-     * receives its halves, with the arithmetic of the single-machine pairing, and cached.
+     * The paired rows (one shuffle): every row at position {@code from + p}, {@code p < 2m}, goes, after the pending
+     * maps, to pair {@code p mod m} as its first (p &lt; m) or second half; each block of pairs is formed on the
+     * executor that receives its halves, with the arithmetic of the single-machine pairing, and cached.
      */
     @Override
-    public SparkRows pairs() {
-        if (rows < 2) {
-            throw new IllegalArgumentException("pairing the rows needs n >= 2 rows, got n=" + rows);
-        }
-        long m = rows / 2;
+    public SparkRows pairs(long from, long to) {
+        RowSource.checkRange(from, to, rows, 2);
+        return derive(from, (to - from) / 2, true);
+    }
+
+    /** The rows of a range, re-blocked from position 0 (one shuffle) and cached. */
+    @Override
+    public SparkRows slice(long from, long to) {
+        RowSource.checkRange(from, to, rows, 1);
+        return derive(from, to - from, false);
+    }
+
+    /** Rows {@code from..from+m-1} (and, paired, {@code from+m..from+2m-1} as second halves) in new blocks. */
+    private SparkRows derive(long from, long m, boolean paired) {
         List<BlockMap> chain = maps;
         int d = cols;
         String eng = engine;
@@ -229,6 +238,7 @@ public final class SparkRows implements RowSource {
         int nb = lay.blockCount(m);
         int groups = lay.groupOf(nb - 1) + 1;
         int p = Math.max(1, Math.min(blocks.getNumPartitions(), groups));
+        long end = from + (paired ? 2 * m : m);
         JavaPairRDD<Integer, PairPiece> pieces = blocks.flatMapToPair(b -> ExecutorEngines.sequential(() -> {
             ComputeEngine e = ExecutorEngines.get(eng);
             RowBlockMatrix mat = b.matrix(d);
@@ -241,11 +251,14 @@ public final class SparkRows implements RowSource {
             double[] row = new double[d];
             for (int k = 0; k < mat.rows(); k++) {
                 long pos = start + k;
-                if (pos >= 2 * m) {
+                if (pos < from) {
+                    continue;
+                }
+                if (pos >= end) {
                     break;
                 }
-                int side = pos < m ? 0 : 1;
-                long i = side == 0 ? pos : pos - m;
+                int side = pos - from < m ? 0 : 1;
+                long i = side == 0 ? pos - from : pos - from - m;
                 int pb = (int) (i / blockRows);
                 int within = (int) (i - (long) pb * blockRows);
                 if (cur == null || cur.block != pb || cur.side != side) {
@@ -263,7 +276,7 @@ public final class SparkRows implements RowSource {
         }).iterator());
         JavaRDD<RowBlockData> cached = pieces
                 .repartitionAndSortWithinPartitions(new GroupPartitioner(lay.blocksPerGroup(), groups, p))
-                .mapPartitions(new MergePairs(d, blockRows, m))
+                .mapPartitions(new MergePairs(d, blockRows, m, paired))
                 .persist(StorageLevel.MEMORY_AND_DISK());
         long made;
         try {
@@ -274,12 +287,12 @@ public final class SparkRows implements RowSource {
         }
         if (made != nb) {
             cached.unpersist(false);
-            throw new IllegalStateException("pairing the rows made " + made + " blocks instead of " + nb);
+            throw new IllegalStateException("re-blocking the rows made " + made + " blocks instead of " + nb);
         }
         return new SparkRows(cached, m, d, lay, eng, new ArrayList<>(), true);
     }
 
-    /** Frees the cached pairs of {@link #pairs}; the session's own rows stay until {@link #unpersist}. */
+    /** Frees the cached blocks of {@link #pairs} or {@link #slice}; the session's own rows stay until {@link #unpersist}. */
     @Override
     public void discard() {
         if (derived) {
@@ -309,7 +322,10 @@ public final class SparkRows implements RowSource {
         }
     }
 
-    /** Forms each block of pairs from its two halves: {@code (a - b) / sqrt 2}, as the single-machine pairing. */
+    /**
+     * Forms each new block from its pieces; paired, from its two halves: {@code (a - b) / sqrt 2}, as the
+     * single-machine pairing.
+     */
     private static final class MergePairs implements FlatMapFunction<Iterator<Tuple2<Integer, PairPiece>>,
             RowBlockData> {
         private static final long serialVersionUID = 1L;
@@ -317,11 +333,13 @@ public final class SparkRows implements RowSource {
         private final int d;
         private final int blockRows;
         private final long m;
+        private final boolean paired;
 
-        MergePairs(int d, int blockRows, long m) {
+        MergePairs(int d, int blockRows, long m, boolean paired) {
             this.d = d;
             this.blockRows = blockRows;
             this.m = m;
+            this.paired = paired;
         }
 
         @Override
@@ -338,7 +356,7 @@ public final class SparkRows implements RowSource {
                     }
                     block = f.block;
                     int size = (int) Math.min(blockRows, m - (long) block * blockRows);
-                    halves = new double[][] {new double[size * d], new double[size * d]};
+                    halves = new double[][] {new double[size * d], paired ? new double[size * d] : null};
                     filled[0] = 0;
                     filled[1] = 0;
                 }
@@ -355,11 +373,11 @@ public final class SparkRows implements RowSource {
             double[] a = halves[0];
             double[] b = halves[1];
             int size = a.length / d;
-            if (filled[0] != size || filled[1] != size) {
+            if (filled[0] != size || filled[1] != (paired ? size : 0)) {
                 throw new IllegalStateException("pair block " + block + " received " + filled[0] + " and "
                         + filled[1] + " of its " + size + " rows");
             }
-            for (int t = 0; t < a.length; t++) {
+            for (int t = 0; paired && t < a.length; t++) {
                 a[t] = (a[t] - b[t]) / SQRT2;
             }
             return new RowBlockData(block, size, a);

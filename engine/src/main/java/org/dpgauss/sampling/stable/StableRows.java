@@ -19,8 +19,9 @@ import org.ejml.data.DMatrixRMaj;
  *
  * <p>LargestGoodSubset runs from the largest threshold down with a warm start (the sets are nested, §3.3) and the
  * early stop of {@link StableCov#apply}; every round is a canonical round (Gram of the active rows with divisor m,
- * Cholesky, norms: one pass that also forms the next round's Gram), so a threshold costs its rounds in passes and
- * the ladder one pass more. {@link LargestGoodSubset} explains why the sets equal those of the production version;
+ * Cholesky, norms: one pass that also forms the next round's Gram). A round that removes nothing returns the norms
+ * above the lowest threshold, which answer the next thresholds without a pass until one of them removes a row: the
+ * ladder costs one pass, plus one per round that removes rows, plus one to confirm each new set. {@link LargestGoodSubset} explains why the sets equal those of the production version;
  * on one block every engine call is the one {@link StableCov} and {@link StableMean} make on the whole matrix, so
  * the results have the same bits. Not private on their own (spec §5).
  */
@@ -159,18 +160,28 @@ public final class StableRows {
         long active = mm;
         RowLayout layout = pairs.layout();
         boolean single = layout.blockCount(mm) == 1;
-        DMatrixRMaj gram = activeGram(pairs, removed, m, single, null, 0);
+        DMatrixRMaj gram = round(pairs, removed, null, 0, 0, m, single).gram;
+        DMatrixRMaj lower = null; // the factor of gram, once computed
+        double[] known = null; // norms above lambda_0 of the current set with the current factor (sorted)
         int best = k;
         for (int l = 2 * k; l >= 0; l--) {
             while (active > 0 && collapsedAt < 0) {
-                CholeskyResult chol = engine.cholesky(gram);
-                if (!chol.isPositiveDefinite()) {
-                    collapsedAt = l; // A_S singular: every active row leaves (§3.3)
-                    active = 0;
-                    break;
+                if (known != null && (known.length == 0 || known[known.length - 1] <= lambdas[l])) {
+                    break; // the set's norms are known and none exceeds lambda_l: nothing leaves, no pass
                 }
-                Round round = round(pairs, removed, chol.lower(), lambdas[l], m, single);
+                if (lower == null) {
+                    CholeskyResult chol = engine.cholesky(gram);
+                    if (!chol.isPositiveDefinite()) {
+                        collapsedAt = l; // A_S singular: every active row leaves (§3.3)
+                        active = 0;
+                        break;
+                    }
+                    lower = chol.lower();
+                }
+                Round round = round(pairs, removed, lower, lambdas[l], lambdas[0], m, single);
                 if (round.removed.length == 0) {
+                    known = round.above;
+                    Arrays.sort(known);
                     break;
                 }
                 long[] merged = new long[removed.length + round.removed.length];
@@ -180,6 +191,8 @@ public final class StableRows {
                 level = levels;
                 active -= round.removed.length;
                 gram = round.gram;
+                lower = null;
+                known = null;
             }
             long size = active;
             if (l <= k) {
@@ -192,25 +205,26 @@ public final class StableRows {
         return new Cov(pairs, k, best, removed, level, collapsedAt);
     }
 
-    /** One canonical round: norms of the active rows, the rows above lambda, the Gram of those that stay. */
+    /**
+     * One canonical round: the norms of the active rows with the factor of their Gram, the rows above lambda, the
+     * norms above {@code floor} (which answer the lower thresholds while the set does not change) and the Gram of
+     * the rows that stay.
+     */
     private static final class Round implements java.io.Serializable {
         private static final long serialVersionUID = 1L;
         long[] removed;
+        double[] above;
         DMatrixRMaj gram;
 
-        Round(long[] removed, DMatrixRMaj gram) {
+        Round(long[] removed, double[] above, DMatrixRMaj gram) {
             this.removed = removed;
+            this.above = above;
             this.gram = gram;
         }
     }
 
-    private static DMatrixRMaj activeGram(RowSource y, long[] removed, double m, boolean single, DMatrixRMaj lower,
-            double lambda) {
-        return round(y, removed, lower, lambda, m, single).gram;
-    }
-
     /** A pass: with {@code lower} null only the Gram of the active rows, else the canonical round's removals too. */
-    private static Round round(RowSource y, long[] removed, DMatrixRMaj lower, double lambda, double m,
+    private static Round round(RowSource y, long[] removed, DMatrixRMaj lower, double lambda, double floor, double m,
             boolean single) {
         RowLayout layout = y.layout();
         int d = y.cols();
@@ -219,12 +233,16 @@ public final class StableRows {
             long start = layout.blockStart(b);
             int[] activeLocal = activeIn(removed, start, rows.rows());
             List<Long> out = new ArrayList<>();
+            List<Double> above = new ArrayList<>();
             int[] stay = activeLocal;
             if (lower != null && activeLocal.length > 0) {
                 double[] q = e.mahalanobisNorms(rows, lower, activeLocal);
                 int kept = 0;
                 int[] s = new int[activeLocal.length];
                 for (int t = 0; t < activeLocal.length; t++) {
+                    if (q[t] > floor) {
+                        above.add(q[t]);
+                    }
                     if (q[t] > lambda) {
                         out.add(start + activeLocal[t]);
                     } else {
@@ -234,7 +252,8 @@ public final class StableRows {
                 stay = Arrays.copyOf(s, kept);
             }
             DMatrixRMaj g = stay.length == 0 ? new DMatrixRMaj(d, d) : e.weightedGram(rows, stay, null, divisor);
-            return new Round(out.stream().mapToLong(Long::longValue).toArray(), g);
+            return new Round(out.stream().mapToLong(Long::longValue).toArray(),
+                    above.stream().mapToDouble(Double::doubleValue).toArray(), g);
         }, (acc, p) -> {
             if (acc == null) {
                 return p;
@@ -242,6 +261,9 @@ public final class StableRows {
             long[] both = Arrays.copyOf(acc.removed, acc.removed.length + p.removed.length);
             System.arraycopy(p.removed, 0, both, acc.removed.length, p.removed.length);
             acc.removed = both;
+            double[] q = Arrays.copyOf(acc.above, acc.above.length + p.above.length);
+            System.arraycopy(p.above, 0, q, acc.above.length, p.above.length);
+            acc.above = q;
             acc.gram = RowSource.fold(acc.gram, p.gram);
             return acc;
         });

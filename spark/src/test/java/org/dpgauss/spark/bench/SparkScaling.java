@@ -226,8 +226,13 @@ public final class SparkScaling {
         }
 
         @Override
-        public RowSource pairs() {
-            return new TimedRows(inner.pairs(), passes, seconds);
+        public RowSource pairs(long from, long to) {
+            return new TimedRows(inner.pairs(from, to), passes, seconds);
+        }
+
+        @Override
+        public RowSource slice(long from, long to) {
+            return new TimedRows(inner.slice(from, to), passes, seconds);
         }
 
         @Override
