@@ -222,6 +222,27 @@ public final class LocalRows implements RowSource {
     }
 
     @Override
+    public int[] neighbourCounts(double radius) {
+        if (blocks.length == 1) {
+            return engine.neighbourCounts(blocks[0], radius);
+        }
+        int[][] c = new int[blocks.length][];
+        for (int b = 0; b < blocks.length; b++) {
+            c[b] = engine.neighbourCounts(blocks[b], radius);
+        }
+        for (int a = 0; a < blocks.length; a++) {
+            for (int b = a + 1; b < blocks.length; b++) {
+                RowSource.crossCounts(blocks[a], blocks[b], radius, c[a], c[b]);
+            }
+        }
+        int[] out = new int[(int) rows];
+        for (int b = 0; b < blocks.length; b++) {
+            System.arraycopy(c[b], 0, out, (int) layout.blockStart(b), c[b].length);
+        }
+        return out;
+    }
+
+    @Override
     public LocalRows slice(long from, long to) {
         RowSource.checkRange(from, to, rows, 1);
         int[] idx = new int[(int) (to - from)];

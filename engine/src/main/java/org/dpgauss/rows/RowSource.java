@@ -117,6 +117,49 @@ public interface RowSource {
         }
     }
 
+    /**
+     * Neighbour counts {@code c_i = #{k : ||x_i - x_k||_2 <= radius}} (self included), a self-join over the blocks:
+     * with one block the engine's {@code neighbourCounts}; otherwise the engine's counts within each block plus
+     * {@link #crossCounts} for each pair of blocks. Integer counts, so the order of the block pairs does not matter.
+     *
+     * @param radius the radius, finite and &gt;= 0
+     * @return one count per row, in row order (n at most 2^31-1)
+     */
+    int[] neighbourCounts(double radius);
+
+    /**
+     * Adds the neighbours each row of {@code a} has in {@code b} to {@code ca} and vice versa, deciding each pair by
+     * the direct sum {@code sum_c (a_c - b_c)^2 <= radius^2}: the sum the engine's counts fall back to near the
+     * radius, and equal to their Gram-based value elsewhere far beyond its rounding, so the counts are the engine's.
+     *
+     * @param a rows
+     * @param b other rows
+     * @param radius the radius
+     * @param ca counts of a's rows (added to)
+     * @param cb counts of b's rows (added to)
+     */
+    static void crossCounts(RowBlockMatrix a, RowBlockMatrix b, double radius, int[] ca, int[] cb) {
+        int d = a.cols();
+        double r2 = radius * radius;
+        double[] u = new double[d];
+        double[] v = new double[d];
+        for (int i = 0; i < a.rows(); i++) {
+            a.copyRow(i, u, 0);
+            for (int k = 0; k < b.rows(); k++) {
+                b.copyRow(k, v, 0);
+                double e = 0;
+                for (int c = 0; c < d; c++) {
+                    double t = u[c] - v[c];
+                    e += t * t;
+                }
+                if (e <= r2) {
+                    ca[i]++;
+                    cb[k]++;
+                }
+            }
+        }
+    }
+
     /** Frees what this source holds beyond the rows it was derived from (a no-op in memory). */
     default void discard() {
     }

@@ -230,5 +230,11 @@ class CovarianceAwareMeanRowsTest {
         public RowSource slice(long from, long to) {
             return new Counting(inner.slice(from, to), passes);
         }
+
+        @Override
+        public int[] neighbourCounts(double radius) {
+            passes[0]++;
+            return inner.neighbourCounts(radius);
+        }
     }
 }

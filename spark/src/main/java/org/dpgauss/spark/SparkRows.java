@@ -292,6 +292,67 @@ public final class SparkRows implements RowSource {
         return new SparkRows(cached, m, d, lay, eng, new ArrayList<>(), true);
     }
 
+    /**
+     * The self-join: the blocks (after the pending maps) paired with themselves ({@code cartesian}, block a with block
+     * b &gt;= a), the engine's counts within a block and {@link RowSource#crossCounts} across two; the integer
+     * counts of each block are added by key and collected (n ints on the driver).
+     */
+    @Override
+    public int[] neighbourCounts(double radius) {
+        if (rows > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("neighbour counts are for at most 2^31-1 rows");
+        }
+        List<BlockMap> chain = maps;
+        int d = cols;
+        String eng = engine;
+        JavaRDD<RowBlockData> mapped = maps.isEmpty() ? blocks : blocks.map(b -> ExecutorEngines.sequential(() -> {
+            ComputeEngine e = ExecutorEngines.get(eng);
+            RowBlockMatrix m = b.matrix(d);
+            for (BlockMap f : chain) {
+                m = f.apply(m, e);
+            }
+            double[] data = new double[b.rows * d];
+            for (int k = 0; k < b.rows; k++) {
+                m.copyRow(k, data, k * d);
+            }
+            return new RowBlockData(b.index, b.rows, data);
+        }));
+        List<Tuple2<Integer, int[]>> counts;
+        try {
+            counts = mapped.cartesian(mapped).filter(t -> t._1().index <= t._2().index)
+                    .flatMapToPair(t -> ExecutorEngines.sequential(() -> {
+                        ComputeEngine e = ExecutorEngines.get(eng);
+                        RowBlockMatrix a = t._1().matrix(d);
+                        List<Tuple2<Integer, int[]>> out = new ArrayList<>();
+                        if (t._1().index == t._2().index) {
+                            out.add(new Tuple2<>(t._1().index, e.neighbourCounts(a, radius)));
+                        } else {
+                            RowBlockMatrix b = t._2().matrix(d);
+                            int[] ca = new int[a.rows()];
+                            int[] cb = new int[b.rows()];
+                            RowSource.crossCounts(a, b, radius, ca, cb);
+                            out.add(new Tuple2<>(t._1().index, ca));
+                            out.add(new Tuple2<>(t._2().index, cb));
+                        }
+                        return out;
+                    }).iterator())
+                    .reduceByKey((x, y) -> {
+                        int[] z = x.clone();
+                        for (int k = 0; k < z.length; k++) {
+                            z[k] += y[k];
+                        }
+                        return z;
+                    }).collect();
+        } catch (Exception e) { // Spark rethrows task failures as the checked SparkException
+            throw unwrap(e);
+        }
+        int[] out = new int[(int) rows];
+        for (Tuple2<Integer, int[]> t : counts) {
+            System.arraycopy(t._2(), 0, out, (int) layout.blockStart(t._1()), t._2().length);
+        }
+        return out;
+    }
+
     /** Frees the cached blocks of {@link #pairs} or {@link #slice}; the session's own rows stay until {@link #unpersist}. */
     @Override
     public void discard() {

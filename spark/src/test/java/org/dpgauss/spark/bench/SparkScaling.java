@@ -236,6 +236,15 @@ public final class SparkScaling {
         }
 
         @Override
+        public int[] neighbourCounts(double radius) {
+            long t = System.nanoTime();
+            int[] c = inner.neighbourCounts(radius);
+            passes[0]++;
+            seconds[0] += seconds(t);
+            return c;
+        }
+
+        @Override
         public void discard() {
             inner.discard();
         }
