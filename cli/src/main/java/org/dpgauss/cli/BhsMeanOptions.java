@@ -51,12 +51,27 @@ final class BhsMeanOptions {
             description = "bhs: PTR rule (default: ${DEFAULT-VALUE}); bhs23-as-published is NOT differentially private.")
     String ptr;
 
-    int run(Main main, Path input, Double epsilon, double delta) throws IOException {
+    int run(Main main, Path input, Double epsilon, double delta, ClusterOptions cluster) throws IOException {
         if (epsilon == null) {
             throw new IllegalArgumentException("--method bhs takes --epsilon (an (epsilon, delta) guarantee), not --rho");
         }
         PtrMechanism rule = PtrMechanism.fromId(ptr);
         SamplerParameters.checkPrivacyParameters(epsilon, delta, alpha);
+        if (cluster.active()) {
+            org.dpgauss.release.ReleaseContext context = main.releaseContext();
+            PrivateRelease r;
+            try (ClusterOptions.Table t = cluster.open(context, input)) {
+                if (t.rows.rows() > Integer.MAX_VALUE) {
+                    throw new IllegalArgumentException("the mechanisms state their parameters for at most 2^31-1 rows");
+                }
+                CovarianceAwareMean mech = CovarianceAwareMean.of((int) t.rows.rows(), t.rows.cols(),
+                        ApproxDp.of(epsilon, delta), alpha, lambda0 == null ? Double.NaN : lambda0, rule, uncertified);
+                r = ClusterOptions.release(mech, t, delta, context);
+            }
+            Map<String, Object> ctx = new LinkedHashMap<>();
+            ctx.put("input", input.toString());
+            return ReleasePrinter.print(main, r, ctx);
+        }
         Dataset data = Dataset.of(DataReader.read(input));
         CovarianceAwareMean mech = CovarianceAwareMean.of(data.size(), data.dimension(), ApproxDp.of(epsilon, delta), alpha,
                 lambda0 == null ? Double.NaN : lambda0, rule, uncertified);

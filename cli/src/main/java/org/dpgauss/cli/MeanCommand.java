@@ -140,9 +140,12 @@ final class MeanCommand implements Callable<Integer> {
         if (!(delta > 0 && delta < 1)) {
             throw new IllegalArgumentException("--delta=" + delta + " must be in (0, 1)");
         }
-        if (cluster.active() && !(chosen.equals("clipped") && clip != null && !clip.strip().equalsIgnoreCase("auto"))) {
-            throw new IllegalArgumentException("--master runs mean --method clipped with a public --clip C only (the"
-                    + " other methods and --clip auto are not written as row passes; docs/spark.md)");
+        boolean proxy = covariance != null || variances != null;
+        if (cluster.active() && !((chosen.equals("clipped") && clip != null) || chosen.equals("bhs")
+                || ((chosen.equals("anisotropic") || chosen.equals("folklore")) && proxy))) {
+            throw new IllegalArgumentException("--master runs mean --method clipped (--clip C or auto), bhs, and"
+                    + " anisotropic or folklore with a covariance proxy only (the other methods are not written as"
+                    + " row passes; docs/spark.md)");
         }
         if (chosen.equals("anisotropic") || chosen.equals("folklore")) {
             return rescaled(AnisotropicMethod.fromId(chosen));
@@ -151,7 +154,7 @@ final class MeanCommand implements Callable<Integer> {
             return coordinateWise();
         }
         if (chosen.equals("bhs")) {
-            return bhs.run(main, input, budget.epsilon, delta);
+            return bhs.run(main, input, budget.epsilon, delta, cluster);
         }
         if (!"clipped".equals(chosen)) {
             throw new IllegalArgumentException("--method=" + method + " is not available; available: clipped, "
@@ -213,6 +216,22 @@ final class MeanCommand implements Callable<Integer> {
                 : org.dpgauss.privacy.ConversionPolicy.rhoFor(budget.epsilon, delta);
         // parameters are validated before the data are read
         org.dpgauss.mean.AutoClippedGaussianMean.of(centre == null ? new double[1] : centre, total, clipShare);
+        if (cluster.active()) {
+            org.dpgauss.release.ReleaseContext context = main.releaseContext();
+            PrivateRelease r;
+            try (ClusterOptions.Table t = cluster.open(context, input)) {
+                int d = t.rows.cols();
+                if (centre != null && centre.length != d) {
+                    throw new IllegalArgumentException("--centre has " + centre.length + " coordinates but "
+                            + input.getFileName() + " has " + d + " value columns");
+                }
+                r = ClusterOptions.release(org.dpgauss.mean.AutoClippedGaussianMean.of(
+                        centre == null ? new double[d] : centre, total, clipShare), t, delta, context);
+            }
+            Map<String, Object> ctx = new LinkedHashMap<>();
+            ctx.put("input", input.toString());
+            return ReleasePrinter.print(main, r, ctx);
+        }
         Dataset data = Dataset.of(DataReader.read(input));
         if (centre != null && centre.length != data.dimension()) {
             throw new IllegalArgumentException("--centre has " + centre.length + " coordinates but "
@@ -258,6 +277,25 @@ final class MeanCommand implements Callable<Integer> {
                 }
             }
             sigma = ShapeMatrix.of(a);
+        }
+        if (cluster.active()) {
+            org.dpgauss.release.ReleaseContext context = main.releaseContext();
+            PrivateRelease r;
+            try (ClusterOptions.Table t = cluster.open(context, input)) {
+                if (t.rows.cols() != sigma.dimension()) {
+                    throw new IllegalArgumentException("the covariance proxy is " + sigma.dimension()
+                            + "-dimensional but " + input.getFileName() + " has " + t.rows.cols() + " value columns");
+                }
+                if (t.rows.rows() > Integer.MAX_VALUE) {
+                    throw new IllegalArgumentException("the mechanisms state their parameters for at most 2^31-1"
+                            + " rows");
+                }
+                r = ClusterOptions.release(which.estimator(sigma, (int) t.rows.rows(), beta,
+                        ApproxDp.of(budget.epsilon, delta)), t, delta, context);
+            }
+            Map<String, Object> ctx = new LinkedHashMap<>();
+            ctx.put("input", input.toString());
+            return ReleasePrinter.print(main, r, ctx);
         }
         Dataset data = Dataset.of(DataReader.read(input));
         if (data.dimension() != sigma.dimension()) {

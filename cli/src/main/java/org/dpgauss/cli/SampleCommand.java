@@ -48,6 +48,9 @@ final class SampleCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 
+    @picocli.CommandLine.Mixin
+    ClusterOptions cluster = new ClusterOptions();
+
     @Option(names = "--input", required = true, paramLabel = "FILE", description = "Data file (.csv or .npy), n x d.")
     Path input;
 
@@ -89,6 +92,28 @@ final class SampleCommand implements Callable<Integer> {
                     + "every row as the mean part (spec §3.9)");
         }
         DMatrixRMaj sigma = knownCovariance == null ? null : readSquare(knownCovariance);
+        if (cluster.active()) {
+            if (sigma != null) {
+                throw new IllegalArgumentException("--master runs the unbounded sampler only (--known-covariance is"
+                        + " not written as row passes; docs/spark.md)");
+            }
+            org.dpgauss.release.ReleaseContext context = main.releaseContext();
+            PrivateRelease r;
+            try (ClusterOptions.Table t = cluster.open(context, input)) {
+                if (t.rows.rows() > Integer.MAX_VALUE) {
+                    throw new IllegalArgumentException("the mechanisms state their parameters for at most 2^31-1 rows");
+                }
+                int n = (int) t.rows.rows();
+                int d = t.rows.cols();
+                SamplerParameters p = sizes == null
+                        ? SamplerParameters.certified(n, d, ApproxDp.of(epsilon, delta), alpha, rule)
+                        : SamplerParameters.withConstants(n, d, ApproxDp.of(epsilon, delta), alpha, rule, sizes);
+                r = ClusterOptions.release(UnboundedGaussianSampler.of(p), t, delta, context);
+            }
+            Map<String, Object> ctx = new LinkedHashMap<>();
+            ctx.put("input", input.toString());
+            return ReleasePrinter.print(main, r, ctx);
+        }
         // The file is parsed (and validated) first because a CSV's n is known only then; every decision below up to
         // the mechanism call depends only on the public n and d.
         Dataset data = Dataset.of(DataReader.read(input));

@@ -40,7 +40,7 @@ import org.dpgauss.release.Statement;
  * <p><b>Guarantee.</b> {@code (rho1 + rho2)}-zCDP under replace-one neighbours with n public (zCDP composes by
  * addition, Bun &amp; Steinke 2016 Lemma 2.3; the mean step is adaptive in C, which composition allows).
  */
-public final class AutoClippedGaussianMean implements PrivateMechanism {
+public final class AutoClippedGaussianMean implements org.dpgauss.rows.RowSourceMechanism {
 
     /** The mechanism's identifier. */
     public static final String ID = "mean.clipped-auto";
@@ -199,8 +199,21 @@ public final class AutoClippedGaussianMean implements PrivateMechanism {
 
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
-        RowBlockMatrix x = data.matrix();
-        int n = x.rows();
+        return compute(org.dpgauss.rows.LocalRows.of(data.matrix(), context.engine()), stated, context);
+    }
+
+    /** The radius and the clipped mean have no precondition on the rows (clipping is their definition). */
+    @Override
+    public void validate(org.dpgauss.rows.RowSource rows, Statement stated) {
+    }
+
+    /**
+     * Two passes: the histogram of distances to the centre (integer counts: the same whatever the layout), then the
+     * clipped mean's exact column sums; the driver draws every noise value.
+     */
+    @Override
+    public Outcome compute(org.dpgauss.rows.RowSource x, Statement stated, ReleaseContext context) {
+        int n = (int) x.rows();
         double radius = radius(x, context.random());
         // the mean is computed on both branches so that a FAIL skips no work
         double r = Double.isNaN(radius) ? 1.0 : radius;
@@ -224,14 +237,32 @@ public final class AutoClippedGaussianMean implements PrivateMechanism {
 
     /** The private radius 2^k*, or NaN when no bucket stands out. */
     double radius(RowBlockMatrix x, RandomSource random) {
+        return radius(org.dpgauss.rows.LocalRows.of(x, org.dpgauss.engine.CpuEngine.instance()), random);
+    }
+
+    private double radius(org.dpgauss.rows.RowSource x, RandomSource random) {
         int buckets = kMax - kMin + 1;
-        long[] counts = new long[buckets];
         int d = x.cols();
-        double[] row = new double[d];
-        for (int i = 0; i < x.rows(); i++) {
-            x.copyRow(i, row, 0);
-            counts[bucket(distance(row)) - kMin]++;
-        }
+        double[] c = centre;
+        int lo = kMin;
+        int hi = kMax;
+        long[] counts = x.reduce((b, rows, e) -> {
+            long[] h = new long[buckets];
+            double[] row = new double[d];
+            for (int i = 0; i < rows.rows(); i++) {
+                rows.copyRow(i, row, 0);
+                h[bucket(distance(row, c), lo, hi) - lo]++;
+            }
+            return h;
+        }, (acc, p) -> {
+            if (acc == null) {
+                return p;
+            }
+            for (int t = 0; t < acc.length; t++) {
+                acc[t] += p[t];
+            }
+            return acc;
+        });
         SecureGaussianSampler sampler = SecureGaussianSampler.using(random);
         double s = Math.ceil(histogramSigma());
         double t = threshold();
@@ -246,7 +277,7 @@ public final class AutoClippedGaussianMean implements PrivateMechanism {
     }
 
     /** ||row - centre||, overflow-safe; overwrites row with row - centre. */
-    private double distance(double[] row) {
+    private static double distance(double[] row, double[] centre) {
         for (int j = 0; j < row.length; j++) {
             row[j] -= centre[j];
         }
@@ -255,6 +286,10 @@ public final class AutoClippedGaussianMean implements PrivateMechanism {
 
     /** ceil(log2 r) clamped to [kMin, kMax]; exact (no logarithm). */
     int bucket(double r) {
+        return bucket(r, kMin, kMax);
+    }
+
+    private static int bucket(double r, int kMin, int kMax) {
         if (!(r > 0)) {
             return kMin;
         }

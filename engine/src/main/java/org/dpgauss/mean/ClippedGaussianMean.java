@@ -253,7 +253,7 @@ public final class ClippedGaussianMean implements RowSourceMechanism {
         return release(LocalRows.of(x, CpuEngine.instance()), random);
     }
 
-    private double[] release(RowSource x, RandomSource random) {
+    double[] release(RowSource x, RandomSource random) {
         Objects.requireNonNull(random, "random source");
         if (x.rows() == 0 || x.rows() > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("data have " + (x.rows() == 0 ? "no" : "more than 2^31-1") + " rows");

@@ -184,4 +184,74 @@ public final class LocalRows implements RowSource {
         }
         return -1;
     }
+
+    @Override
+    public <P> P reduce(BlockPass<P> pass, PartialFold<P> fold) {
+        Objects.requireNonNull(pass, "pass");
+        Objects.requireNonNull(fold, "fold");
+        P total = null;
+        P group = null;
+        for (int b = 0; b < blocks.length; b++) {
+            group = fold.apply(group, pass.apply(b, blocks[b], engine));
+            if (b == blocks.length - 1 || layout.groupOf(b + 1) != layout.groupOf(b)) {
+                total = fold.apply(total, group);
+                group = null;
+            }
+        }
+        return total;
+    }
+
+    @Override
+    public LocalRows pairs(long from, long to) {
+        RowSource.checkRange(from, to, rows, 2);
+        RowBlockMatrix x = matrix();
+        int f = (int) from;
+        int m = (int) ((to - from) / 2);
+        RowBlockMatrix y = RowBlockMatrix.zeros(m, cols);
+        double[] a = new double[cols];
+        double[] b = new double[cols];
+        for (int i = 0; i < m; i++) {
+            x.copyRow(f + i, a, 0);
+            x.copyRow(f + i + m, b, 0);
+            for (int j = 0; j < cols; j++) {
+                a[j] = (a[j] - b[j]) / SQRT2;
+            }
+            y.setRow(i, a);
+        }
+        return of(y, engine, layout);
+    }
+
+    @Override
+    public int[] neighbourCounts(double radius) {
+        if (blocks.length == 1) {
+            return engine.neighbourCounts(blocks[0], radius);
+        }
+        int[][] c = new int[blocks.length][];
+        for (int b = 0; b < blocks.length; b++) {
+            c[b] = engine.neighbourCounts(blocks[b], radius);
+        }
+        for (int a = 0; a < blocks.length; a++) {
+            for (int b = a + 1; b < blocks.length; b++) {
+                RowSource.crossCounts(blocks[a], blocks[b], radius, c[a], c[b]);
+            }
+        }
+        int[] out = new int[(int) rows];
+        for (int b = 0; b < blocks.length; b++) {
+            System.arraycopy(c[b], 0, out, (int) layout.blockStart(b), c[b].length);
+        }
+        return out;
+    }
+
+    @Override
+    public LocalRows slice(long from, long to) {
+        RowSource.checkRange(from, to, rows, 1);
+        int[] idx = new int[(int) (to - from)];
+        for (int i = 0; i < idx.length; i++) {
+            idx[i] = (int) from + i;
+        }
+        return of(matrix().selectRows(idx), engine, layout);
+    }
+
+    /** The divisor of a paired difference (the same value as StableCov's). */
+    private static final double SQRT2 = Math.sqrt(2.0);
 }

@@ -62,6 +62,109 @@ public interface RowSource {
     long firstRejected(RowTest test);
 
     /**
+     * A general pass: {@code pass} on every block (after the pending maps), the partials of a group folded in block
+     * order, the group sums folded in group order on the caller's machine.
+     *
+     * @param pass the partial of one block
+     * @param fold adds a partial to a running sum
+     * @param <P> the partial
+     * @return the folded partials (the fold of the one block's partial when there is one block)
+     */
+    <P> P reduce(BlockPass<P> pass, PartialFold<P> fold);
+
+    /**
+     * The paired differences {@code y_i = (x_i - x_{i+m}) / sqrt 2}, {@code i < m = floor(n/2)}, in the same layout
+     * (the last row is unused when n is odd): the pairing follows the rows' data-independent order.
+     *
+     * @return the m rows (held like these rows; {@link #discard} frees them)
+     * @throws IllegalArgumentException if n &lt; 2
+     */
+    default RowSource pairs() {
+        return pairs(0, rows());
+    }
+
+    /**
+     * {@link #pairs} of the rows at positions {@code from..to-1}: {@code y_i = (x_{from+i} - x_{from+i+m}) / sqrt 2},
+     * {@code m = floor((to - from)/2)}.
+     *
+     * @param from the first position
+     * @param to one past the last position
+     * @return the m rows, in the same layout (held like these rows; {@link #discard} frees them)
+     * @throws IllegalArgumentException if the range is not inside the rows or holds fewer than 2 rows
+     */
+    RowSource pairs(long from, long to);
+
+    /**
+     * @param from the first position
+     * @param to one past the last position (&gt; from)
+     * @return the rows at positions {@code from..to-1}, renumbered from 0, in the same layout (held like these
+     *         rows; {@link #discard} frees them)
+     * @throws IllegalArgumentException if the range is empty or not inside the rows
+     */
+    RowSource slice(long from, long to);
+
+    /**
+     * @param from the first position
+     * @param to one past the last position
+     * @param rows n
+     * @param minimum the fewest rows the range may hold
+     * @throws IllegalArgumentException if {@code [from, to)} is not inside {@code [0, n)} or is too short
+     */
+    static void checkRange(long from, long to, long rows, long minimum) {
+        if (from < 0 || to > rows || to - from < minimum) {
+            throw new IllegalArgumentException("the rows " + from + ".." + (to - 1) + " are not " + minimum
+                    + " or more of the n=" + rows + " rows");
+        }
+    }
+
+    /**
+     * Neighbour counts {@code c_i = #{k : ||x_i - x_k||_2 <= radius}} (self included), a self-join over the blocks:
+     * with one block the engine's {@code neighbourCounts}; otherwise the engine's counts within each block plus
+     * {@link #crossCounts} for each pair of blocks. Integer counts, so the order of the block pairs does not matter.
+     *
+     * @param radius the radius, finite and &gt;= 0
+     * @return one count per row, in row order (n at most 2^31-1)
+     */
+    int[] neighbourCounts(double radius);
+
+    /**
+     * Adds the neighbours each row of {@code a} has in {@code b} to {@code ca} and vice versa, deciding each pair by
+     * the direct sum {@code sum_c (a_c - b_c)^2 <= radius^2}: the sum the engine's counts fall back to near the
+     * radius, and equal to their Gram-based value elsewhere far beyond its rounding, so the counts are the engine's.
+     *
+     * @param a rows
+     * @param b other rows
+     * @param radius the radius
+     * @param ca counts of a's rows (added to)
+     * @param cb counts of b's rows (added to)
+     */
+    static void crossCounts(RowBlockMatrix a, RowBlockMatrix b, double radius, int[] ca, int[] cb) {
+        int d = a.cols();
+        double r2 = radius * radius;
+        double[] u = new double[d];
+        double[] v = new double[d];
+        for (int i = 0; i < a.rows(); i++) {
+            a.copyRow(i, u, 0);
+            for (int k = 0; k < b.rows(); k++) {
+                b.copyRow(k, v, 0);
+                double e = 0;
+                for (int c = 0; c < d; c++) {
+                    double t = u[c] - v[c];
+                    e += t * t;
+                }
+                if (e <= r2) {
+                    ca[i]++;
+                    cb[k]++;
+                }
+            }
+        }
+    }
+
+    /** Frees what this source holds beyond the rows it was derived from (a no-op in memory). */
+    default void discard() {
+    }
+
+    /**
      * Folds a partial into a running sum in layout order: the first partial is taken as it is, the next added
      * element by element (the one rule both implementations use).
      *

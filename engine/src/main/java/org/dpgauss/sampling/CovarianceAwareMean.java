@@ -21,6 +21,7 @@ import org.dpgauss.release.PublicParameters;
 import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Statement;
 import org.dpgauss.sampling.stable.StableCov;
+import org.dpgauss.sampling.stable.StableRows;
 import org.dpgauss.sampling.stable.StableCovResult;
 import org.dpgauss.sampling.stable.StableMean;
 import org.dpgauss.sampling.stable.StableMeanResult;
@@ -64,7 +65,7 @@ import org.dpgauss.sampling.stable.StableMeanResult;
  * FAIL, so the work done does not depend on the test's outcome; timing side channels in general are outside the
  * guarantee. Immutable.
  */
-public final class CovarianceAwareMean implements PrivateMechanism {
+public final class CovarianceAwareMean implements org.dpgauss.rows.RowSourceMechanism {
 
     /** The mechanism's identifier in releases. */
     public static final String ID = "mean.bhs";
@@ -312,6 +313,50 @@ public final class CovarianceAwareMean implements PrivateMechanism {
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
         return estimate(data.matrix(), context.engine(), context.random())
                 .map(v -> Outcome.pass().vector("mean", v).build()).orElse(Outcome.fail());
+    }
+
+    /** The rows must be the n x d the parameters were computed for (finite by the row source's contract). */
+    @Override
+    public void validate(org.dpgauss.rows.RowSource rows, Statement stated) {
+        if (rows.rows() != n || rows.cols() != d) {
+            throw new IllegalArgumentException("the data are " + rows.rows() + " x " + rows.cols()
+                    + " but the parameters were computed for n=" + n + ", d=" + d);
+        }
+    }
+
+    /**
+     * The estimator as row passes ({@link org.dpgauss.rows.RowSourceMechanism}: rows held by a cluster), with the
+     * same noise draws in the same order as {@link #estimate}: R, the PTR coin, then g. StableCov runs on the paired
+     * rows ({@link org.dpgauss.rows.RowSource#pairs}, in the rows' id order) as {@link StableRows} passes; on one
+     * block the release has the bits of {@link #compute(Dataset, Statement, ReleaseContext)}.
+     */
+    @Override
+    public Outcome compute(org.dpgauss.rows.RowSource rows, Statement stated, ReleaseContext context) {
+        validate(rows, stated);
+        ComputeEngine engine = Objects.requireNonNull(context.engine(), "engine");
+        RandomSource random = Objects.requireNonNull(context.random(), "random");
+        org.dpgauss.rows.RowSource x = rows.map((b, e) -> UnboundedGaussianSampler.bounded(b));
+        int[] reference = UnboundedGaussianSampler.uniformSubset(n, referenceSize, random);
+        org.dpgauss.rows.RowSource y = x.pairs();
+        try {
+            StableRows.Cov cov = StableRows.stableCov(y, lambda0, k, engine);
+            StableRows.Mean mean = StableRows.stableMean(x, cov.sigmaHat(), reference, lambda0, k, engine);
+            boolean passed = ptr.test(Math.max(cov.score(), mean.score()), epsilon / 3, delta / 6, random);
+            double[] g = new double[(int) cov.m()];
+            SecureGaussianSampler.using(KeystreamSource.keyedFrom(random)).sample(g, 1.0);
+            double[] wg = cov.combine(g);
+            double[] muHat = mean.weightedMean();
+            double c = noiseScale();
+            double[] out = new double[d];
+            boolean finite = true;
+            for (int j = 0; j < d; j++) {
+                out[j] = muHat[j] + c * wg[j];
+                finite &= Double.isFinite(out[j]);
+            }
+            return passed && finite ? Outcome.pass().vector("mean", out).build() : Outcome.fail();
+        } finally {
+            y.discard();
+        }
     }
 
     /**

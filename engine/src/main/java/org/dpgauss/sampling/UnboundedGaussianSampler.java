@@ -18,6 +18,7 @@ import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Statement;
 import org.dpgauss.sampling.stable.StableCov;
 import org.dpgauss.sampling.stable.StableCovResult;
+import org.dpgauss.sampling.stable.StableRows;
 import org.dpgauss.sampling.stable.StableMean;
 import org.dpgauss.sampling.stable.StableMeanResult;
 import org.ejml.data.DMatrixRMaj;
@@ -59,7 +60,7 @@ import org.ejml.data.DMatrixRMaj;
  *
  * <p>Immutable; thread-safe if the {@link RandomSource} and engine are.
  */
-public final class UnboundedGaussianSampler implements PrivateMechanism {
+public final class UnboundedGaussianSampler implements org.dpgauss.rows.RowSourceMechanism {
 
     /** The mechanism's identifier in releases. */
     public static final String ID = "sample.unbounded-gaussian";
@@ -156,6 +157,57 @@ public final class UnboundedGaussianSampler implements PrivateMechanism {
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
         return sample(data.matrix(), context.engine(), context.random())
                 .map(v -> Outcome.pass().vector("sample", v).build()).orElse(Outcome.fail());
+    }
+
+    /** The rows must be the n x d the parameters were computed for (finite by the row source's contract). */
+    @Override
+    public void validate(org.dpgauss.rows.RowSource rows, Statement stated) {
+        if (rows.rows() != parameters.n() || rows.cols() != parameters.d()) {
+            throw new IllegalArgumentException("the data are " + rows.rows() + " x " + rows.cols()
+                    + " but the parameters were computed for n=" + parameters.n() + ", d=" + parameters.d());
+        }
+    }
+
+    /**
+     * The sampler as row passes ({@link org.dpgauss.rows.RowSourceMechanism}: rows held by a cluster), with the same
+     * noise draws in the same order as {@link #run}: R, z, then the PTR coin. The mean part is the rows at positions
+     * {@code 0..n1-1}, the covariance part the next {@code 2 n2} (paired by position), both in the rows'
+     * data-independent order; StableCov and StableMean run as {@link StableRows} passes. On one block the release
+     * has the bits of {@link #compute(Dataset, Statement, ReleaseContext)}.
+     */
+    @Override
+    public Outcome compute(org.dpgauss.rows.RowSource rows, Statement stated, ReleaseContext context) {
+        validate(rows, stated);
+        ComputeEngine engine = Objects.requireNonNull(context.engine(), "engine");
+        RandomSource random = Objects.requireNonNull(context.random(), "random");
+        SamplerParameters p = parameters;
+        org.dpgauss.rows.RowSource x = rows.map((b, e) -> bounded(b));
+        int n1 = p.n1();
+        int n2 = p.n2();
+        int[] reference = uniformSubset(n1, p.referenceSize(), random);
+        double[] z = uniformOnSphere(n2, random);
+        org.dpgauss.rows.RowSource meanPart = x.slice(0, n1);
+        org.dpgauss.rows.RowSource pairs = x.pairs(n1, n1 + 2L * n2);
+        try {
+            StableRows.Cov cov = StableRows.stableCov(pairs, p.lambda0(), p.k(), engine);
+            StableRows.Mean mean = StableRows.stableMean(meanPart, cov.sigmaHat(), reference, p.lambda0(), p.k(),
+                    engine);
+            boolean passed = p.ptr().test(Math.max(cov.score(), mean.score()), p.epsilon() / 3, p.delta() / 6,
+                    random);
+            double c = p.releaseScale();
+            double[] wz = cov.combine(z);
+            double[] muHat = mean.weightedMean();
+            double[] out = new double[p.d()];
+            for (int j = 0; j < out.length; j++) {
+                out[j] = muHat[j] + c * wz[j];
+            }
+            Optional<double[]> formed = finiteOrFail(out);
+            return passed && formed.isPresent() ? Outcome.pass().vector("sample", formed.get()).build()
+                    : Outcome.fail();
+        } finally {
+            pairs.discard();
+            meanPart.discard();
+        }
     }
 
     /** The public shape check of a statement: n and d must be those the parameters were computed for. */

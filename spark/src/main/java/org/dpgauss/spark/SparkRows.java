@@ -27,7 +27,9 @@ import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.random.ChaCha20;
 import org.dpgauss.rows.BlockMap;
+import org.dpgauss.rows.BlockPass;
 import org.dpgauss.rows.ExactColumnSums;
+import org.dpgauss.rows.PartialFold;
 import org.dpgauss.rows.RowLayout;
 import org.dpgauss.rows.RowSource;
 import org.dpgauss.rows.RowTest;
@@ -50,9 +52,17 @@ public final class SparkRows implements RowSource {
     private final RowLayout layout;
     private final String engine;
     private final List<BlockMap> maps;
+    /** Whether the cached blocks were made by {@link #pairs} (freed by {@link #discard}). */
+    private final boolean derived;
 
     private SparkRows(JavaRDD<RowBlockData> blocks, long rows, int cols, RowLayout layout, String engine,
             List<BlockMap> maps) {
+        this(blocks, rows, cols, layout, engine, maps, false);
+    }
+
+    private SparkRows(JavaRDD<RowBlockData> blocks, long rows, int cols, RowLayout layout, String engine,
+            List<BlockMap> maps, boolean derived) {
+        this.derived = derived;
         this.blocks = blocks;
         this.rows = rows;
         this.cols = cols;
@@ -197,7 +207,242 @@ public final class SparkRows implements RowSource {
     public SparkRows map(BlockMap f) {
         List<BlockMap> next = new ArrayList<>(maps);
         next.add(Objects.requireNonNull(f, "map"));
-        return new SparkRows(blocks, rows, cols, layout, engine, next);
+        return new SparkRows(blocks, rows, cols, layout, engine, next, derived);
+    }
+
+    /**
+     * The paired rows (one shuffle): every row at position {@code from + p}, {@code p < 2m}, goes, after the pending
+     * maps, to pair {@code p mod m} as its first (p &lt; m) or second half; each block of pairs is formed on the
+     * executor that receives its halves, with the arithmetic of the single-machine pairing, and cached.
+     */
+    @Override
+    public SparkRows pairs(long from, long to) {
+        RowSource.checkRange(from, to, rows, 2);
+        return derive(from, (to - from) / 2, true);
+    }
+
+    /** The rows of a range, re-blocked from position 0 (one shuffle) and cached. */
+    @Override
+    public SparkRows slice(long from, long to) {
+        RowSource.checkRange(from, to, rows, 1);
+        return derive(from, to - from, false);
+    }
+
+    /** Rows {@code from..from+m-1} (and, paired, {@code from+m..from+2m-1} as second halves) in new blocks. */
+    private SparkRows derive(long from, long m, boolean paired) {
+        List<BlockMap> chain = maps;
+        int d = cols;
+        String eng = engine;
+        RowLayout lay = layout;
+        int blockRows = lay.blockRows();
+        int nb = lay.blockCount(m);
+        int groups = lay.groupOf(nb - 1) + 1;
+        int p = Math.max(1, Math.min(blocks.getNumPartitions(), groups));
+        long end = from + (paired ? 2 * m : m);
+        JavaPairRDD<Integer, PairPiece> pieces = blocks.flatMapToPair(b -> ExecutorEngines.sequential(() -> {
+            ComputeEngine e = ExecutorEngines.get(eng);
+            RowBlockMatrix mat = b.matrix(d);
+            for (BlockMap f : chain) {
+                mat = f.apply(mat, e);
+            }
+            long start = lay.blockStart(b.index);
+            List<Tuple2<Integer, PairPiece>> out = new ArrayList<>();
+            PairPiece cur = null;
+            double[] row = new double[d];
+            for (int k = 0; k < mat.rows(); k++) {
+                long pos = start + k;
+                if (pos < from) {
+                    continue;
+                }
+                if (pos >= end) {
+                    break;
+                }
+                int side = pos - from < m ? 0 : 1;
+                long i = side == 0 ? pos - from : pos - from - m;
+                int pb = (int) (i / blockRows);
+                int within = (int) (i - (long) pb * blockRows);
+                if (cur == null || cur.block != pb || cur.side != side) {
+                    cur = new PairPiece(pb, side, within, new double[(mat.rows() - k) * d]);
+                    out.add(new Tuple2<>(pb, cur));
+                }
+                mat.copyRow(k, row, 0);
+                System.arraycopy(row, 0, cur.data, cur.rows * d, d);
+                cur.rows++;
+            }
+            for (Tuple2<Integer, PairPiece> t : out) {
+                t._2().data = Arrays.copyOf(t._2().data, t._2().rows * d);
+            }
+            return out;
+        }).iterator());
+        JavaRDD<RowBlockData> cached = pieces
+                .repartitionAndSortWithinPartitions(new GroupPartitioner(lay.blocksPerGroup(), groups, p))
+                .mapPartitions(new MergePairs(d, blockRows, m, paired))
+                .persist(StorageLevel.MEMORY_AND_DISK());
+        long made;
+        try {
+            made = cached.count();
+        } catch (Exception e) { // Spark rethrows task failures as the checked SparkException
+            cached.unpersist(false);
+            throw unwrap(e);
+        }
+        if (made != nb) {
+            cached.unpersist(false);
+            throw new IllegalStateException("re-blocking the rows made " + made + " blocks instead of " + nb);
+        }
+        return new SparkRows(cached, m, d, lay, eng, new ArrayList<>(), true);
+    }
+
+    /**
+     * The self-join: the blocks (after the pending maps) paired with themselves ({@code cartesian}, block a with block
+     * b &gt;= a), the engine's counts within a block and {@link RowSource#crossCounts} across two; the integer
+     * counts of each block are added by key and collected (n ints on the driver).
+     */
+    @Override
+    public int[] neighbourCounts(double radius) {
+        if (rows > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("neighbour counts are for at most 2^31-1 rows");
+        }
+        List<BlockMap> chain = maps;
+        int d = cols;
+        String eng = engine;
+        JavaRDD<RowBlockData> mapped = maps.isEmpty() ? blocks : blocks.map(b -> ExecutorEngines.sequential(() -> {
+            ComputeEngine e = ExecutorEngines.get(eng);
+            RowBlockMatrix m = b.matrix(d);
+            for (BlockMap f : chain) {
+                m = f.apply(m, e);
+            }
+            double[] data = new double[b.rows * d];
+            for (int k = 0; k < b.rows; k++) {
+                m.copyRow(k, data, k * d);
+            }
+            return new RowBlockData(b.index, b.rows, data);
+        }));
+        List<Tuple2<Integer, int[]>> counts;
+        try {
+            counts = mapped.cartesian(mapped).filter(t -> t._1().index <= t._2().index)
+                    .flatMapToPair(t -> ExecutorEngines.sequential(() -> {
+                        ComputeEngine e = ExecutorEngines.get(eng);
+                        RowBlockMatrix a = t._1().matrix(d);
+                        List<Tuple2<Integer, int[]>> out = new ArrayList<>();
+                        if (t._1().index == t._2().index) {
+                            out.add(new Tuple2<>(t._1().index, e.neighbourCounts(a, radius)));
+                        } else {
+                            RowBlockMatrix b = t._2().matrix(d);
+                            int[] ca = new int[a.rows()];
+                            int[] cb = new int[b.rows()];
+                            RowSource.crossCounts(a, b, radius, ca, cb);
+                            out.add(new Tuple2<>(t._1().index, ca));
+                            out.add(new Tuple2<>(t._2().index, cb));
+                        }
+                        return out;
+                    }).iterator())
+                    .reduceByKey((x, y) -> {
+                        int[] z = x.clone();
+                        for (int k = 0; k < z.length; k++) {
+                            z[k] += y[k];
+                        }
+                        return z;
+                    }).collect();
+        } catch (Exception e) { // Spark rethrows task failures as the checked SparkException
+            throw unwrap(e);
+        }
+        int[] out = new int[(int) rows];
+        for (Tuple2<Integer, int[]> t : counts) {
+            System.arraycopy(t._2(), 0, out, (int) layout.blockStart(t._1()), t._2().length);
+        }
+        return out;
+    }
+
+    /** Frees the cached blocks of {@link #pairs} or {@link #slice}; the session's own rows stay until {@link #unpersist}. */
+    @Override
+    public void discard() {
+        if (derived) {
+            blocks.unpersist(false);
+        }
+    }
+
+    /** Consecutive rows of one side of one block of pairs. Private data: never logged. */
+    static final class PairPiece implements Serializable {
+        private static final long serialVersionUID = 1L;
+        final int block;
+        final int side;
+        final int first;
+        int rows;
+        double[] data;
+
+        PairPiece(int block, int side, int first, double[] data) {
+            this.block = block;
+            this.side = side;
+            this.first = first;
+            this.data = data;
+        }
+
+        @Override
+        public String toString() {
+            return "pair block " + block + " side " + side + " (" + rows + " rows)";
+        }
+    }
+
+    /**
+     * Forms each new block from its pieces; paired, from its two halves: {@code (a - b) / sqrt 2}, as the
+     * single-machine pairing.
+     */
+    private static final class MergePairs implements FlatMapFunction<Iterator<Tuple2<Integer, PairPiece>>,
+            RowBlockData> {
+        private static final long serialVersionUID = 1L;
+        private static final double SQRT2 = Math.sqrt(2.0);
+        private final int d;
+        private final int blockRows;
+        private final long m;
+        private final boolean paired;
+
+        MergePairs(int d, int blockRows, long m, boolean paired) {
+            this.d = d;
+            this.blockRows = blockRows;
+            this.m = m;
+            this.paired = paired;
+        }
+
+        @Override
+        public Iterator<RowBlockData> call(Iterator<Tuple2<Integer, PairPiece>> it) {
+            List<RowBlockData> out = new ArrayList<>();
+            int block = -1;
+            double[][] halves = null;
+            int[] filled = new int[2];
+            while (it.hasNext()) {
+                PairPiece f = it.next()._2();
+                if (f.block != block) {
+                    if (halves != null) {
+                        out.add(finish(block, halves, filled));
+                    }
+                    block = f.block;
+                    int size = (int) Math.min(blockRows, m - (long) block * blockRows);
+                    halves = new double[][] {new double[size * d], paired ? new double[size * d] : null};
+                    filled[0] = 0;
+                    filled[1] = 0;
+                }
+                System.arraycopy(f.data, 0, halves[f.side], f.first * d, f.rows * d);
+                filled[f.side] += f.rows;
+            }
+            if (halves != null) {
+                out.add(finish(block, halves, filled));
+            }
+            return out.iterator();
+        }
+
+        private RowBlockData finish(int block, double[][] halves, int[] filled) {
+            double[] a = halves[0];
+            double[] b = halves[1];
+            int size = a.length / d;
+            if (filled[0] != size || filled[1] != (paired ? size : 0)) {
+                throw new IllegalStateException("pair block " + block + " received " + filled[0] + " and "
+                        + filled[1] + " of its " + size + " rows");
+            }
+            for (int t = 0; paired && t < a.length; t++) {
+                a[t] = (a[t] - b[t]) / SQRT2;
+            }
+            return new RowBlockData(block, size, a);
+        }
     }
 
     @Override
@@ -259,20 +504,9 @@ public final class SparkRows implements RowSource {
         }, (acc, p) -> acc == null || acc < 0 ? p : acc);
     }
 
-    /** A block's partial: runs on an executor. */
-    @FunctionalInterface
-    interface BlockPass<P> extends Serializable {
-        P apply(int blockIndex, RowBlockMatrix rows, ComputeEngine engine);
-    }
-
-    /** Adds a partial to a running sum (null before the first). */
-    @FunctionalInterface
-    interface Fold<P> extends Serializable {
-        P apply(P acc, P partial);
-    }
-
     /** One pass: per-group partials on the executors, folded on the driver in group order. */
-    private <P> P reduce(BlockPass<P> pass, Fold<P> fold) {
+    @Override
+    public <P> P reduce(BlockPass<P> pass, PartialFold<P> fold) {
         List<BlockMap> chain = maps;
         int d = cols;
         String eng = engine;

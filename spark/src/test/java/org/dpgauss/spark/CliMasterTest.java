@@ -84,6 +84,27 @@ class CliMasterTest {
         assertEquals(local, release(run(args("x.csv", command, "--master", "local[2]"))), "CSV");
     }
 
+    /**
+     * {@code mean --clip auto}, {@code mean --method anisotropic} with a proxy (the neighbour-count self-join) and
+     * {@code sample} (mean part and pairs cut by id order) print the local release.
+     */
+    @Test
+    void autoClipAndSamplerFromParquet() {
+        List<String> auto = List.of("mean", "--clip", "auto", "--rho", "1");
+        assertEquals(local(auto), parquet(auto), "mean --clip auto");
+        List<String> anisotropic = List.of("mean", "--method", "anisotropic", "--variances",
+                "0.04,0.1225,0.25,0.4225", "--epsilon", "8");
+        assertEquals(local(anisotropic), parquet(anisotropic), "mean --method anisotropic");
+        List<String> sample = List.of("sample", "--epsilon", "1", "--delta", "0.1", "--constants", "n1=500,n2=150");
+        String[] here = run(args("x.csv", sample));
+        String[] there = run(args("x.parquet", sample, "--master", "local[2]", "--id-column", "id", "--columns",
+                "x1,x2,x3,x4"));
+        assertEquals(here[0], there[0], there[2]);
+        assertTrue(here[1].contains("sample.unbounded-gaussian"), here[1] + here[2]);
+        assertEquals(here[1].replaceAll(",\"input\":\"[^\"]*\"", ""),
+                there[1].replaceAll(",\"input\":\"[^\"]*\"", ""), "sample");
+    }
+
     @Test
     void coinPressFromParquet() {
         List<String> command = List.of("second-moment", "--method", "coinpress", "--clip", "1.5", "--rho", "0.5");

@@ -42,6 +42,11 @@ final class ExactSum {
         size = i;
     }
 
+    /** @return the non-overlapping partials whose exact sum is the sum (a copy) */
+    double[] partials() {
+        return Arrays.copyOf(partials, size);
+    }
+
     /** @return the exact sum */
     BigDecimal value() {
         BigDecimal s = BigDecimal.ZERO;

@@ -90,7 +90,7 @@ import org.dpgauss.release.Statement;
  *
  * <p>Immutable; thread safety is that of the random source and engine passed to {@link #compute}.
  */
-public final class RescaledAveraging implements PrivateMechanism {
+public final class RescaledAveraging implements org.dpgauss.rows.RowSourceMechanism {
 
     /** Relative slack on lambda for the floating-point predicate (see class comment). */
     static final double PREDICATE_SLACK = 1e-9;
@@ -450,6 +450,95 @@ public final class RescaledAveraging implements PrivateMechanism {
         return r.isFail() ? Outcome.fail() : Outcome.pass().vector("mean", r.estimate()).build();
     }
 
+    /** The rows must have M's dimension (finite by the row source's contract). */
+    @Override
+    public void validate(org.dpgauss.rows.RowSource rows, Statement stated) {
+        if (rows.cols() != shape.dimension()) {
+            throw new IllegalArgumentException("data have " + rows.cols() + " columns but M is " + shape.dimension()
+                    + " x " + shape.dimension());
+        }
+    }
+
+    /**
+     * Algorithm 1 as row passes: the rows mapped to {@code M^{-1/4} x} block by block, the neighbour counts as a
+     * self-join over the blocks ({@link org.dpgauss.rows.RowSource#neighbourCounts}), the Bernoulli draws on the
+     * caller's machine in row order, then one pass of exact sums over the kept rows (the dropped rows' positions
+     * travel with it). Integer counts and exact sums: the release does not depend on the layout.
+     */
+    @Override
+    public Outcome compute(org.dpgauss.rows.RowSource rows, Statement stated, ReleaseContext context) {
+        validate(rows, stated);
+        RandomSource random = Objects.requireNonNull(context.random(), "random source");
+        ShapeMatrix m = shape;
+        int d = rows.cols();
+        org.dpgauss.rows.RowSource y = rows.map((b, e) -> whiten(b, m));
+        int[] counts = y.neighbourCounts(lambda);
+        boolean[] keep = BasicFilter.sample(counts, random);
+        int kept = 0;
+        int dropped = 0;
+        for (boolean k : keep) {
+            kept += k ? 1 : 0;
+            dropped += k ? 0 : 1;
+        }
+        long[] out = new long[dropped];
+        for (int i = 0, t = 0; i < keep.length; i++) {
+            if (!keep[i]) {
+                out[t++] = i;
+            }
+        }
+        org.dpgauss.rows.RowLayout layout = y.layout();
+        double[][] partials = y.reduce((b, block, e) -> {
+            long start = layout.blockStart(b);
+            int r = java.util.Arrays.binarySearch(out, start);
+            r = r >= 0 ? r : -r - 1;
+            ExactSum[] s = new ExactSum[d];
+            for (int j = 0; j < d; j++) {
+                s[j] = new ExactSum();
+            }
+            double[] row = new double[d];
+            for (int i = 0; i < block.rows(); i++) {
+                if (r < out.length && out[r] == start + i) {
+                    r++;
+                    continue;
+                }
+                block.copyRow(i, row, 0);
+                for (int j = 0; j < d; j++) {
+                    s[j].add(row[j]);
+                }
+            }
+            double[][] p = new double[d][];
+            for (int j = 0; j < d; j++) {
+                p[j] = s[j].partials();
+            }
+            return p;
+        }, (acc, p) -> {
+            if (acc == null) {
+                return p;
+            }
+            for (int j = 0; j < acc.length; j++) {
+                ExactSum s = new ExactSum();
+                for (double v : acc[j]) {
+                    s.add(v);
+                }
+                for (double v : p[j]) {
+                    s.add(v);
+                }
+                acc[j] = s.partials();
+            }
+            return acc;
+        });
+        BigDecimal[] exact = new BigDecimal[d];
+        for (int j = 0; j < d; j++) {
+            BigDecimal t = BigDecimal.ZERO;
+            for (double v : partials[j]) {
+                t = t.add(new BigDecimal(v));
+            }
+            exact[j] = t;
+        }
+        AnisotropicMeanResult r = release(kept, exact, random);
+        return r.isFail() ? Outcome.fail() : Outcome.pass().vector("mean", r.estimate()).build();
+    }
+
     /**
      * The error bound of Thm 3.3 (spec §3.4) at this estimator's internal {@code (epsilon, delta)}, M and lambda:
      * <pre>
@@ -505,22 +594,13 @@ public final class RescaledAveraging implements PrivateMechanism {
         Objects.requireNonNull(random, "random source");
         RowBlockMatrix y = whiten(x);
         int n = y.rows();
-        int d = y.cols();
         // Steps 1-3: BasicFilter on y = M^{-1/4} x with radius lambda.
         boolean[] keep = BasicFilter.run(y, lambda, engine, random);
         int kept = 0;
         for (boolean k : keep) {
             kept += k ? 1 : 0;
         }
-        // Step 4: noisy count (drawn also when |C| = 0, as in the pseudocode).
-        long countIndex = noisyCountIndex(kept, random);
-        // Step 5: the only failure exit. Steps 6-7 run on both branches (with a stand-in count on FAIL) and their
-        // result is discarded on FAIL, so the outcome does not change the work done.
-        boolean fail = kept == 0 || countIndex <= 0;
-        double nHat = countGrid * (fail ? 1 : countIndex); // <= |X| whenever the true n^ < |X| (monotone rounding)
-        // Steps 6-7 in whitened coordinates, exact mean rounded to the grid.
-        double g = meanGrid(nHat);
-        double sigma = meanSigma(nHat, d);
+        int d = y.cols();
         ExactSum[] sums = new ExactSum[d];
         for (int j = 0; j < d; j++) {
             sums[j] = new ExactSum();
@@ -534,11 +614,30 @@ public final class RescaledAveraging implements PrivateMechanism {
                 }
             }
         }
+        BigDecimal[] exact = new BigDecimal[d];
+        for (int j = 0; j < d; j++) {
+            exact[j] = sums[j].value();
+        }
+        return release(kept, exact, random);
+    }
+
+    /** Steps 4-7 from the kept count and the exact sums of the kept whitened rows. */
+    private AnisotropicMeanResult release(int kept, BigDecimal[] exactSums, RandomSource random) {
+        int d = exactSums.length;
+        // Step 4: noisy count (drawn also when |C| = 0, as in the pseudocode).
+        long countIndex = noisyCountIndex(kept, random);
+        // Step 5: the only failure exit. Steps 6-7 run on both branches (with a stand-in count on FAIL) and their
+        // result is discarded on FAIL, so the outcome does not change the work done.
+        boolean fail = kept == 0 || countIndex <= 0;
+        double nHat = countGrid * (fail ? 1 : countIndex); // <= |X| whenever the true n^ < |X| (monotone rounding)
+        // Steps 6-7 in whitened coordinates, exact mean rounded to the grid.
+        double g = meanGrid(nHat);
+        double sigma = meanSigma(nHat, d);
         SecureGaussianSampler sampler = SecureGaussianSampler.using(random);
         BigDecimal divisor = new BigDecimal(g).multiply(BigDecimal.valueOf(Math.max(kept, 1)));
         double[] w = new double[d];
         for (int j = 0; j < d; j++) {
-            BigInteger index = sums[j].value().divide(divisor, 0, RoundingMode.HALF_EVEN).toBigIntegerExact();
+            BigInteger index = exactSums[j].divide(divisor, 0, RoundingMode.HALF_EVEN).toBigIntegerExact();
             BigInteger released = index.add(BigInteger.valueOf(sampler.sampleIndex(sigma, g)));
             w[j] = new BigDecimal(released).multiply(new BigDecimal(g)).doubleValue();
         }
@@ -607,6 +706,12 @@ public final class RescaledAveraging implements PrivateMechanism {
         if (x.cols() != d) {
             throw new IllegalArgumentException("data have " + x.cols() + " columns but M is " + d + " x " + d);
         }
+        return whiten(x, shape);
+    }
+
+    /** {@code y = M^{-1/4} x} row by row, clamped to {@link #maxWhitened} (a fixed function of the row). */
+    private static RowBlockMatrix whiten(RowBlockMatrix x, ShapeMatrix shape) {
+        int d = shape.dimension();
         int n = x.rows();
         RowBlockMatrix y = RowBlockMatrix.zeros(n, d, x.blockRows());
         double bound = maxWhitened(d);

@@ -16,7 +16,9 @@ import org.ejml.data.DMatrixRMaj;
  * {@code Sigma}). Spec §9 A2: M must be symmetric (relative {@code 1e-12}) and positive definite; a singular M
  * (Remark 1, projection onto range(M)) is not supported here and is rejected. Immutable.
  */
-public final class ShapeMatrix {
+public final class ShapeMatrix implements java.io.Serializable {
+
+    private static final long serialVersionUID = 1L;
 
     /** Relative symmetry tolerance of spec §9 A2. */
     static final double SYMMETRY_TOLERANCE = 1e-12;

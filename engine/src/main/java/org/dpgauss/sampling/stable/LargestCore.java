@@ -72,6 +72,15 @@ public final class LargestCore {
 
     /** Membership of row i in LargestCore(lambda, tau); needs {@code tau <= 0} or {@code |R| - tau < keep}. */
     public boolean contains(int i, double lambda, int tau) {
+        return contains(largest, keep, referenceSize, i, lambda, tau);
+    }
+
+    /**
+     * Membership of row i of {@code largest} (rows' {@code keep} largest distances, descending; null when Sigma-hat
+     * is singular) in LargestCore(lambda, tau) with |R| = {@code referenceSize}: the fast test of §3.5, shared by the
+     * in-memory pass and the row-pass form ({@link StableRows}).
+     */
+    static boolean contains(RowBlockMatrix largest, int keep, int referenceSize, int i, double lambda, int tau) {
         if (tau <= 0) {
             return true;
         }

@@ -215,5 +215,38 @@ public final class SparkScaling {
             seconds[0] += seconds(t);
             return r;
         }
+
+        @Override
+        public <P> P reduce(org.dpgauss.rows.BlockPass<P> pass, org.dpgauss.rows.PartialFold<P> fold) {
+            long t = System.nanoTime();
+            P r = inner.reduce(pass, fold);
+            passes[0]++;
+            seconds[0] += seconds(t);
+            return r;
+        }
+
+        @Override
+        public RowSource pairs(long from, long to) {
+            return new TimedRows(inner.pairs(from, to), passes, seconds);
+        }
+
+        @Override
+        public RowSource slice(long from, long to) {
+            return new TimedRows(inner.slice(from, to), passes, seconds);
+        }
+
+        @Override
+        public int[] neighbourCounts(double radius) {
+            long t = System.nanoTime();
+            int[] c = inner.neighbourCounts(radius);
+            passes[0]++;
+            seconds[0] += seconds(t);
+            return c;
+        }
+
+        @Override
+        public void discard() {
+            inner.discard();
+        }
     }
 }
