@@ -35,11 +35,29 @@ final class ClusterOptions {
                     + "it a CSV or NPY file is read by this process and its rows are ordered by position.")
     String idColumn;
 
+    @Option(names = "--executor-engine", paramLabel = "auto|gpu|cpu-openblas|cpu-ejml",
+            description = "With --master: the compute engine the executors run (default: the engine this process "
+                    + "runs, which gives the release computed without --master bit for bit). auto: each task on the "
+                    + "GPU Spark assigned it where it can run, else the CPU; on GPU executors the release then agrees "
+                    + "with the CPU one to rounding, not bit for bit.")
+    String executorEngine;
+
+    /** The engine names executors accept (org.dpgauss.spark.ExecutorEngines). */
+    static final List<String> EXECUTOR_ENGINES = List.of("auto", "gpu", "cpu-openblas", "cpu-ejml");
+
     /** @return whether the command runs on a cluster */
     boolean active() {
         if (master == null && (columns != null || idColumn != null)) {
             throw new IllegalArgumentException("--columns and --id-column select a table's columns on a cluster:"
                     + " they need --master");
+        }
+        if (master == null && executorEngine != null) {
+            throw new IllegalArgumentException("--executor-engine chooses the engine of a cluster's executors: it"
+                    + " needs --master");
+        }
+        if (executorEngine != null && !EXECUTOR_ENGINES.contains(executorEngine)) {
+            throw new IllegalArgumentException("--executor-engine " + executorEngine + " is not one of "
+                    + String.join(", ", EXECUTOR_ENGINES));
         }
         return master != null;
     }
@@ -81,7 +99,7 @@ final class ClusterOptions {
     /**
      * Opens the input on the cluster.
      *
-     * @param context the release context (its engine is the one the executors run)
+     * @param context the release context (its engine is the one the executors run unless --executor-engine says)
      * @param input the table
      * @return the table
      */
@@ -90,7 +108,8 @@ final class ClusterOptions {
                 .orElseThrow(() -> new IllegalArgumentException("--master needs the dpgauss-spark module and Spark on"
                         + " the class path: run through ./dpgauss, which builds them on first use (docs/spark.md)"));
         try {
-            return new Table(backend, backend.open(master, input, columns, idColumn, context.engine().name()));
+            return new Table(backend, backend.open(master, input, columns, idColumn,
+                    executorEngine != null ? executorEngine : context.engine().name()));
         } catch (RuntimeException e) {
             backend.close();
             throw e;

@@ -66,7 +66,8 @@ final class ExecutorEngines {
                     + (device < 0 ? "device 0 (no GPU is scheduled for its tasks)" : "GPU address " + address)
                     + ": " + e.getMessage() + " Give executors GPUs (spark.executor.resource.gpu.amount,"
                     + " spark.task.resource.gpu.amount, a discovery script) and the " + ComputeEngines.GPU_ARTIFACT
-                    + " artifact, or run the driver with -Ddpgauss.engine=auto or cpu", e);
+                    + " artifact, or ask for auto or a CPU engine (--executor-engine, or executorEngine(..) of the"
+                    + " session builder)", e);
         }
     }
 

@@ -160,6 +160,7 @@ public final class SparkPrivacySession implements AutoCloseable {
         private ApproxDp budget;
         private ReleaseContext context;
         private RowLayout layout;
+        private String executorEngine;
         private int partitions;
 
         private Builder(Dataset<Row> data) {
@@ -213,6 +214,24 @@ public final class SparkPrivacySession implements AutoCloseable {
         }
 
         /**
+         * @param name the engine executors run: {@code auto} (each task on the GPU Spark assigned it where it can
+         *        run, else the CPU engine), {@code gpu}, {@code cpu-openblas} or {@code cpu-ejml} (default: the name
+         *        of the context's engine, which gives the single-machine release bit for bit; on GPU executors
+         *        {@code auto} agrees with it to rounding)
+         * @return this builder
+         * @throws IllegalArgumentException for any other name
+         */
+        public Builder executorEngine(String name) {
+            String n = Objects.requireNonNull(name, "executor engine");
+            if (!List.of("auto", "gpu", "cpu-openblas", "cpu-ejml").contains(n)) {
+                throw new IllegalArgumentException("executor engine '" + n + "' is not one of auto, gpu,"
+                        + " cpu-openblas, cpu-ejml");
+            }
+            this.executorEngine = n;
+            return this;
+        }
+
+        /**
          * @param l the row layout (default: {@link RowLayout#forDimension}, the layout of the single-machine
          *        library, whose releases this session then reproduces bit for bit)
          * @return this builder
@@ -261,7 +280,8 @@ public final class SparkPrivacySession implements AutoCloseable {
             }
             ReleaseContext c = context != null ? context : ReleaseContext.secure();
             PrivacyAccountant accountant = PrivacyAccountant.create(relation, budget);
-            SparkRows rows = SparkRows.load(data, valueColumns, idColumn, layout, partitions, c.engine().name());
+            SparkRows rows = SparkRows.load(data, valueColumns, idColumn, layout, partitions,
+                    executorEngine != null ? executorEngine : c.engine().name());
             return new SparkPrivacySession(rows, accountant, c);
         }
     }

@@ -82,6 +82,9 @@ class CliMasterTest {
         assertEquals(local, parquet(command), "Parquet");
         assertEquals(local, release(run(args("x.npy", command, "--master", "local[2]"))), "NPY");
         assertEquals(local, release(run(args("x.csv", command, "--master", "local[2]"))), "CSV");
+        // executors without a GPU: auto runs the CPU engine this process runs, so the same bits
+        assertEquals(local, release(run(args("x.npy", command, "--master", "local[2]", "--executor-engine", "auto"))),
+                "--executor-engine auto");
     }
 
     /**
@@ -127,5 +130,18 @@ class CliMasterTest {
                 "--master", "local[2]"));
         assertEquals("1", r[0]);
         assertTrue(r[2].contains("give minEigenvalue (--min-eigenvalue)"), r[2]);
+        r = run(args("x.csv", List.of("mean", "--clip", "1", "--rho", "0.5"), "--executor-engine", "auto"));
+        assertEquals("1", r[0]);
+        assertTrue(r[2].contains("--executor-engine chooses the engine of a cluster's executors: it needs --master"),
+                r[2]);
+        r = run(args("x.csv", List.of("mean", "--clip", "1", "--rho", "0.5"), "--master", "local[2]",
+                "--executor-engine", "cuda"));
+        assertEquals("1", r[0]);
+        assertTrue(r[2].contains("--executor-engine cuda is not one of auto, gpu, cpu-openblas, cpu-ejml"), r[2]);
+        // the choice reaches the executors: gpu there (no GPU on this machine) fails the task, saying what to do
+        r = run(args("x.csv", List.of("mean", "--clip", "1", "--rho", "0.5"), "--master", "local[2]",
+                "--executor-engine", "gpu"));
+        assertEquals("1", r[0], r[1] + r[2]);
+        assertTrue(r[2].contains("this executor cannot run the gpu engine"), r[2]);
     }
 }

@@ -185,7 +185,8 @@ class SparkGpuRoutingTest {
         String m = String.valueOf(rootMessage(e));
         assertTrue(m.contains("cannot run the gpu engine the driver asked for on GPU address "), m);
         assertTrue(m.contains(RecordingGpuProvider.REASON), m);
-        assertTrue(m.contains("spark.executor.resource.gpu.amount") && m.contains("-Ddpgauss.engine=auto or cpu"), m);
+        assertTrue(m.contains("spark.executor.resource.gpu.amount")
+                && m.contains("ask for auto or a CPU engine (--executor-engine"), m);
     }
 
     private static String rootMessage(Throwable e) {
