@@ -20,6 +20,22 @@ public final class SymmetricEigen {
         this.vectors = vectors.copy();
     }
 
+    private SymmetricEigen(DMatrixRMaj vectors, double[] values) {
+        this.values = values;
+        this.vectors = vectors;
+    }
+
+    /**
+     * The decomposition over arrays the caller has just built and hands over (it keeps no reference to either):
+     * no defensive copy, which at d = 100 is an 80 KB allocation, an eighth of the cost beyond LAPACK's.
+     */
+    public static SymmetricEigen ofOwned(double[] values, DMatrixRMaj vectors) {
+        if (vectors.numRows != values.length || vectors.numCols != values.length) {
+            throw new IllegalArgumentException("eigenvectors must be " + values.length + " x " + values.length);
+        }
+        return new SymmetricEigen(vectors, values);
+    }
+
     /** Eigenvalues in ascending order (a copy). */
     public double[] values() {
         return values.clone();

@@ -64,6 +64,9 @@ public final class Dataset {
         for (int b = 0; b < m.blockCount(); b++) {
             double[] block = m.block(b);
             int len = m.blockRowCount(b) * d;
+            if (allFinite(block, len)) {
+                continue;
+            }
             for (int k = 0; k < len; k++) {
                 if (!Double.isFinite(block[k])) {
                     int row = m.blockStart(b) + k / d;
@@ -72,6 +75,29 @@ public final class Dataset {
                 }
             }
         }
+    }
+
+    /**
+     * Whether {@code v[0, len)} is finite: x * 0 is (signed) zero for finite x and NaN for an infinity or NaN, so
+     * four independent sums of it scan without a branch per entry (a whole 1e5 x 100 dataset is read once per
+     * release); only a block that fails is scanned again for the first cell.
+     */
+    private static boolean allFinite(double[] v, int len) {
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        int k4 = len & ~3;
+        for (int k = 0; k < k4; k += 4) {
+            s0 += v[k] * 0.0;
+            s1 += v[k + 1] * 0.0;
+            s2 += v[k + 2] * 0.0;
+            s3 += v[k + 3] * 0.0;
+        }
+        for (int k = k4; k < len; k++) {
+            s0 += v[k] * 0.0;
+        }
+        return s0 + s1 + s2 + s3 == 0.0;
     }
 
     /** @return the rows; private data, for mechanisms */

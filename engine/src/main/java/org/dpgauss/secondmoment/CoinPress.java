@@ -617,6 +617,9 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
             double[] blk = w.block(b);
             int count = w.blockRowCount(b);
             for (int r = 0; r < count; r++) {
+                if (RowBounds.clipPlain(blk, r * d, d, target)) {
+                    continue; // finite and in the plain range: clipped in place, as RowBounds.clip would
+                }
                 System.arraycopy(blk, r * d, row, 0, d);
                 if (!allFinite(row)) {
                     x.copyRow(w.blockStart(b) + r, row, 0);

@@ -257,6 +257,49 @@ final class RowBounds {
         return c;
     }
 
+    /**
+     * {@link #clip} on {@code a[off, off + len)} in place for a row on its plain path, in one pass: the same
+     * sequential sum of squares (so the same bits) with the largest |entry| beside it, where {@code clip} preceded
+     * by a finiteness scan reads the row three times. Returns false, the row untouched, when the row is not finite
+     * (the sum is then NaN or infinite) or its largest |entry| lies outside the plain range: the caller takes the
+     * careful path.
+     */
+    static boolean clipPlain(double[] a, int off, int len, double target) {
+        double s = 0;
+        double m0 = 0;
+        double m1 = 0;
+        int j = off;
+        int end = off + len;
+        for (; j + 1 < end; j += 2) { // two max chains beside the one sum chain; max is exact in any order
+            double x = a[j];
+            double y = a[j + 1];
+            s += x * x;
+            s += y * y;
+            double ax = Math.abs(x);
+            double ay = Math.abs(y);
+            m0 = ax > m0 ? ax : m0;
+            m1 = ay > m1 ? ay : m1;
+        }
+        if (j < end) {
+            double x = a[j];
+            s += x * x;
+            double ax = Math.abs(x);
+            m0 = ax > m0 ? ax : m0;
+        }
+        double max = Math.max(m0, m1);
+        if (!Double.isFinite(s) || max < SAFE_LOW || max > SAFE_HIGH) {
+            return false;
+        }
+        double norm = Math.sqrt(s);
+        if (norm > target) {
+            double c = target / norm;
+            for (int k = off; k < end; k++) {
+                a[k] *= c;
+            }
+        }
+        return true;
+    }
+
     /** The overflow- and underflow-safe Euclidean norm ({@link Norms#euclidean}). */
     static double norm(double[] row) {
         return Norms.euclidean(row);

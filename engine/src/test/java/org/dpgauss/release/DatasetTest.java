@@ -31,4 +31,26 @@ class DatasetTest {
         assertEquals(2, d.dimension());
         assertEquals(1, d.size());
     }
+
+    /** Every cell of a matrix of several blocks whose lengths are not multiples of four, each non-finite kind. */
+    @Test
+    void everyNonFiniteCellIsFoundWithItsRowAndColumn() {
+        int n = 7;
+        int d = 3;
+        for (double bad : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < d; j++) {
+                    org.dpgauss.linalg.RowBlockMatrix m = org.dpgauss.linalg.RowBlockMatrix.zeros(n, d, 3);
+                    for (int r = 0; r < n; r++) {
+                        m.setRow(r, new double[] {-r, r + 0.5, -1e300});
+                    }
+                    m.set(i, j, bad);
+                    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Dataset.of(m));
+                    assertTrue(e.getMessage().contains("row " + (i + 1) + ", column " + (j + 1) + " "),
+                            e.getMessage());
+                }
+            }
+        }
+        assertEquals(7, Dataset.of(org.dpgauss.linalg.RowBlockMatrix.zeros(n, d, 3)).size());
+    }
 }

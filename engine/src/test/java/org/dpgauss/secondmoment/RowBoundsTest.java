@@ -1,6 +1,8 @@
 package org.dpgauss.secondmoment;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -61,5 +63,43 @@ class RowBoundsTest {
         assertNotSame(atRadius, RowBounds.clipOrShare(atRadius, 1.0), "norm R itself exceeds the clip target");
         RowBlockMatrix huge = RowBlockMatrix.of(new double[][] {{1, 1}, {0x1p450, 0}});
         assertNotSame(huge, RowBounds.clipOrShare(huge, 0x1p460), "extreme entries take the safe path");
+    }
+
+    /**
+     * The one-pass clip agrees with {@link RowBounds#clip} bit for bit where it applies, and declines (row untouched)
+     * for a non-finite row or an entry outside the plain range, at an even or an odd position.
+     */
+    @Test
+    void clipPlainEqualsClipOrDeclines() {
+        SplittableRandom rnd = new SplittableRandom(61);
+        double target = 4.0 * RowBounds.safety(7);
+        for (int d : new int[] {1, 6, 7}) {
+            for (int t = 0; t < 200; t++) {
+                double[] buf = new double[d + 3];
+                double scale = t % 2 == 0 ? 0.5 : 3.0; // short and long rows: kept and clipped
+                for (int j = 0; j < buf.length; j++) {
+                    buf[j] = rnd.nextGaussian() * scale;
+                }
+                double[] expected = java.util.Arrays.copyOfRange(buf, 2, 2 + d);
+                RowBounds.clip(expected, 4.0, target);
+                double[] before = buf.clone();
+                assertTrue(RowBounds.clipPlain(buf, 2, d, target), "d " + d + " trial " + t);
+                assertArrayEquals(expected, java.util.Arrays.copyOfRange(buf, 2, 2 + d), "d " + d + " trial " + t);
+                assertEquals(before[0], buf[0]);
+                assertEquals(before[1], buf[1]);
+                assertEquals(before[2 + d], buf[2 + d], "nothing outside the row is written");
+            }
+        }
+        for (double bad : new double[] {Double.NaN, Double.POSITIVE_INFINITY, 0x1p450}) {
+            for (int at = 0; at < 3; at++) {
+                double[] row = {1.0, 2.0, 3.0};
+                row[at] = bad;
+                double[] before = row.clone();
+                assertFalse(RowBounds.clipPlain(row, 0, 3, target), bad + " at " + at);
+                assertArrayEquals(before, row, "declined rows are untouched");
+            }
+        }
+        assertFalse(RowBounds.clipPlain(new double[] {0x1p-450, -0x1p-451}, 0, 2, target), "all entries tiny");
+        assertFalse(RowBounds.clipPlain(new double[] {0.0, 0.0}, 0, 2, target), "the zero row takes clip's path");
     }
 }

@@ -164,6 +164,27 @@ public final class NativeBlas {
         return b;
     }
 
+    /**
+     * A per-thread heap array of at least {@code doubles} values with arbitrary contents, for results read back from
+     * native memory and consumed within the call: reused, it stays in cache, where a fresh array is zeroed in cold
+     * memory (measured 10 us for 80 KB at d = 100 on the default G1 heap). Above {@link #MAX_HEAP_CACHED} a fresh
+     * array is returned and not kept.
+     */
+    static double[] heapScratch(int doubles) {
+        if (doubles > MAX_HEAP_CACHED) {
+            return new double[doubles];
+        }
+        double[][] mine = HEAP_SCRATCH.get();
+        if (mine[0] == null || mine[0].length < doubles) {
+            mine[0] = new double[doubles];
+        }
+        return mine[0];
+    }
+
+    /** Largest heap scratch kept per thread: 2^21 doubles (16 MiB), a 1448 x 1448 matrix. */
+    static final int MAX_HEAP_CACHED = 1 << 21;
+    private static final ThreadLocal<double[][]> HEAP_SCRATCH = ThreadLocal.withInitial(() -> new double[1][]);
+
     private static final ThreadLocal<java.nio.IntBuffer[]> INT_SCRATCH =
             ThreadLocal.withInitial(() -> new java.nio.IntBuffer[1]);
 

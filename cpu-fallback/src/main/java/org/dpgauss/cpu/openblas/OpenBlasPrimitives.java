@@ -727,9 +727,12 @@ public final class OpenBlasPrimitives {
         }
         double[] values = new double[d];
         w.get(0, values, 0, d);
-        double[] v = new double[d * d];
-        buf.get(0, v, 0, d * d); // column-major eigenvectors: vector c is v[c*d .. c*d + d)
-        DMatrixRMaj vectors = new DMatrixRMaj(d, d);
+        // column-major eigenvectors (vector c is v[c*d .. c*d + d)) into a per-thread heap scratch: a fresh array
+        // here would be a second cold 8 d^2-byte allocation
+        double[] v = NativeBlas.heapScratch(d * d);
+        buf.get(0, v, 0, d * d);
+        double[] sign = new double[d];
+        double[] norm = new double[d];
         for (int c = 0; c < d; c++) {
             int off = c * d;
             int arg = 0;
@@ -738,17 +741,22 @@ public final class OpenBlasPrimitives {
                     arg = r;
                 }
             }
-            double sign = v[off + arg] < 0 ? -1 : 1;
-            double norm = 0;
+            sign[c] = v[off + arg] < 0 ? -1 : 1;
+            double s = 0;
             for (int r = 0; r < d; r++) {
-                norm += v[off + r] * v[off + r];
+                s += v[off + r] * v[off + r];
             }
-            norm = Math.sqrt(norm);
-            for (int r = 0; r < d; r++) {
-                vectors.unsafe_set(r, c, sign * v[off + r] / norm);
+            norm[c] = Math.sqrt(s);
+        }
+        // written row by row (sequential stores into the fresh result, strided reads from the cached scratch)
+        double[] out = new double[d * d];
+        for (int r = 0; r < d; r++) {
+            int row = r * d;
+            for (int c = 0; c < d; c++) {
+                out[row + c] = sign[c] * v[c * d + r] / norm[c];
             }
         }
-        return new SymmetricEigen(values, vectors);
+        return SymmetricEigen.ofOwned(values, DMatrixRMaj.wrap(d, d, out));
     }
 
     /** {@code op(A) op(B)} by {@code dgemm}. */
