@@ -106,15 +106,25 @@ public final class ExactColumnSums implements Serializable {
         sizes[col] = i;
     }
 
-    /** @return each column's exact sum rounded once to the nearest double */
-    public double[] rounded() {
-        double[] out = new double[sizes.length];
+    /** @return each column's exact sum, unrounded (for a caller that rounds it to a grid of its own) */
+    public BigDecimal[] exact() {
+        BigDecimal[] out = new BigDecimal[sizes.length];
         for (int j = 0; j < sizes.length; j++) {
             BigDecimal s = BigDecimal.ZERO;
             for (int k = 0; k < sizes[j]; k++) {
                 s = s.add(new BigDecimal(partials[j][k]));
             }
-            out[j] = s.doubleValue(); // correctly rounded (round half to even)
+            out[j] = s;
+        }
+        return out;
+    }
+
+    /** @return each column's exact sum rounded once to the nearest double */
+    public double[] rounded() {
+        BigDecimal[] e = exact();
+        double[] out = new double[e.length];
+        for (int j = 0; j < e.length; j++) {
+            out[j] = e[j].doubleValue(); // correctly rounded (round half to even)
         }
         return out;
     }

@@ -55,7 +55,7 @@ import org.dpgauss.release.Statement;
  * composition gives the total. The sigma, w_i and n are public.
  *
  * <p><b>Noise on a grid</b> (as in {@link RescaledAveraging}): the clipped values are summed exactly
- * ({@link ExactSum}), so the mean's sensitivity is exactly {@code sqrt(sum (hi_i - lo_i)^2)/n} with the
+ * ({@link org.dpgauss.rows.ExactColumnSums}), so the mean's sensitivity is exactly {@code sqrt(sum (hi_i - lo_i)^2)/n} with the
  * floating-point interval ends {@code lo_i, hi_i} (rounded up); the mean is rounded to the power-of-two grid
  * {@code g} and released as {@code g (round(mean/g) + Z)}, {@code Z_j} discrete Gaussians (CKS20), with
  * {@code Delta' = Delta + g sqrt(d)}. The standard deviation is
@@ -375,16 +375,15 @@ public final class CoordinateWiseMean implements PrivateMechanism {
                 hi[i] = radius[i];
             }
         }
-        ExactSum[] sums = new ExactSum[d];
-        for (int i = 0; i < d; i++) {
-            sums[i] = new ExactSum();
-        }
+        org.dpgauss.rows.ExactColumnSums sums = org.dpgauss.rows.ExactColumnSums.zeros(d);
         for (int r = 0; r < n; r++) {
             x.copyRow(r, row, 0);
             for (int i = 0; i < d; i++) {
-                sums[i].add(Math.min(Math.max(row[i], lo[i]), hi[i]));
+                row[i] = Math.min(Math.max(row[i], lo[i]), hi[i]);
             }
+            sums.add(row);
         }
+        BigDecimal[] exact = sums.exact();
         double ideal = sensitivity(centre);
         double g = NoiseGrid.spacing("sigma", sigmaFor(ideal));
         double sigma = sigmaFor(Math.nextUp(ideal + NoiseGrid.l2RoundingInflation(g, d)));
@@ -392,7 +391,7 @@ public final class CoordinateWiseMean implements PrivateMechanism {
         BigDecimal divisor = new BigDecimal(g).multiply(BigDecimal.valueOf(n));
         double[] estimate = new double[d];
         for (int i = 0; i < d; i++) {
-            BigInteger index = sums[i].value().divide(divisor, 0, RoundingMode.HALF_EVEN).toBigIntegerExact();
+            BigInteger index = exact[i].divide(divisor, 0, RoundingMode.HALF_EVEN).toBigIntegerExact();
             BigInteger released = index.add(BigInteger.valueOf(sampler.sampleIndex(sigma, g)));
             estimate[i] = new BigDecimal(released).multiply(new BigDecimal(g)).doubleValue();
         }

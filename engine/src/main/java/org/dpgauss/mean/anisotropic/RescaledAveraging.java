@@ -61,7 +61,7 @@ import org.dpgauss.release.Statement;
  *       which keeps Lemma 3.4's event {@code n^ >= |C|} at probability
  *       {@code e^{-K/t}/(1 + e^{-1/t}) <= delta e^{-1/t}/(1 + e^{-1/t}) < delta/2}, as the proof needs. The test
  *       {@code n^ <= 0} is an exact integer comparison.</li>
- *   <li>Mean: the whitened mean is summed exactly ({@link ExactSum}) and rounded to the power-of-two grid
+ *   <li>Mean: the whitened mean is summed exactly ({@link org.dpgauss.rows.ExactColumnSums}) and rounded to the power-of-two grid
  *       {@code g}; the release is {@code g (round(ybar/g) + Z)}, {@code Z_j} independent discrete Gaussians
  *       ({@link SecureGaussianSampler}). Its sensitivity on friendly neighbours is
  *       {@code Delta' = 2 lambda (1 + 1e-9) / n^ + g sqrt(d)}: the factor {@code 1 + 1e-9} covers the predicate's
@@ -94,6 +94,9 @@ public final class RescaledAveraging implements org.dpgauss.rows.RowSourceMechan
 
     /** Relative slack on lambda for the floating-point predicate (see class comment). */
     static final double PREDICATE_SLACK = 1e-9;
+
+    /** Inputs to the exact column sums stay at most 2^900, so no partial overflows for fewer than 2^100 terms. */
+    static final double MAX_ABS = 0x1p900;
     /** Largest nominal epsilon: keeps the count's grid index {@code |C| / g_L} within a long. */
     static final double MAX_NOMINAL_EPSILON = 1024;
 
@@ -487,14 +490,11 @@ public final class RescaledAveraging implements org.dpgauss.rows.RowSourceMechan
             }
         }
         org.dpgauss.rows.RowLayout layout = y.layout();
-        double[][] partials = y.reduce((b, block, e) -> {
+        org.dpgauss.rows.ExactColumnSums sums = y.reduce((b, block, e) -> {
             long start = layout.blockStart(b);
             int r = java.util.Arrays.binarySearch(out, start);
             r = r >= 0 ? r : -r - 1;
-            ExactSum[] s = new ExactSum[d];
-            for (int j = 0; j < d; j++) {
-                s[j] = new ExactSum();
-            }
+            org.dpgauss.rows.ExactColumnSums s = org.dpgauss.rows.ExactColumnSums.zeros(d);
             double[] row = new double[d];
             for (int i = 0; i < block.rows(); i++) {
                 if (r < out.length && out[r] == start + i) {
@@ -502,39 +502,17 @@ public final class RescaledAveraging implements org.dpgauss.rows.RowSourceMechan
                     continue;
                 }
                 block.copyRow(i, row, 0);
-                for (int j = 0; j < d; j++) {
-                    s[j].add(row[j]);
-                }
+                s.add(row);
             }
-            double[][] p = new double[d][];
-            for (int j = 0; j < d; j++) {
-                p[j] = s[j].partials();
-            }
-            return p;
+            return s;
         }, (acc, p) -> {
             if (acc == null) {
                 return p;
             }
-            for (int j = 0; j < acc.length; j++) {
-                ExactSum s = new ExactSum();
-                for (double v : acc[j]) {
-                    s.add(v);
-                }
-                for (double v : p[j]) {
-                    s.add(v);
-                }
-                acc[j] = s.partials();
-            }
+            acc.addAll(p);
             return acc;
         });
-        BigDecimal[] exact = new BigDecimal[d];
-        for (int j = 0; j < d; j++) {
-            BigDecimal t = BigDecimal.ZERO;
-            for (double v : partials[j]) {
-                t = t.add(new BigDecimal(v));
-            }
-            exact[j] = t;
-        }
+        BigDecimal[] exact = sums.exact();
         AnisotropicMeanResult r = release(kept, exact, random);
         return r.isFail() ? Outcome.fail() : Outcome.pass().vector("mean", r.estimate()).build();
     }
@@ -601,24 +579,15 @@ public final class RescaledAveraging implements org.dpgauss.rows.RowSourceMechan
             kept += k ? 1 : 0;
         }
         int d = y.cols();
-        ExactSum[] sums = new ExactSum[d];
-        for (int j = 0; j < d; j++) {
-            sums[j] = new ExactSum();
-        }
+        org.dpgauss.rows.ExactColumnSums sums = org.dpgauss.rows.ExactColumnSums.zeros(d);
         double[] row = new double[d];
         for (int i = 0; i < n; i++) {
             if (keep[i]) {
                 y.copyRow(i, row, 0);
-                for (int j = 0; j < d; j++) {
-                    sums[j].add(row[j]);
-                }
+                sums.add(row);
             }
         }
-        BigDecimal[] exact = new BigDecimal[d];
-        for (int j = 0; j < d; j++) {
-            exact[j] = sums[j].value();
-        }
-        return release(kept, exact, random);
+        return release(kept, sums.exact(), random);
     }
 
     /** Steps 4-7 from the kept count and the exact sums of the kept whitened rows. */
@@ -695,7 +664,7 @@ public final class RescaledAveraging implements org.dpgauss.rows.RowSourceMechan
      * predicate false and one absurd row would decide the count for all the others.
      */
     static double maxWhitened(int d) {
-        return Math.min(ExactSum.MAX_ABS, Math.scalb(1.0, 500) / Math.ceil(Math.sqrt(d)));
+        return Math.min(MAX_ABS, Math.scalb(1.0, 500) / Math.ceil(Math.sqrt(d)));
     }
 
     private RowBlockMatrix whiten(RowBlockMatrix x) {
