@@ -79,21 +79,11 @@ public final class SparkPrivacySession implements AutoCloseable {
         }
         RowSourceMechanism m = (RowSourceMechanism) mechanism;
         Statement stated = state(m);
-        AccountingReport after = accountant.preview(stated.accounting());
-        if (overBudget(after)) {
-            accountant.spend(stated.accounting()); // throws, records nothing
-            throw new IllegalStateException("the accountant accepted a release its preview refused");
-        }
+        accountant.requireFits(stated.accounting()); // before any Spark job runs
         m.validate(rows, stated);
         accountant.spend(stated.accounting());
         Outcome outcome = Objects.requireNonNull(m.compute(rows, stated, context), "outcome");
         return Releases.assemble(stated, outcome, context.random());
-    }
-
-    private boolean overBudget(AccountingReport after) {
-        ApproxDp total = after.spent();
-        ApproxDp budget = accountant.budget();
-        return !after.feasible() || total.epsilon() > budget.epsilon() || total.delta() > budget.delta();
     }
 
     private Statement state(PrivateMechanism mechanism) {

@@ -114,7 +114,22 @@ public final class PrivacyAccountant {
      * @throws IllegalArgumentException if its neighbouring relation differs from the accountant's
      */
     public synchronized AccountingReport spend(Release release) {
-        AccountingReport before = report();
+        AccountingReport after = requireFits(release);
+        releases.add(release);
+        current = after;
+        return after;
+    }
+
+    /**
+     * Refuses a release that would not fit, without recording anything: for a caller that must know before it
+     * starts work it cannot undo (e.g. a cluster job), and charges with {@link #spend} afterwards.
+     *
+     * @param release the release, not null
+     * @return the report as if it were recorded
+     * @throws BudgetExceededException if it does not fit
+     * @throws IllegalArgumentException if its neighbouring relation differs from the accountant's
+     */
+    public synchronized AccountingReport requireFits(Release release) {
         AccountingReport after = preview(release);
         ApproxDp total = after.spent();
         if (!after.feasible() || total.epsilon() > budget.epsilon() || total.delta() > budget.delta()) {
@@ -122,10 +137,8 @@ public final class PrivacyAccountant {
                     ? "no composition keeps delta within the budget's delta (zCDP and Gaussian releases need"
                             + " delta > 0 left to be stated in (eps, delta))"
                     : "epsilon over the budget";
-            throw new BudgetExceededException(release, before, total, after.composition(), reason);
+            throw new BudgetExceededException(release, report(), total, after.composition(), reason);
         }
-        releases.add(release);
-        current = after;
         return after;
     }
 

@@ -36,6 +36,19 @@ class PrivacyAccountantTest {
     }
 
     @Test
+    void requireFitsRefusesWhatSpendWouldAndRecordsNothing() {
+        PrivacyAccountant acc = PrivacyAccountant.create(R, ApproxDp.of(1.0, 1e-6));
+        acc.spend(Release.approxDp("count", R, ApproxDp.of(0.75, 0)));
+        Release fits = Release.approxDp("small", R, ApproxDp.of(0.25, 0));
+        assertEquals(1.0, acc.requireFits(fits).spent().epsilon(), 0.0);
+        Release tooBig = Release.approxDp("big", R, ApproxDp.of(0.5, 0));
+        assertThrows(BudgetExceededException.class, () -> acc.requireFits(tooBig));
+        assertEquals(List.of("count"), acc.report().releases().stream().map(Release::name).toList());
+        assertEquals(0.75, acc.report().spent().epsilon(), 0.0);
+        assertThrows(BudgetExceededException.class, () -> acc.spend(tooBig));
+    }
+
+    @Test
     void advancedCompositionIsUsedWhenItBeatsBasic() {
         // 100 x (0.1, 0) with delta' = 1e-5: KOV gives 5.2981096617668815 < 10 (basic); the zCDP route for pure
         // releases, rho = 100 * 0.01 / 2 = 0.5 converted at 1e-5 (CKS20), is smaller still.
