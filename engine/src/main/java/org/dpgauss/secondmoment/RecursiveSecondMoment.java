@@ -3,6 +3,7 @@ package org.dpgauss.secondmoment;
 import java.util.List;
 import java.util.Objects;
 import org.dpgauss.engine.ComputeEngine;
+import org.dpgauss.linalg.Norms;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.linalg.SymmetricEigen;
 import org.dpgauss.privacy.NeighbouringRelation;
@@ -715,7 +716,7 @@ public final class RecursiveSecondMoment implements SecondMomentMethod, RowSourc
                     System.arraycopy(row, 0, blk, i * d, d);
                 }
                 if (lv != null) {
-                    maxNorm = Math.max(maxNorm, RowBounds.norm(row));
+                    maxNorm = Math.max(maxNorm, Norms.euclidean(row));
                 }
             }
         }

@@ -69,7 +69,7 @@ final class RowBounds {
 
         @Override
         public boolean rejects(double[] row) {
-            return norm(row) > limit;
+            return Norms.euclidean(row) > limit;
         }
     }
 
@@ -300,10 +300,6 @@ final class RowBounds {
         return true;
     }
 
-    /** The overflow- and underflow-safe Euclidean norm ({@link Norms#euclidean}). */
-    static double norm(double[] row) {
-        return Norms.euclidean(row);
-    }
 
     private static double plainNorm(double[] row) {
         return plainNorm(row, 0, row.length);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
+import org.dpgauss.linalg.Norms;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +38,7 @@ class RowBoundsTest {
                 double[] expected = x.row(i);
                 RowBounds.scaleAndClipRow(expected, scale, radius, radius * RowBounds.safety(d));
                 assertArrayEquals(expected, clipped.row(i), "row " + i + " scale " + scale);
-                assertTrue(RowBounds.norm(clipped.row(i)) <= radius, "row " + i);
+                assertTrue(Norms.euclidean(clipped.row(i)) <= radius, "row " + i);
                 if (!java.util.Arrays.equals(expected, x.row(i))) {
                     changed++;
                 }
