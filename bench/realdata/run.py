@@ -3,7 +3,9 @@
 For each table and method: the release's stated expected error and bound (its "accuracy"), and the median and
 the exceedance count of the realised error over seeded runs, in the metric the release states (second moment:
 the absolute spectral error ||S~ - S||_2, or the relative one when the release states that). Usage:
-  python3 run.py JAR DATADIR RUNS > table.md
+  python3 run.py JAR DATADIR RUNS [RAW.jsonl] > table.md
+RAW.jsonl, when given, receives one line per run: table, method, seed, exit code, realised error and the stated
+accuracy (the raw log behind the table).
 """
 import json
 import subprocess
@@ -12,6 +14,14 @@ import sys
 import numpy as np
 
 jar, data, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+raw = open(sys.argv[4], "w") if len(sys.argv) > 4 else None
+
+
+def log(**fields):
+    if raw:
+        raw.write(json.dumps(fields) + "\n")
+        raw.flush()
+
 tables = ["iris", "wine", "diabetes", "breast_cancer", "digits"]
 methods = [
     ("mean clipped C=1", ["mean", "--method", "clipped", "--clip", "1", "--epsilon", "1"], "mean"),
@@ -37,6 +47,7 @@ for t in tables:
                                capture_output=True, text=True)
             if p.returncode == 3:
                 fails += 1
+                log(table=t, method=label, seed=seed + 1, rc=3)
                 continue
             if p.returncode != 0:
                 print(f"| {t} | {label} | error: {p.stderr.strip()[:120]} | | | | |")
@@ -53,6 +64,7 @@ for t in tables:
                 if r.get("accuracy", {}).get("metric", "").startswith("relative"):
                     e /= float(np.linalg.norm(s, 2))
                 errs.append(e)
+            log(table=t, method=label, seed=seed + 1, rc=0, error=e, accuracy=r.get("accuracy"))
         if not errs and fails == 0:
             continue
         med = float(np.median(errs)) if errs else float("nan")
