@@ -252,6 +252,13 @@ public final class LocalRows implements RowSource {
         return of(matrix().selectRows(idx), engine, layout);
     }
 
+    @Override
+    public LocalRows select(int[] positions, RowLayout to) {
+        Objects.requireNonNull(to, "layout");
+        RowSource.selectionTargets(positions, rows); // checks
+        return of(matrix().selectRows(positions.clone()), engine, to);
+    }
+
     /** The divisor of a paired difference (the same value as StableCov's). */
     private static final double SQRT2 = Math.sqrt(2.0);
 }

@@ -104,6 +104,48 @@ public interface RowSource {
     RowSource slice(long from, long to);
 
     /**
+     * The rows at {@code positions}, in the order given, renumbered from 0, in {@code layout}: a random subset or
+     * arrangement of the rows that the caller draws (Poisson subsampling, random groups). A cluster moves the rows
+     * in one shuffle; the positions travel with its tasks (never logged) until {@link #discard}.
+     *
+     * @param positions distinct positions in {@code [0, n)}, at least one (not modified)
+     * @param layout the layout of the selected rows
+     * @return the k rows (held like these rows; {@link #discard} frees them)
+     * @throws IllegalArgumentException if a position is repeated or outside the rows, or none is given
+     */
+    RowSource select(int[] positions, RowLayout layout);
+
+    /**
+     * @param positions the positions of {@link #select}
+     * @param rows n
+     * @return {@code target}: {@code target[p]} is the index of position p in {@code positions}, or -1
+     * @throws IllegalArgumentException if a position is repeated or outside {@code [0, n)}, or none is given
+     */
+    static int[] selectionTargets(int[] positions, long rows) {
+        if (positions.length == 0) {
+            throw new IllegalArgumentException("a selection needs at least one row");
+        }
+        if (rows > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("a selection is for at most 2^31-1 rows");
+        }
+        int[] target = new int[(int) rows];
+        java.util.Arrays.fill(target, -1);
+        for (int i = 0; i < positions.length; i++) {
+            int p = positions[i];
+            if (p < 0 || p >= rows) {
+                throw new IllegalArgumentException("selected position " + p + " is not one of the n=" + rows
+                        + " rows");
+            }
+            if (target[p] >= 0) {
+                throw new IllegalArgumentException("selected position " + p + " is repeated: a selection takes each"
+                        + " row once");
+            }
+            target[p] = i;
+        }
+        return target;
+    }
+
+    /**
      * @param from the first position
      * @param to one past the last position
      * @param rows n

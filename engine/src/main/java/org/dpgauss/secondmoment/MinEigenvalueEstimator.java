@@ -8,6 +8,9 @@ import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.accounting.Release;
+import org.dpgauss.rows.LocalRows;
+import org.dpgauss.rows.RowLayout;
+import org.dpgauss.rows.RowSource;
 
 /**
  * Algorithm 4 of spec second-moment-estimation §2.5, the DP minimum-eigenvalue estimator: shuffle, split into
@@ -25,6 +28,10 @@ import org.dpgauss.privacy.accounting.Release;
  * bucket is {0}: a zero lower bound cannot normalise the data. Accuracy (P9): with probability {@code >= 1 - xi}
  * under Thm B.3's conditions, the result lies in {@code [(1-alpha)^2 lambda_min, (1+alpha) lambda_min]} (the
  * bucket's lower edge can be a factor {@code 1-alpha} below the bucket of a {@code (1-alpha)}-accurate value, §2.5).
+ *
+ * <p><b>As passes.</b> The shuffle is drawn before the data are read and the groups are formed by a selection of
+ * the rows ({@link RowSource#select}), so the estimate is the same on rows in memory and on a cluster
+ * ({@link #estimate(RowSource, RandomSource)}).
  *
  * <p>It is a sub-step of {@link RecursiveSecondMoment}, whose guarantee composes {@link #step} with the main
  * mechanism through the accountant; its output is released only through that method. Immutable.
@@ -103,17 +110,32 @@ public final class MinEigenvalueEstimator {
     }
 
     /**
-     * Runs Algorithm 4.
+     * Runs Algorithm 4 on rows in memory ({@link #estimate(RowSource, RandomSource)} in their default layout).
      *
-     * @param x the rows, finite (already clipped to the public radius by the caller if required for privacy; Alg 4
-     *        itself needs no bound), {@code n >= m} (public; the caller checks it before reading the data)
+     * @param x the rows, finite, {@code n >= m}
      * @param random shuffle and noise randomness
      * @param engine the compute engine (group Grams, eigenvalues)
      * @return {@code lambda~ > 0}, or NaN for FAIL (bottom)
      */
     double estimate(RowBlockMatrix x, RandomSource random, ComputeEngine engine) {
+        return estimate(LocalRows.of(x, engine), random);
+    }
+
+    /**
+     * Runs Algorithm 4 as one selection and one pass: the caller's machine draws the shuffle (Fisher-Yates over the
+     * positions, before any data are read), the first {@code m T_sub} shuffled rows are moved into blocks of whole
+     * groups ({@link #groupLayout}), each block computes its groups' {@code lambda^t} with the engine's Gram of the
+     * group's rows in shuffled order and its eigensolver (the values the engine computes on the rows in memory), and
+     * the caller's machine labels them and draws the histogram's noise.
+     *
+     * @param x the rows, finite (already clipped to the public radius by the caller if required for privacy; Alg 4
+     *        itself needs no bound), {@code n >= m} (public; the caller checks it before reading the data)
+     * @param random shuffle and noise randomness
+     * @return {@code lambda~ > 0}, or NaN for FAIL (bottom)
+     */
+    double estimate(RowSource x, RandomSource random) {
         Objects.requireNonNull(random, "random");
-        int n = x.rows();
+        int n = Math.toIntExact(x.rows());
         int groups = n / m;
         if (groups < 1) {
             throw new IllegalArgumentException("n=" + n + " rows is below the group size m=" + m + ": Algorithm 4"
@@ -129,18 +151,65 @@ public final class MinEigenvalueEstimator {
             perm[i] = perm[k];
             perm[k] = tmp;
         }
+        double[] lambdas = groupMinima(x, perm, groups);
         long[] labels = new long[groups];
-        int[] rows = new int[m];
         for (int t = 0; t < groups; t++) {
-            System.arraycopy(perm, t * m, rows, 0, m);
-            double lambda = engine.symmetricEigen(engine.weightedGram(x, rows, null, m)).value(0);
-            labels[t] = bucket(lambda);
+            labels[t] = bucket(lambdas[t]);
         }
         StableHistogram.Result r = histogram.release(labels, random);
         if (r.isFail() || r.bin() == ZERO_BUCKET) {
             return Double.NaN;
         }
         return lowerEdge(r.bin());
+    }
+
+    /**
+     * @param x the rows
+     * @param order the shuffled positions (the first {@code groups m} form the groups, m at a time)
+     * @param groups {@code T_sub}
+     * @return {@code lambda_min((1/m) sum_{x in group} x x^T)} of each group, in group order
+     */
+    double[] groupMinima(RowSource x, int[] order, int groups) {
+        int size = m;
+        RowSource grouped = x.select(java.util.Arrays.copyOf(order, groups * m), groupLayout(x.layout(), m));
+        try {
+            return grouped.reduce((index, block, engine) -> groupMinima(block, size, engine),
+                    MinEigenvalueEstimator::concat);
+        } finally {
+            grouped.discard();
+        }
+    }
+
+    /**
+     * @param layout the rows' layout
+     * @param m the group size
+     * @return blocks of whole groups: the largest multiple of m rows within a block of {@code layout} (at least m),
+     *         the same blocks per group
+     */
+    static RowLayout groupLayout(RowLayout layout, int m) {
+        return RowLayout.of(Math.max(1, layout.blockRows() / m) * m, layout.blocksPerGroup());
+    }
+
+    /** {@code lambda_min((1/m) sum_{x in group} x x^T)} of each group of m consecutive rows of a block. */
+    private static double[] groupMinima(RowBlockMatrix block, int m, ComputeEngine engine) {
+        double[] out = new double[block.rows() / m];
+        int[] rows = new int[m];
+        for (int t = 0; t < out.length; t++) {
+            for (int k = 0; k < m; k++) {
+                rows[k] = t * m + k;
+            }
+            out[t] = engine.symmetricEigen(engine.weightedGram(block, rows, null, m)).value(0);
+        }
+        return out;
+    }
+
+    private static double[] concat(double[] acc, double[] next) {
+        if (acc == null) {
+            return next;
+        }
+        double[] out = java.util.Arrays.copyOf(acc, acc.length + next.length);
+        System.arraycopy(next, 0, out, acc.length, next.length);
+        return out;
     }
 
     /** @return {@code (epsilon, delta)}-DP, replace-one */

@@ -483,18 +483,9 @@ public final class RecursiveSecondMoment implements SecondMomentMethod, RowSourc
         }
     }
 
-    /**
-     * A row beyond the public radius (when rows are not clipped) is refused before any budget is charged. Rows held
-     * outside memory need a public minimum eigenvalue: Algorithm 4 draws random groups of rows, which is not a pass
-     * over blocks.
-     */
+    /** A row beyond the public radius (when rows are not clipped) is refused before any budget is charged. */
     @Override
     public void validate(RowSource rows, Statement stated) {
-        if (!(rows instanceof LocalRows) && algorithm4(rows.cols()) != null) {
-            throw new IllegalArgumentException("the recursive second moment without a public minimum eigenvalue"
-                    + " estimates it with Algorithm 4 (random groups of rows), which runs on rows in memory only:"
-                    + " give minEigenvalue (--min-eigenvalue) to run it on these rows");
-        }
         if (!params.clipToRadius()) {
             RowBounds.checkBound(rows, params.radius());
         }
@@ -534,9 +525,8 @@ public final class RecursiveSecondMoment implements SecondMomentMethod, RowSourc
         double lambda;
         LevelSchedule schedule;
         if (alg4 != null) {
-            // Alg 4 sees rows bounded by R (§2.4); it needs rows in memory (validate(RowSource, ..) refuses others)
-            RowBlockMatrix bounded = RowBounds.scaleAndClip(((LocalRows) x).matrix(), 1.0, radius);
-            double released = alg4.estimate(bounded, random, engine);
+            // Alg 4 sees rows bounded by R (§2.4): a row map, then its random groups as a selection of the rows
+            double released = alg4.estimate(x.map(RowBounds.scaleAndClipMap(1.0, radius)), random);
             if (Double.isNaN(released)) {
                 return null;
             }

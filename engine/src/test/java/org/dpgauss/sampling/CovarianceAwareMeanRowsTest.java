@@ -232,6 +232,11 @@ class CovarianceAwareMeanRowsTest {
         }
 
         @Override
+        public RowSource select(int[] positions, RowLayout layout) {
+            return new Counting(inner.select(positions, layout), passes);
+        }
+
+        @Override
         public int[] neighbourCounts(double radius) {
             passes[0]++;
             return inner.neighbourCounts(radius);

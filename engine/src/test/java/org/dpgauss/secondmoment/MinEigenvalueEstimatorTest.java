@@ -78,4 +78,57 @@ class MinEigenvalueEstimatorTest {
         assertThrows(IllegalArgumentException.class, () -> MinEigenvalueEstimator.of(50, 0.5, 1, 1e-6)
                 .estimate(GaussianTestData.centred(10, new double[] {1}, 1), RandomSource.insecureSeeded(1), CPU));
     }
+
+    /**
+     * The groups as a selection and one pass: each group's lambda_min is the engine's value on the rows in memory
+     * in shuffled order (the direct computation below), bit for bit, in the default layout and in blocks that do not
+     * hold a whole number of groups (64 rows, m = 7: the groups' blocks hold 63), and the leftover rows are dropped.
+     */
+    @Test
+    void groupMinimaAreTheEngineValuesOnTheShuffledRowsInEveryLayout() {
+        int n = 200;
+        int m = 7;
+        int groups = n / m;
+        RowBlockMatrix x = GaussianTestData.centred(n, new double[] {1, 0.3, 0.05}, 5);
+        int[] order = new int[n];
+        java.util.List<Integer> shuffled = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            shuffled.add(i);
+        }
+        java.util.Collections.shuffle(shuffled, new java.util.Random(3));
+        for (int i = 0; i < n; i++) {
+            order[i] = shuffled.get(i);
+        }
+        double[] direct = new double[groups];
+        for (int t = 0; t < groups; t++) {
+            int[] rows = java.util.Arrays.copyOfRange(order, t * m, t * m + m);
+            direct[t] = CPU.symmetricEigen(CPU.weightedGram(x, rows, null, m)).value(0);
+        }
+        MinEigenvalueEstimator est = MinEigenvalueEstimator.of(m, 0.5, 1.0, 1e-6);
+        for (org.dpgauss.rows.RowLayout layout : java.util.List.of(org.dpgauss.rows.RowLayout.forDimension(3),
+                org.dpgauss.rows.RowLayout.of(64, 2), org.dpgauss.rows.RowLayout.of(5, 1))) {
+            double[] passes = est.groupMinima(org.dpgauss.rows.LocalRows.of(x, CPU, layout), order, groups);
+            assertEquals(groups, passes.length, layout.toString());
+            for (int t = 0; t < groups; t++) {
+                assertEquals(Double.doubleToLongBits(direct[t]), Double.doubleToLongBits(passes[t]),
+                        layout + ", group " + t);
+            }
+        }
+        assertEquals(63, MinEigenvalueEstimator.groupLayout(org.dpgauss.rows.RowLayout.of(64, 2), m).blockRows());
+        assertEquals(7, MinEigenvalueEstimator.groupLayout(org.dpgauss.rows.RowLayout.of(5, 1), m).blockRows());
+    }
+
+    /** A selection names distinct rows of the source. */
+    @Test
+    void selectionsRefuseRepeatedOrMissingRows() {
+        org.dpgauss.rows.LocalRows rows = org.dpgauss.rows.LocalRows.of(
+                GaussianTestData.centred(10, new double[] {1}, 1), CPU);
+        org.dpgauss.rows.RowLayout lay = rows.layout();
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> rows.select(new int[] {1, 1}, lay))
+                .getMessage().contains("repeated"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> rows.select(new int[] {10}, lay))
+                .getMessage().contains("is not one of the n=10 rows"));
+        assertThrows(IllegalArgumentException.class, () -> rows.select(new int[0], lay));
+        assertEquals(3, rows.select(new int[] {9, 0, 4}, lay).rows());
+    }
 }

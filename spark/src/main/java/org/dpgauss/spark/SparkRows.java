@@ -13,7 +13,9 @@ import java.util.Objects;
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -54,15 +56,23 @@ public final class SparkRows implements RowSource {
     private final List<BlockMap> maps;
     /** Whether the cached blocks were made by {@link #pairs} (freed by {@link #discard}). */
     private final boolean derived;
+    /** The broadcast selection behind the blocks of {@link #select} (destroyed by {@link #discard}), or null. */
+    private final Broadcast<int[]> selection;
 
     private SparkRows(JavaRDD<RowBlockData> blocks, long rows, int cols, RowLayout layout, String engine,
             List<BlockMap> maps) {
-        this(blocks, rows, cols, layout, engine, maps, false);
+        this(blocks, rows, cols, layout, engine, maps, false, null);
     }
 
     private SparkRows(JavaRDD<RowBlockData> blocks, long rows, int cols, RowLayout layout, String engine,
             List<BlockMap> maps, boolean derived) {
+        this(blocks, rows, cols, layout, engine, maps, derived, null);
+    }
+
+    private SparkRows(JavaRDD<RowBlockData> blocks, long rows, int cols, RowLayout layout, String engine,
+            List<BlockMap> maps, boolean derived, Broadcast<int[]> selection) {
         this.derived = derived;
+        this.selection = selection;
         this.blocks = blocks;
         this.rows = rows;
         this.cols = cols;
@@ -207,7 +217,35 @@ public final class SparkRows implements RowSource {
     public SparkRows map(BlockMap f) {
         List<BlockMap> next = new ArrayList<>(maps);
         next.add(Objects.requireNonNull(f, "map"));
-        return new SparkRows(blocks, rows, cols, layout, engine, next, derived);
+        return new SparkRows(blocks, rows, cols, layout, engine, next, derived, selection);
+    }
+
+    /**
+     * The selected rows (one shuffle, {@link SparkSelection}): the driver's selection is broadcast as one int per
+     * row and destroyed by {@link #discard}; the rows, after the pending maps, go to their new blocks and are cached.
+     */
+    @Override
+    public SparkRows select(int[] positions, RowLayout to) {
+        Objects.requireNonNull(to, "layout");
+        int[] target = RowSource.selectionTargets(positions, rows);
+        Broadcast<int[]> b = JavaSparkContext.fromSparkContext(blocks.context()).broadcast(target);
+        JavaRDD<RowBlockData> cached = SparkSelection.select(blocks, maps, cols, engine, layout, b, positions.length,
+                to, blocks.getNumPartitions());
+        long made;
+        try {
+            made = cached.count();
+        } catch (Exception e) { // Spark rethrows task failures as the checked SparkException
+            cached.unpersist(false);
+            b.destroy();
+            throw unwrap(e);
+        }
+        int nb = to.blockCount(positions.length);
+        if (made != nb) {
+            cached.unpersist(false);
+            b.destroy();
+            throw new IllegalStateException("selecting rows made " + made + " blocks instead of " + nb);
+        }
+        return new SparkRows(cached, positions.length, cols, to, engine, new ArrayList<>(), true, b);
     }
 
     /**
@@ -353,11 +391,17 @@ public final class SparkRows implements RowSource {
         return out;
     }
 
-    /** Frees the cached blocks of {@link #pairs} or {@link #slice}; the session's own rows stay until {@link #unpersist}. */
+    /**
+     * Frees the cached blocks of {@link #pairs}, {@link #slice} or {@link #select} (and its broadcast); the session's
+     * own rows stay until {@link #unpersist}.
+     */
     @Override
     public void discard() {
         if (derived) {
             blocks.unpersist(false);
+        }
+        if (selection != null) {
+            selection.destroy();
         }
     }
 

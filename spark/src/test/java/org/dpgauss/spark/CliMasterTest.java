@@ -114,6 +114,16 @@ class CliMasterTest {
         assertEquals(local(command), parquet(command));
     }
 
+    /** {@code recursive} without {@code --min-eigenvalue}: Algorithm 4's random groups, then the recursion. */
+    @Test
+    void recursiveWithPrivateMinEigenvalueFromParquet() {
+        List<String> command = List.of("second-moment", "--method", "recursive", "--clip", "1.5", "--rho", "0.5",
+                "--lambda-epsilon", "4", "--lambda-group-size", "10");
+        String local = local(command);
+        assertTrue(local.contains("\"lambdaGroupSize\":10"), local);
+        assertEquals(local, parquet(command));
+    }
+
     @Test
     void refusals() {
         String[] r = run(args("x.csv", List.of("mean", "--clip", "1", "--rho", "0.5"), "--id-column", "id"));
@@ -125,11 +135,6 @@ class CliMasterTest {
         r = run(args("x.csv", List.of("mean", "--method", "coordinate", "--rho", "0.5"), "--master", "local[2]"));
         assertEquals("1", r[0]);
         assertTrue(r[2].contains("--master runs mean --method clipped"), r[2]);
-        r = run(args("x.csv", List.of("second-moment", "--method", "recursive", "--clip", "1.5", "--rho", "0.5",
-                "--lambda-epsilon", "0.5"),
-                "--master", "local[2]"));
-        assertEquals("1", r[0]);
-        assertTrue(r[2].contains("give minEigenvalue (--min-eigenvalue)"), r[2]);
         r = run(args("x.csv", List.of("mean", "--clip", "1", "--rho", "0.5"), "--executor-engine", "auto"));
         assertEquals("1", r[0]);
         assertTrue(r[2].contains("--executor-engine chooses the engine of a cluster's executors: it needs --master"),

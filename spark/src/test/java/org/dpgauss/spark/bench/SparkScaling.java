@@ -236,6 +236,11 @@ public final class SparkScaling {
         }
 
         @Override
+        public RowSource select(int[] positions, RowLayout layout) {
+            return new TimedRows(inner.select(positions, layout), passes, seconds);
+        }
+
+        @Override
         public int[] neighbourCounts(double radius) {
             long t = System.nanoTime();
             int[] c = inner.neighbourCounts(radius);
