@@ -74,7 +74,8 @@ final class ClusterOptions {
             throw new IllegalArgumentException(what + " does not run with --master: it runs as row passes only for"
                     + " mean --method clipped (--clip C or auto), bhs, and anisotropic or folklore with a"
                     + " covariance proxy, sample, second-moment --method"
-                    + " analyze-gauss, coinpress and recursive, and project --wrapper none or lsv (docs/spark.md)");
+                    + " analyze-gauss, coinpress and recursive, and project --wrapper none, lsv, ptr or poisson"
+                    + " (docs/spark.md)");
         }
         return (RowSourceMechanism) m;
     }

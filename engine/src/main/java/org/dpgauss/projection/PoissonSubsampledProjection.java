@@ -12,10 +12,12 @@ import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.release.Accuracy;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.Outcome;
-import org.dpgauss.release.PrivateMechanism;
 import org.dpgauss.release.PublicContext;
 import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Statement;
+import org.dpgauss.rows.LocalRows;
+import org.dpgauss.rows.RowSource;
+import org.dpgauss.rows.RowSourceMechanism;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -36,9 +38,14 @@ import org.ejml.data.DMatrixRMaj;
  * against the bound (rejected or clipped) before sampling, so an out-of-bound row is reported whether or not it
  * would have been sampled. The Gram estimate ({@link ProjectionRelease#gramEstimate()}) is divided by q (spec §6.3
  * [X]): unbiased for {@code D^T D} of the full data. Floating point: as {@link RandomProjectionMechanism}.
- * Build it with {@link #builder()}. Immutable.
+ * <p><b>As row passes</b> (the same code on rows in memory and on a cluster): the bound check (unless clipping),
+ * then the caller's machine draws the n sampling bits in row order, the sampled rows are moved into blocks of the
+ * rows' layout by a selection ({@link RowSource#select}; the whole rows when every row is kept), and one projection
+ * pass runs on them.
+ *
+ * <p>Build it with {@link #builder()}. Immutable.
  */
-public final class PoissonSubsampledProjection implements PrivateMechanism {
+public final class PoissonSubsampledProjection implements RowSourceMechanism {
 
     /** The mechanism's identifier in releases. */
     public static final String ID = "projection.poisson";
@@ -152,9 +159,22 @@ public final class PoissonSubsampledProjection implements PrivateMechanism {
         }
     }
 
+    /** Rows beyond the public bound (and its slack) are rejected before any budget is charged, unless clipping. */
+    @Override
+    public void validate(RowSource rows, Statement stated) {
+        if (!mechanism.clippingRows()) {
+            BoundedRows.check(rows, mechanism.rowBound(), false);
+        }
+    }
+
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
-        return Outcome.pass().matrix("projection", release(data.matrix(), context.engine(), context.random())
+        return compute(LocalRows.of(data.matrix(), context.engine()), stated, context);
+    }
+
+    @Override
+    public Outcome compute(RowSource rows, Statement stated, ReleaseContext context) {
+        return Outcome.pass().matrix("projection", release(rows, context.engine(), context.random())
                 .outputArray()).build();
     }
 
@@ -171,21 +191,45 @@ public final class PoissonSubsampledProjection implements PrivateMechanism {
         Objects.requireNonNull(data, "data");
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(random, "random");
-        // validate every row before sampling, so an out-of-bound row is reported whether or not it is sampled
-        RowBlockMatrix rows = BoundedRows.check(data, mechanism.rowBound(), mechanism.clippingRows());
-        RowBlockMatrix sample = sample(rows, q, random);
-        DMatrixRMaj m = RandomProjectionMechanism.project(sample, data.cols(), mechanism.rank(), mechanism.ridge(),
-                engine, random);
+        if (data.rows() > 0) {
+            return release(LocalRows.of(data, engine), engine, random);
+        }
+        DMatrixRMaj m = RandomProjectionMechanism.project((RowBlockMatrix) null, data.cols(), mechanism.rank(),
+                mechanism.ridge(), engine, random);
         return new ProjectionRelease(m, mechanism.ridge(), q);
     }
 
-    /** Independent Bernoulli(floor(q 2^53)/2^53) selection of rows; null when none is kept. */
-    static RowBlockMatrix sample(RowBlockMatrix data, double q, RandomSource random) {
-        if (data == null) {
-            return null;
+    /** {@link #release(RowBlockMatrix, ComputeEngine, RandomSource)} as row passes (at least one row). */
+    private ProjectionRelease release(RowSource data, ComputeEngine engine, RandomSource random) {
+        // validate every row before sampling, so an out-of-bound row is reported whether or not it is sampled
+        RowSource rows = BoundedRows.check(data, mechanism.rowBound(), mechanism.clippingRows());
+        int[] keep = sample(Math.toIntExact(rows.rows()), q, random);
+        int d = rows.cols();
+        DMatrixRMaj m;
+        if (keep.length == 0) {
+            m = RandomProjectionMechanism.project((RowBlockMatrix) null, d, mechanism.rank(), mechanism.ridge(),
+                    engine, random);
+        } else if (keep.length == rows.rows()) {
+            m = RandomProjectionMechanism.project(rows, mechanism.rank(), mechanism.ridge(), random);
+        } else {
+            RowSource sample = rows.select(keep, rows.layout());
+            try {
+                m = RandomProjectionMechanism.project(sample, mechanism.rank(), mechanism.ridge(), random);
+            } finally {
+                sample.discard();
+            }
         }
+        return new ProjectionRelease(m, mechanism.ridge(), q);
+    }
+
+    /**
+     * Independent Bernoulli(floor(q 2^53)/2^53) selection of the positions {@code 0..n-1}, one draw per row in row
+     * order.
+     *
+     * @return the kept positions, increasing (possibly none)
+     */
+    static int[] sample(int n, double q, RandomSource random) {
         long threshold = (long) Math.floor(q * 0x1p53); // exact: q in (0, 1]
-        int n = data.rows();
         int[] keep = new int[n];
         int k = 0;
         for (int i = 0; i < n; i++) {
@@ -193,13 +237,22 @@ public final class PoissonSubsampledProjection implements PrivateMechanism {
                 keep[k++] = i;
             }
         }
-        if (k == 0) {
+        return java.util.Arrays.copyOf(keep, k);
+    }
+
+    /** Independent Bernoulli(floor(q 2^53)/2^53) selection of rows; null when none is kept. */
+    static RowBlockMatrix sample(RowBlockMatrix data, double q, RandomSource random) {
+        if (data == null) {
             return null;
         }
-        if (k == n) {
+        int[] keep = sample(data.rows(), q, random);
+        if (keep.length == 0) {
+            return null;
+        }
+        if (keep.length == data.rows()) {
             return data;
         }
-        return data.selectRows(java.util.Arrays.copyOf(keep, k));
+        return data.selectRows(keep);
     }
 
     /**

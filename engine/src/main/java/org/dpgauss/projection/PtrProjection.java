@@ -17,10 +17,12 @@ import org.dpgauss.privacy.noise.SecureGaussianSampler;
 import org.dpgauss.release.Accuracy;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.Outcome;
-import org.dpgauss.release.PrivateMechanism;
 import org.dpgauss.release.PublicContext;
 import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Statement;
+import org.dpgauss.rows.LocalRows;
+import org.dpgauss.rows.RowSource;
+import org.dpgauss.rows.RowSourceMechanism;
 import org.dpgauss.special.Normal;
 import org.ejml.data.DMatrixRMaj;
 
@@ -61,11 +63,14 @@ import org.ejml.data.DMatrixRMaj;
  * It never FAILs, so it has no fail meaning. Rows beyond the bound are rejected (or clipped) as in
  * {@link RandomProjectionMechanism}, before the test. Build it with {@link #builder()}.
  *
+ * <p><b>As row passes</b> (the same code on rows in memory and on a cluster): the bound check (unless clipping),
+ * one Gram for {@code lambda_min} (its eigenvalues on the caller's machine) and one projection pass.
+ *
  * <p><b>Not covered</b>: the floating-point computation of {@code lambda_min} (Gram plus symmetric eigensolver;
  * the sensitivity {@code l'^2} is that of the exact value) and the projection itself (see
  * {@link RandomProjectionMechanism}). Immutable.
  */
-public final class PtrProjection implements PrivateMechanism {
+public final class PtrProjection implements RowSourceMechanism {
 
     /** The mechanism's identifier in releases. */
     public static final String ID = "projection.ptr";
@@ -323,9 +328,22 @@ public final class PtrProjection implements PrivateMechanism {
         }
     }
 
+    /** Rows beyond the public bound (and its slack) are rejected before any budget is charged, unless clipping. */
+    @Override
+    public void validate(RowSource rows, Statement stated) {
+        if (!clipRows) {
+            BoundedRows.check(rows, rowBound, false);
+        }
+    }
+
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
-        ProjectionRelease rel = release(data.matrix(), context.engine(), context.random());
+        return compute(LocalRows.of(data.matrix(), context.engine()), stated, context);
+    }
+
+    @Override
+    public Outcome compute(RowSource rows, Statement stated, ReleaseContext context) {
+        ProjectionRelease rel = release(rows, context.engine(), context.random());
         return Outcome.pass()
                 .matrix("projection", rel.outputArray())
                 .scalar("lambdaLowerBound", rel.lambdaLowerBound())
@@ -346,19 +364,35 @@ public final class PtrProjection implements PrivateMechanism {
         Objects.requireNonNull(data, "data");
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(random, "random");
-        RowBlockMatrix rows = BoundedRows.check(data, rowBound, clipRows);
-        double lambdaMin = 0;
-        if (rows != null) {
-            DMatrixRMaj gram = engine.weightedGram(rows, null, null, 1.0);
-            lambdaMin = Math.max(0, engine.symmetricEigen(gram).value(0));
+        if (data.rows() > 0) {
+            return release(LocalRows.of(data, engine), engine, random);
         }
+        double lowerBound = lowerBound(0, SecureGaussianSampler.using(random));
+        double ridge = ridge(lowerBound);
+        return new ProjectionRelease(RandomProjectionMechanism.project((RowBlockMatrix) null, data.cols(), rank, ridge,
+                engine, random), ridge, 1.0, lowerBound);
+    }
+
+    /**
+     * The test and the projection as row passes: a Gram of the (checked or clipped) rows, its smallest eigenvalue on
+     * the caller's machine, the noised lower bound, and the projection pass.
+     */
+    private ProjectionRelease release(RowSource data, ComputeEngine engine, RandomSource random) {
+        RowSource rows = BoundedRows.check(data, rowBound, clipRows);
+        double lambdaMin = Math.max(0, engine.symmetricEigen(rows.gram(1.0)).value(0));
         double lowerBound = lowerBound(lambdaMin, SecureGaussianSampler.using(random));
+        double ridge = ridge(lowerBound);
+        DMatrixRMaj m = RandomProjectionMechanism.project(rows, rank, ridge, random);
+        return new ProjectionRelease(m, ridge, 1.0, lowerBound);
+    }
+
+    /** {@code max(l'^2/p* - lambda_lb, 0)}, rounded up where the subtraction lost the target. */
+    private double ridge(double lowerBound) {
         double ridge = Math.max(targetRidge - lowerBound, 0);
         if (ridge > 0 && lowerBound + ridge < targetRidge) {
             ridge = Math.nextUp(ridge);
         }
-        DMatrixRMaj m = RandomProjectionMechanism.project(rows, data.cols(), rank, ridge, engine, random);
-        return new ProjectionRelease(m, ridge, 1.0, lowerBound);
+        return ridge;
     }
 
     /** Step 3: {@code max(g (round(lambda_min/g) + Z - k - 1), 0)}. */

@@ -124,6 +124,30 @@ class CliMasterTest {
         assertEquals(local, parquet(command));
     }
 
+    /**
+     * {@code project --wrapper ptr} (a Gram for lambda_min, then the projection) and {@code --wrapper poisson} (the
+     * sample moved by a selection) print the local release and write the same matrix.
+     */
+    @Test
+    void projectionWrappersFromParquet() throws IOException {
+        List<List<String>> commands = List.of(
+                List.of("project", "--wrapper", "ptr", "--ptr-noise", "5", "--rank", "2", "--epsilon", "2",
+                        "--delta", "1e-6", "--row-bound", "1", "--clip-rows"),
+                List.of("project", "--wrapper", "poisson", "--q", "0.4", "--rank", "2", "--epsilon", "1",
+                        "--delta", "1e-6", "--row-bound", "5"));
+        for (List<String> command : commands) {
+            List<String> here = new ArrayList<>(command);
+            here.addAll(List.of("--output", dir.resolve("here.npy").toString()));
+            List<String> there = new ArrayList<>(command);
+            there.addAll(List.of("--output", dir.resolve("there.npy").toString()));
+            String local = local(here).replaceAll(",\"output\":\"[^\"]*\"", "");
+            assertTrue(local.contains("projection." + command.get(2)), local);
+            assertEquals(local, parquet(there).replaceAll(",\"output\":\"[^\"]*\"", ""), command.get(2));
+            assertTrue(Arrays.equals(Files.readAllBytes(dir.resolve("here.npy")),
+                    Files.readAllBytes(dir.resolve("there.npy"))), command.get(2) + ": the written matrix");
+        }
+    }
+
     @Test
     void refusals() {
         String[] r = run(args("x.csv", List.of("mean", "--clip", "1", "--rho", "0.5"), "--id-column", "id"));
