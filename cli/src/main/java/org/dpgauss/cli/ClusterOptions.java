@@ -84,10 +84,13 @@ final class ClusterOptions {
     static final class Table implements AutoCloseable {
         private final ClusterBackend backend;
         final RowSource rows;
+        /** The engine the executors run (a public choice, stated in every release). */
+        final String executorEngine;
 
-        private Table(ClusterBackend backend, RowSource rows) {
+        private Table(ClusterBackend backend, RowSource rows, String executorEngine) {
             this.backend = backend;
             this.rows = rows;
+            this.executorEngine = executorEngine;
         }
 
         @Override
@@ -107,9 +110,9 @@ final class ClusterOptions {
         ClusterBackend backend = ServiceLoader.load(ClusterBackend.class).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("--master needs the dpgauss-spark module and Spark on"
                         + " the class path: run through ./dpgauss, which builds them on first use (docs/spark.md)"));
+        String engine = executorEngine != null ? executorEngine : context.engine().name();
         try {
-            return new Table(backend, backend.open(master, input, columns, idColumn,
-                    executorEngine != null ? executorEngine : context.engine().name()));
+            return new Table(backend, backend.open(master, input, columns, idColumn, engine), engine);
         } catch (RuntimeException e) {
             backend.close();
             throw e;
@@ -118,6 +121,6 @@ final class ClusterOptions {
 
     /** Runs the release on the opened table. */
     static PrivateRelease release(RowSourceMechanism m, Table t, double delta, ReleaseContext context) {
-        return RowReleases.run(m, t.rows, delta, context);
+        return RowReleases.run(m, t.rows, delta, context, ClusterBackend.where(t.executorEngine));
     }
 }

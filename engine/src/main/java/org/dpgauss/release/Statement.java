@@ -82,6 +82,24 @@ public final class Statement {
         return context;
     }
 
+    /**
+     * The same statement with more public parameters: where a release was computed (e.g. the engine of a cluster's
+     * executors), which is chosen before the data are read and says nothing about them.
+     *
+     * @param extra the parameters to add
+     * @return the statement with them after its own
+     * @throws IllegalArgumentException if one of them is already stated
+     */
+    public Statement withParameters(PublicParameters extra) {
+        Builder b = new Builder(context, mechanism, guarantee).description(description)
+                .parameters(PublicParameters.builder().putAll(parameters).putAll(extra).build())
+                .accounting(accounting).failMeaning(failMeaning);
+        if (accuracy != null) {
+            b.accuracy(accuracy);
+        }
+        return b.build();
+    }
+
     /** Builds a statement. */
     public static final class Builder {
         private final PublicContext context;

@@ -10,6 +10,21 @@ import java.util.List;
  */
 public interface ClusterBackend extends AutoCloseable {
 
+    /**
+     * The public parameter of a release computed on a cluster that names the engine its executors were asked to run
+     * ({@code cpu-ejml}, {@code cpu-openblas}, {@code gpu} or {@code auto}): a public choice, made before the data are
+     * read.
+     */
+    String EXECUTOR_ENGINE = "executorEngine";
+
+    /**
+     * @param engineName the engine the executors run
+     * @return the public parameters a release computed there adds to its own
+     */
+    static org.dpgauss.release.PublicParameters where(String engineName) {
+        return org.dpgauss.release.PublicParameters.builder().put(EXECUTOR_ENGINE, engineName).build();
+    }
+
     /** @return the backend's name, e.g. {@code spark} */
     String name();
 

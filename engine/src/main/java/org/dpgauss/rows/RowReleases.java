@@ -3,6 +3,7 @@ package org.dpgauss.rows;
 import java.util.Objects;
 import org.dpgauss.release.Outcome;
 import org.dpgauss.release.PrivateRelease;
+import org.dpgauss.release.PublicParameters;
 import org.dpgauss.release.PublicContext;
 import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Releases;
@@ -27,6 +28,23 @@ public final class RowReleases {
      */
     public static PrivateRelease run(RowSourceMechanism mechanism, RowSource rows, double delta,
             ReleaseContext context) {
+        return run(mechanism, rows, delta, context, PublicParameters.NONE);
+    }
+
+    /**
+     * {@link #run(RowSourceMechanism, RowSource, double, ReleaseContext)} whose release also states where it was
+     * computed.
+     *
+     * @param mechanism the mechanism
+     * @param rows the rows
+     * @param delta the delta of stated conversions
+     * @param context the caller's engine and the noise source
+     * @param where public parameters added to the release's own (e.g. {@code executorEngine} on a cluster)
+     * @return the release
+     */
+    public static PrivateRelease run(RowSourceMechanism mechanism, RowSource rows, double delta,
+            ReleaseContext context, PublicParameters where) {
+        Objects.requireNonNull(where, "where");
         Objects.requireNonNull(mechanism, "mechanism");
         Objects.requireNonNull(rows, "rows");
         Objects.requireNonNull(context, "context");
@@ -37,6 +55,6 @@ public final class RowReleases {
                 PublicContext.forPlanning((int) rows.rows(), rows.cols(), mechanism.relation(), delta));
         mechanism.validate(rows, stated);
         Outcome outcome = Objects.requireNonNull(mechanism.compute(rows, stated, context), "outcome");
-        return Releases.assemble(stated, outcome, context.random());
+        return Releases.assemble(stated.withParameters(where), outcome, context.random());
     }
 }

@@ -16,6 +16,7 @@ import org.dpgauss.release.PublicContext;
 import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Releases;
 import org.dpgauss.release.Statement;
+import org.dpgauss.rows.ClusterBackend;
 import org.dpgauss.rows.RowLayout;
 import org.dpgauss.rows.RowSourceMechanism;
 
@@ -83,7 +84,9 @@ public final class SparkPrivacySession implements AutoCloseable {
         m.validate(rows, stated);
         accountant.spend(stated.accounting());
         Outcome outcome = Objects.requireNonNull(m.compute(rows, stated, context), "outcome");
-        return Releases.assemble(stated, outcome, context.random());
+        // the executors' engine is a public choice: the release says where it was computed
+        return Releases.assemble(stated.withParameters(ClusterBackend.where(rows.engine())), outcome,
+                context.random());
     }
 
     private Statement state(PrivateMechanism mechanism) {

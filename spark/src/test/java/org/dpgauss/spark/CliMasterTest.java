@@ -58,10 +58,13 @@ class CliMasterTest {
         return a.toArray(new String[0]);
     }
 
-    /** The JSON without its input path. */
+    /**
+     * The JSON without its input path and without the public parameter that says where it was computed (checked by
+     * {@link #theReleaseNamesTheExecutorsEngine}).
+     */
     private static String release(String[] r) {
         assertEquals("0", r[0], r[2]);
-        return r[1].replaceAll(",\"input\":\"[^\"]*\"", "");
+        return r[1].replaceAll(",\"input\":\"[^\"]*\"", "").replaceAll(",\"executorEngine\":\"[^\"]*\"", "");
     }
 
     private static String local(List<String> command) {
@@ -146,6 +149,20 @@ class CliMasterTest {
             assertTrue(Arrays.equals(Files.readAllBytes(dir.resolve("here.npy")),
                     Files.readAllBytes(dir.resolve("there.npy"))), command.get(2) + ": the written matrix");
         }
+    }
+
+    /** A release from Spark names the executors' engine (a public parameter); one without --master does not. */
+    @Test
+    void theReleaseNamesTheExecutorsEngine() {
+        List<String> command = List.of("mean", "--clip", "1", "--rho", "0.5");
+        String[] here = run(args("x.csv", command));
+        assertEquals("0", here[0], here[2]);
+        assertTrue(!here[1].contains("executorEngine"), here[1]);
+        String[] there = run(args("x.npy", command, "--master", "local[2]"));
+        assertEquals("0", there[0], there[2]);
+        assertTrue(there[1].contains("\"executorEngine\":\"cpu-ejml\"}"), there[1]);
+        there = run(args("x.npy", command, "--master", "local[2]", "--executor-engine", "auto"));
+        assertTrue(there[1].contains("\"executorEngine\":\"auto\"}"), there[1]);
     }
 
     @Test

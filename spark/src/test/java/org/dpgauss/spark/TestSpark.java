@@ -120,8 +120,35 @@ final class TestSpark {
         return String.valueOf(a);
     }
 
-    /** Deep equality of two release maps: every double bit for bit. */
+    /**
+     * Deep equality of two release maps, every double bit for bit; a release from Spark ({@code b}) may state
+     * where it was computed, {@code executorEngine}, beyond the parameters of a single-machine release ({@code a}):
+     * SparkExecutorEngineParameterTest checks that parameter.
+     */
     static boolean sameBits(Object a, Object b) {
+        return sameBitsDeep(a, withoutExecutorEngine(a, b));
+    }
+
+    /** {@code b} without the {@code executorEngine} parameter when {@code a} is a release map without it. */
+    private static Object withoutExecutorEngine(Object a, Object b) {
+        if (!(a instanceof Map && b instanceof Map)) {
+            return b;
+        }
+        Object pa = ((Map<?, ?>) a).get("parameters");
+        Object pb = ((Map<?, ?>) b).get("parameters");
+        String key = org.dpgauss.rows.ClusterBackend.EXECUTOR_ENGINE;
+        if (!(pa instanceof Map && pb instanceof Map) || ((Map<?, ?>) pa).containsKey(key)
+                || !((Map<?, ?>) pb).containsKey(key)) {
+            return b;
+        }
+        Map<Object, Object> params = new java.util.LinkedHashMap<>((Map<?, ?>) pb);
+        params.remove(key);
+        Map<Object, Object> out = new java.util.LinkedHashMap<>((Map<?, ?>) b);
+        out.put("parameters", params);
+        return out;
+    }
+
+    private static boolean sameBitsDeep(Object a, Object b) {
         if (a instanceof Map && b instanceof Map) {
             Map<?, ?> ma = (Map<?, ?>) a;
             Map<?, ?> mb = (Map<?, ?>) b;
@@ -129,7 +156,7 @@ final class TestSpark {
                 return false;
             }
             for (Object k : ma.keySet()) {
-                if (!sameBits(ma.get(k), mb.get(k))) {
+                if (!sameBitsDeep(ma.get(k), mb.get(k))) {
                     return false;
                 }
             }
@@ -142,7 +169,7 @@ final class TestSpark {
                 return false;
             }
             for (int i = 0; i < la.size(); i++) {
-                if (!sameBits(la.get(i), lb.get(i))) {
+                if (!sameBitsDeep(la.get(i), lb.get(i))) {
                     return false;
                 }
             }
