@@ -73,6 +73,40 @@ public interface RowSource {
     <P> P reduce(BlockPass<P> pass, PartialFold<P> fold);
 
     /**
+     * {@link #reduce} with a vector of one value per row held by the caller's machine (e.g. noise drawn for every
+     * row): each block's pass receives its rows' entries. Here the vector travels with the pass; a cluster ships it
+     * once per executor as a broadcast and destroys it after the pass, so it leaves no copy behind.
+     *
+     * @param perRow one value per row, in row order (not modified)
+     * @param pass the partial of one block, given its entries
+     * @param fold adds a partial to a running sum
+     * @param <P> the partial
+     * @return the folded partials
+     * @throws IllegalArgumentException if {@code perRow} does not hold one value per row
+     */
+    default <P> P reduce(double[] perRow, BlockValuesPass<P> pass, PartialFold<P> fold) {
+        checkPerRow(perRow, rows());
+        RowLayout lay = layout();
+        return reduce((b, rows, e) -> {
+            int start = (int) lay.blockStart(b);
+            return pass.apply(b, rows, java.util.Arrays.copyOfRange(perRow, start, start + rows.rows()), e);
+        }, fold);
+    }
+
+    /**
+     * @param perRow a vector for {@link #reduce(double[], BlockValuesPass, PartialFold)}
+     * @param rows n
+     * @throws IllegalArgumentException if it does not hold one value per row
+     */
+    static void checkPerRow(double[] perRow, long rows) {
+        java.util.Objects.requireNonNull(perRow, "per-row values");
+        if (perRow.length != rows) {
+            throw new IllegalArgumentException("the per-row vector has " + perRow.length + " entries, expected one"
+                    + " per row (n=" + rows + ")");
+        }
+    }
+
+    /**
      * The paired differences {@code y_i = (x_i - x_{i+m}) / sqrt 2}, {@code i < m = floor(n/2)}, in the same layout
      * (the last row is unused when n is odd): the pairing follows the rows' data-independent order.
      *

@@ -30,6 +30,7 @@ import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.random.ChaCha20;
 import org.dpgauss.rows.BlockMap;
 import org.dpgauss.rows.BlockPass;
+import org.dpgauss.rows.BlockValuesPass;
 import org.dpgauss.rows.ExactColumnSums;
 import org.dpgauss.rows.PartialFold;
 import org.dpgauss.rows.RowLayout;
@@ -546,6 +547,28 @@ public final class SparkRows implements RowSource {
             }
             return -1L;
         }, (acc, p) -> acc == null || acc < 0 ? p : acc);
+    }
+
+    /**
+     * The per-row vector (the release's noise, e.g. StableMean's {@code g}) as a broadcast, destroyed as soon as the
+     * pass returns: each executor fetches it once, and no copy outlives the pass (inside the closure it would travel
+     * in the stage's task binary, which Spark removes only when the driver's garbage collector finds it unreachable).
+     * The same arithmetic as in memory on the same slices, so the same bits.
+     */
+    @Override
+    public <P> P reduce(double[] perRow, BlockValuesPass<P> pass, PartialFold<P> fold) {
+        RowSource.checkPerRow(perRow, rows);
+        Objects.requireNonNull(pass, "pass");
+        Broadcast<double[]> values = JavaSparkContext.fromSparkContext(blocks.context()).broadcast(perRow);
+        RowLayout lay = layout;
+        try {
+            return reduce((b, m, e) -> {
+                int start = (int) lay.blockStart(b);
+                return pass.apply(b, m, Arrays.copyOfRange(values.value(), start, start + m.rows()), e);
+            }, fold);
+        } finally {
+            values.destroy();
+        }
     }
 
     /** One pass: per-group partials on the executors, folded on the driver in group order. */

@@ -66,7 +66,8 @@ public final class StableRows {
 
         /**
          * @param z one entry per pair
-         * @return {@code W z = sum_i z_i sqrt(w_i) Y_i} (one pass; z travels with the pass)
+         * @return {@code W z = sum_i z_i sqrt(w_i) Y_i} (one pass; z is the release's noise, so it travels as a
+         *     per-row vector, which a cluster broadcasts and destroys after the pass)
          */
         public double[] combine(double[] z) {
             Objects.requireNonNull(z, "z");
@@ -76,16 +77,15 @@ public final class StableRows {
             }
             Weights w = weights();
             int d = pairs.cols();
-            return pairs.reduce((b, y, e) -> {
+            return pairs.reduce(z, (b, y, zb, e) -> {
                 double[] wb = w.of(b, y.rows());
-                int start = (int) w.layout.blockStart(b);
                 double[] out = new double[d];
                 double[] row = new double[d];
                 for (int i = 0; i < wb.length; i++) {
                     if (wb[i] == 0) {
                         continue;
                     }
-                    double c = z[start + i] * Math.sqrt(wb[i]);
+                    double c = zb[i] * Math.sqrt(wb[i]);
                     y.copyRow(i, row, 0);
                     for (int j = 0; j < d; j++) {
                         out[j] += c * row[j];
