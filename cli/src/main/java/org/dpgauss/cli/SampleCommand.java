@@ -93,10 +93,6 @@ final class SampleCommand implements Callable<Integer> {
         }
         DMatrixRMaj sigma = knownCovariance == null ? null : readSquare(knownCovariance);
         if (cluster.active()) {
-            if (sigma != null) {
-                throw new IllegalArgumentException("--master runs the unbounded sampler only (--known-covariance is"
-                        + " not written as row passes; docs/spark.md)");
-            }
             org.dpgauss.release.ReleaseContext context = main.releaseContext();
             PrivateRelease r;
             try (ClusterOptions.Table t = cluster.open(context, input)) {
@@ -105,10 +101,16 @@ final class SampleCommand implements Callable<Integer> {
                 }
                 int n = (int) t.rows.rows();
                 int d = t.rows.cols();
-                SamplerParameters p = sizes == null
-                        ? SamplerParameters.certified(n, d, ApproxDp.of(epsilon, delta), alpha, rule)
-                        : SamplerParameters.withConstants(n, d, ApproxDp.of(epsilon, delta), alpha, rule, sizes);
-                r = ClusterOptions.release(UnboundedGaussianSampler.of(p), t, delta, context);
+                org.dpgauss.rows.RowSourceMechanism m;
+                if (sigma != null) {
+                    m = KnownCovarianceSampler.of(n, d, ApproxDp.of(epsilon, delta), alpha, rule, sigma);
+                } else {
+                    SamplerParameters p = sizes == null
+                            ? SamplerParameters.certified(n, d, ApproxDp.of(epsilon, delta), alpha, rule)
+                            : SamplerParameters.withConstants(n, d, ApproxDp.of(epsilon, delta), alpha, rule, sizes);
+                    m = UnboundedGaussianSampler.of(p);
+                }
+                r = ClusterOptions.release(m, t, delta, context);
             }
             Map<String, Object> ctx = new LinkedHashMap<>();
             ctx.put("input", input.toString());

@@ -13,13 +13,13 @@ import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.noise.MultivariateGaussianNoise;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.Outcome;
-import org.dpgauss.release.PrivateMechanism;
 import org.dpgauss.release.PublicContext;
 import org.dpgauss.release.PublicParameters;
 import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Statement;
 import org.dpgauss.sampling.stable.StableMean;
 import org.dpgauss.sampling.stable.StableMeanResult;
+import org.dpgauss.sampling.stable.StableRows;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
 import org.ejml.interfaces.decomposition.CholeskyDecomposition_F64;
@@ -42,11 +42,11 @@ import org.ejml.interfaces.decomposition.CholeskyDecomposition_F64;
  * for {@code delta_GM(2 eps/3; Delta) <= 2 delta/3}, plus {@code n >= 32 e^2 k} and {@code n >= M}. Below that n
  * the constructor throws with the n needed.
  *
- * <p><b>Release contract</b> ({@link PrivateMechanism}): releases {@code sample}; the intended split composes through
+ * <p><b>Release contract</b> ({@link org.dpgauss.release.PrivateMechanism}): releases {@code sample}; the intended split composes through
  * the accountant and is always stated uncertified. The noise and the output are formed on both branches of the PTR
  * test and discarded on FAIL; timing side channels in general are outside the (intended) guarantee. Immutable.
  */
-public final class KnownCovarianceSampler implements PrivateMechanism {
+public final class KnownCovarianceSampler implements org.dpgauss.rows.RowSourceMechanism {
 
     /** The mechanism's identifier in releases. */
     public static final String ID = "sample.known-covariance";
@@ -177,6 +177,48 @@ public final class KnownCovarianceSampler implements PrivateMechanism {
                 .map(v -> Outcome.pass().vector("sample", v).build()).orElse(Outcome.fail());
     }
 
+    /** The rows must be the n x d the parameters were computed for (finite by the row source's contract). */
+    @Override
+    public void validate(org.dpgauss.rows.RowSource rows, Statement stated) {
+        if (rows.rows() != n || rows.cols() != d) {
+            throw new IllegalArgumentException("the data are " + rows.rows() + " x " + rows.cols()
+                    + " but the parameters were computed for n=" + n + ", d=" + d);
+        }
+    }
+
+    /**
+     * The sketch as row passes (rows held by a cluster), with the noise draws of {@link #sample} in the same order
+     * (R, the PTR coin, the Gaussian noise): StableMean runs as {@link StableRows} passes on all n rows with the
+     * known Sigma. On one block the release has the bits of {@link #compute(Dataset, Statement, ReleaseContext)};
+     * on more, those of the rows in memory in the same layout, and the in-memory release's to rounding.
+     */
+    @Override
+    public Outcome compute(org.dpgauss.rows.RowSource rows, Statement stated, ReleaseContext context) {
+        validate(rows, stated);
+        ComputeEngine engine = Objects.requireNonNull(context.engine(), "engine");
+        RandomSource random = Objects.requireNonNull(context.random(), "random");
+        org.dpgauss.rows.RowSource x = rows.map((b, e) -> UnboundedGaussianSampler.bounded(b));
+        int[] reference = UnboundedGaussianSampler.uniformSubset(n, referenceSize, random);
+        StableRows.Mean mean = StableRows.stableMean(x, sigma, reference, lambda0, k, engine);
+        boolean passed = ptr.test(mean.score(), epsilon / 3, delta / 6, random);
+        double[] out = release(mean.weightedMean(), random);
+        return passed && out != null ? Outcome.pass().vector("sample", out).build() : Outcome.fail();
+    }
+
+    /** {@code mean + N(0, (1 - 1/n) Sigma)}, or null when not finite (then FAIL, see the unbounded sampler). */
+    private double[] release(double[] muHat, RandomSource random) {
+        DMatrixRMaj scaled = sigma.copy();
+        org.ejml.dense.row.CommonOps_DDRM.scale(1 - 1.0 / n, scaled);
+        double[] noise = MultivariateGaussianNoise.ofCovariance(scaled, random).sample();
+        double[] out = new double[d];
+        boolean finite = true;
+        for (int j = 0; j < d; j++) {
+            out[j] = muHat[j] + noise[j];
+            finite &= Double.isFinite(out[j]);
+        }
+        return finite ? out : null;
+    }
+
     /**
      * Runs the sketch; the noise and the output are formed on both branches of the test (discarded on FAIL).
      *
@@ -193,17 +235,8 @@ public final class KnownCovarianceSampler implements PrivateMechanism {
         int[] reference = UnboundedGaussianSampler.uniformSubset(n, referenceSize, random);
         StableMeanResult mean = StableMean.of(lambda0, k).apply(x, sigma, reference, engine);
         boolean passed = ptr.test(mean.score(), epsilon / 3, delta / 6, random);
-        DMatrixRMaj scaled = sigma.copy();
-        org.ejml.dense.row.CommonOps_DDRM.scale(1 - 1.0 / n, scaled);
-        double[] noise = MultivariateGaussianNoise.ofCovariance(scaled, random).sample();
-        double[] muHat = mean.weightedMean(x);
-        double[] out = new double[d];
-        boolean finite = true;
-        for (int j = 0; j < d; j++) {
-            out[j] = muHat[j] + noise[j];
-            finite &= Double.isFinite(out[j]);
-        }
-        return passed && finite ? Optional.of(out) : Optional.empty();
+        double[] out = release(mean.weightedMean(x), random);
+        return passed && out != null ? Optional.of(out) : Optional.empty();
     }
 
     /** @return the public parameters of a release (camelCase) */

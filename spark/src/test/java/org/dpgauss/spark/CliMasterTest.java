@@ -68,7 +68,11 @@ class CliMasterTest {
     }
 
     private static String local(List<String> command) {
-        String local = release(run(args("x.csv", command)));
+        return local(command, "x.csv");
+    }
+
+    private static String local(List<String> command, String input) {
+        String local = release(run(args(input, command)));
         assertTrue(local.contains("\"status\":\"PASS\""), local);
         return local;
     }
@@ -149,6 +153,18 @@ class CliMasterTest {
             assertTrue(Arrays.equals(Files.readAllBytes(dir.resolve("here.npy")),
                     Files.readAllBytes(dir.resolve("there.npy"))), command.get(2) + ": the written matrix");
         }
+    }
+
+    /** {@code sample --known-covariance}: StableMean on all rows with the given Sigma, as passes. */
+    @Test
+    void knownCovarianceSampleFromNpy() throws IOException {
+        NpyWriter.write(dir.resolve("big.npy"), TestSpark.gaussian(8000, 2, 23));
+        Files.writeString(dir.resolve("sigma.csv"), "0.04,0\n0,0.1225\n");
+        List<String> command = List.of("sample", "--epsilon", "1", "--delta", "0.1", "--known-covariance",
+                dir.resolve("sigma.csv").toString());
+        String local = local(command, "big.npy");
+        assertTrue(local.contains("sample.known-covariance"), local);
+        assertEquals(local, release(run(args("big.npy", command, "--master", "local[2]"))));
     }
 
     /** A release from Spark names the executors' engine (a public parameter); one without --master does not. */
