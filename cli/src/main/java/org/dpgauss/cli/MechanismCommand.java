@@ -67,6 +67,20 @@ final class MechanismCommand extends CommandGroup {
         }
     }
 
+    /** Why {@code blr} does not run on a cluster (docs/spark.md). */
+    static final String BLR_ON_CLUSTER = "mechanism blr does not run with --master: its point estimate is Newton's"
+            + " method on the logistic loss (one pass over the records per iteration for the gradient and Hessian, up to"
+            + " 60 more per line search) or, when no iterate is certified, public gradient descent (one pass per step);"
+            + " the certificate that makes the noise cover the computed point bounds the rounding of one sequential"
+            + " compensated sum over the records in their order, which a sum of per-block partials does not follow";
+
+    /** Why {@code gpr} does not run on a cluster (docs/spark.md). */
+    static final String GPR_ON_CLUSTER = "mechanism gpr does not run with --master: its posterior mean solves"
+            + " (K + sigma_n^2 I) a = y with K the n x n kernel matrix of every pair of records, one Cholesky"
+            + " factorisation of the whole matrix rather than a sum of per-record terms, so it is not a pass over blocks"
+            + " of records; it is defined for at most " + GaussianProcessRegression.MAX_FACTORISED_ROWS + " records,"
+            + " which one process holds";
+
     static Integer run(Main main, PrivateMechanism mechanism, RowBlockMatrix m, double delta, Path input) {
         PrivateRelease r = Releases.run(mechanism, Dataset.of(m), delta, main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
@@ -103,6 +117,7 @@ final class MechanismCommand extends CommandGroup {
 
         @Override
         public Integer call() throws IOException {
+            calibration.refuseCluster(BLR_ON_CLUSTER);
             Variant v = calibration.variant();
             // the public parameters are validated before the data are read (d = 1 for this check)
             builder(1, v).build();
@@ -174,6 +189,7 @@ final class MechanismCommand extends CommandGroup {
 
         @Override
         public Integer call() throws IOException {
+            calibration.refuseCluster(GPR_ON_CLUSTER);
             GaussianProcessRegression gpr = GaussianProcessRegression.builder()
                     .kernel(GaussianProcessRegression.rbf(kernelVariance, lengthscale)).noiseVariance(noiseVariance)
                     .labelBound(labelBound).maxRows(calibration.maxRows).query(query).budget(calibration.budget())
@@ -215,6 +231,23 @@ final class MechanismCommand extends CommandGroup {
         @Option(names = "--bound", defaultValue = "sound-exact-hard",
                 description = "sound-exact-hard (default), sound, or paper-faithful (unsound, for reproduction).")
         String bound;
+
+        @Option(names = "--master", paramLabel = "URL",
+                description = "Refused, saying why: neither mechanism is a sum of per-record passes that Spark could "
+                        + "run (docs/spark.md); run without it.")
+        String master;
+
+        /**
+         * Refuses a cluster run before anything is read.
+         *
+         * @param why what the mechanism needs and why that is not a pass over blocks of records
+         */
+        void refuseCluster(String why) {
+            if (master != null) {
+                throw new IllegalArgumentException(why + "; run it without --master (the guarantee covers at most"
+                        + " --max-rows records, which it reads into this process)");
+            }
+        }
 
         Variant variant() {
             return MechanismCommand.variant(bound);

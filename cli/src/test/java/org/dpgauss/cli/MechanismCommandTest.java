@@ -230,4 +230,21 @@ class MechanismCommandTest {
         assertTrue(g.out.contains("(epsilon, delta)-DP"));
         assertTrue(g.out.replaceAll("\\s+", " ").contains("grows in proportion to --max-rows"), g.out);
     }
+
+    /** {@code --master} is refused before the data are read, saying what each mechanism needs. */
+    @Test
+    void clusterRunsAreRefusedWithTheReason() {
+        MainTest.Run b = run("mechanism", "blr", "--input", dir.resolve("absent.csv").toString(), "--lambda", "1",
+                "--row-bound", "1", "--max-rows", "1000", "--epsilon", "1", "--delta", "1e-5", "--master", "local[2]");
+        assertEquals(1, b.code, b.err);
+        assertTrue(b.err.contains("mechanism blr does not run with --master: its point estimate is Newton's method"),
+                b.err);
+        assertTrue(b.err.contains("run it without --master"), b.err);
+        MainTest.Run g = run("mechanism", "gpr", "--input", dir.resolve("absent.csv").toString(), "--query", "0",
+                "--noise-variance", "1", "--label-bound", "1", "--max-rows", "100", "--epsilon", "1", "--delta",
+                "1e-5", "--master", "local[2]");
+        assertEquals(1, g.code, g.err);
+        assertTrue(g.err.contains("mechanism gpr does not run with --master: its posterior mean solves"
+                + " (K + sigma_n^2 I) a = y with K the n x n kernel matrix"), g.err);
+    }
 }
