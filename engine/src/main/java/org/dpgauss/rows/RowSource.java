@@ -104,6 +104,35 @@ public interface RowSource {
     RowSource slice(long from, long to);
 
     /**
+     * @param selected the columns to keep (0-based, distinct, public), in their new order
+     * @return the rows (after the pending maps) restricted to those columns, in the same order and layout (held
+     *         like these rows; {@link #discard} frees them)
+     * @throws IllegalArgumentException if a column is outside {@code [0, d)} or repeated, or none is given
+     */
+    RowSource columns(int[] selected);
+
+    /**
+     * @param selected the columns a {@link #columns} call keeps
+     * @param cols d
+     * @return a copy of {@code selected}
+     * @throws IllegalArgumentException if a column is outside {@code [0, d)} or repeated, or none is given
+     */
+    static int[] checkColumns(int[] selected, int cols) {
+        if (selected == null || selected.length == 0) {
+            throw new IllegalArgumentException("no columns selected: keep at least one of the d=" + cols);
+        }
+        boolean[] seen = new boolean[cols];
+        for (int c : selected) {
+            if (c < 0 || c >= cols || seen[c]) {
+                throw new IllegalArgumentException("column " + c + " is " + (c < 0 || c >= cols ? "outside [0, d="
+                        + cols + ")" : "selected twice"));
+            }
+            seen[c] = true;
+        }
+        return selected.clone();
+    }
+
+    /**
      * @param from the first position
      * @param to one past the last position
      * @param rows n

@@ -232,6 +232,11 @@ class CovarianceAwareMeanRowsTest {
         }
 
         @Override
+        public RowSource columns(int[] selected) {
+            return new Counting(inner.columns(selected), passes);
+        }
+
+        @Override
         public int[] neighbourCounts(double radius) {
             passes[0]++;
             return inner.neighbourCounts(radius);

@@ -353,7 +353,39 @@ public final class SparkRows implements RowSource {
         return out;
     }
 
-    /** Frees the cached blocks of {@link #pairs} or {@link #slice}; the session's own rows stay until {@link #unpersist}. */
+    /**
+     * The chosen columns of the rows after the pending maps, in new cached blocks of the same layout (one map over
+     * the blocks, kept in their partitions and order; cached on first use, freed by {@link #discard}).
+     */
+    @Override
+    public SparkRows columns(int[] selected) {
+        int[] sel = RowSource.checkColumns(selected, cols);
+        List<BlockMap> chain = maps;
+        int d = cols;
+        String eng = engine;
+        JavaRDD<RowBlockData> narrow = blocks.map(b -> ExecutorEngines.sequential(() -> {
+            ComputeEngine e = ExecutorEngines.get(eng);
+            RowBlockMatrix m = b.matrix(d);
+            for (BlockMap f : chain) {
+                m = f.apply(m, e);
+            }
+            double[] row = new double[d];
+            double[] data = new double[b.rows * sel.length];
+            for (int k = 0; k < b.rows; k++) {
+                m.copyRow(k, row, 0);
+                for (int c = 0; c < sel.length; c++) {
+                    data[k * sel.length + c] = row[sel[c]];
+                }
+            }
+            return new RowBlockData(b.index, b.rows, data);
+        })).persist(StorageLevel.MEMORY_AND_DISK());
+        return new SparkRows(narrow, rows, sel.length, layout, engine, new ArrayList<>(), true);
+    }
+
+    /**
+     * Frees the cached blocks of {@link #pairs}, {@link #slice} or {@link #columns}; the session's own rows stay until
+     * {@link #unpersist}.
+     */
     @Override
     public void discard() {
         if (derived) {

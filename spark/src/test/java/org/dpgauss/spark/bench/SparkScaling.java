@@ -236,6 +236,11 @@ public final class SparkScaling {
         }
 
         @Override
+        public RowSource columns(int[] selected) {
+            return new TimedRows(inner.columns(selected), passes, seconds);
+        }
+
+        @Override
         public int[] neighbourCounts(double radius) {
             long t = System.nanoTime();
             int[] c = inner.neighbourCounts(radius);
