@@ -72,10 +72,8 @@ final class ClusterOptions {
     static RowSourceMechanism rowMechanism(PrivateMechanism m, String what) {
         if (!(m instanceof RowSourceMechanism)) {
             throw new IllegalArgumentException(what + " does not run with --master: it runs as row passes only for"
-                    + " mean --method clipped (--clip C or auto), bhs, anisotropic and folklore, sample,"
-                    + " second-moment --method"
-                    + " analyze-gauss, coinpress and recursive (with --min-eigenvalue), and project --wrapper none or"
-                    + " lsv (docs/spark.md)");
+                    + " mean (every method), sample, second-moment --method analyze-gauss, coinpress and recursive"
+                    + " (with --min-eigenvalue), and project --wrapper none or lsv (docs/spark.md)");
         }
         return (RowSourceMechanism) m;
     }

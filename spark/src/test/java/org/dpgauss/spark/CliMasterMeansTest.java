@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code mean --method anisotropic} without a covariance proxy with {@code --master} prints the release the command
- * prints without it (Parquet ordered by an id column, rows stored shuffled, against the CSV read in memory). The
+ * {@code mean --method anisotropic} without a covariance proxy and {@code mean --method coordinate} with
+ * {@code --master} print the release the command prints without it (Parquet ordered by an id column, rows stored shuffled, against the CSV read in memory). The
  * 18000 rows are the fewest round number Algorithm 2's feasibility rule accepts at d = 3, epsilon = 8, delta = 1e-3,
  * beta = 0.5; the first coordinate's variance is far above the others', so both of its averaging calls run.
  */
@@ -80,6 +80,16 @@ class CliMasterMeansTest {
         String local = release("x.csv", command);
         assertTrue(local.contains("\"status\":\"PASS\"") && local.contains("mean.anisotropic-unknown-covariance"),
                 local);
+        assertEquals(local, parquet(command));
+    }
+
+    /** {@code mean --method coordinate} (bin counts per coordinate, then exact sums of the clipped rows). */
+    @Test
+    void coordinateWiseMean() {
+        List<String> command = List.of("mean", "--method", "coordinate", "--variances", "1e4,1,0.09", "--epsilon",
+                "2");
+        String local = release("x.csv", command);
+        assertTrue(local.contains("\"status\":\"PASS\"") && local.contains("mean.coordinate"), local);
         assertEquals(local, parquet(command));
     }
 }

@@ -122,9 +122,10 @@ class CliMasterTest {
         r = run(args("x.parquet", List.of("mean", "--clip", "1", "--rho", "0.5"), "--master", "local[2]"));
         assertEquals("1", r[0]);
         assertTrue(r[2].contains("name a column of unique ids with --id-column"), r[2]);
-        r = run(args("x.csv", List.of("mean", "--method", "coordinate", "--rho", "0.5"), "--master", "local[2]"));
+        r = run(args("x.csv", List.of("second-moment", "--method", "subsample-aggregate", "--clip", "1.5", "--rho",
+                "0.5"), "--master", "local[2]"));
         assertEquals("1", r[0]);
-        assertTrue(r[2].contains("--master runs mean --method clipped"), r[2]);
+        assertTrue(r[2].contains("--method subsample-aggregate does not run with --master"), r[2]);
         r = run(args("x.csv", List.of("second-moment", "--method", "recursive", "--clip", "1.5", "--rho", "0.5",
                 "--lambda-epsilon", "0.5"),
                 "--master", "local[2]"));
