@@ -72,8 +72,9 @@ final class ClusterOptions {
     static RowSourceMechanism rowMechanism(PrivateMechanism m, String what) {
         if (!(m instanceof RowSourceMechanism)) {
             throw new IllegalArgumentException(what + " does not run with --master: it runs as row passes only for"
-                    + " mean (every method), sample, second-moment --method analyze-gauss, coinpress and recursive"
-                    + " (with --min-eigenvalue), and project --wrapper none or lsv (docs/spark.md)");
+                    + " mean (every method), sample (without --known-covariance), second-moment --method"
+                    + " analyze-gauss, coinpress, subsample-aggregate and recursive (with --min-eigenvalue), and"
+                    + " project --wrapper none or lsv (docs/spark.md)");
         }
         return (RowSourceMechanism) m;
     }

@@ -271,6 +271,18 @@ public final class LocalRows implements RowSource {
         return new LocalRows(out, rows, sel.length, layout, engine);
     }
 
+    @Override
+    public DMatrixRMaj[] groupGrams(int[] order, int groupSize) {
+        RowSource.checkGroups(order, groupSize, rows);
+        RowBlockMatrix x = matrix();
+        DMatrixRMaj[] out = new DMatrixRMaj[order.length / groupSize];
+        for (int t = 0; t < out.length; t++) {
+            out[t] = engine.weightedGram(x, java.util.Arrays.copyOfRange(order, t * groupSize, (t + 1) * groupSize),
+                    null, groupSize);
+        }
+        return out;
+    }
+
     /** The divisor of a paired difference (the same value as StableCov's). */
     private static final double SQRT2 = Math.sqrt(2.0);
 }

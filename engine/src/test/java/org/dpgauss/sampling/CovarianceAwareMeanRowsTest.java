@@ -237,6 +237,12 @@ class CovarianceAwareMeanRowsTest {
         }
 
         @Override
+        public org.ejml.data.DMatrixRMaj[] groupGrams(int[] order, int groupSize) {
+            passes[0]++;
+            return inner.groupGrams(order, groupSize);
+        }
+
+        @Override
         public int[] neighbourCounts(double radius) {
             passes[0]++;
             return inner.neighbourCounts(radius);

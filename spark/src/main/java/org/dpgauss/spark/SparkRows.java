@@ -382,6 +382,13 @@ public final class SparkRows implements RowSource {
         return new SparkRows(narrow, rows, sel.length, layout, engine, new ArrayList<>(), true);
     }
 
+    /** The random groups' second moments: one shuffle ({@link RandomGroups}). */
+    @Override
+    public DMatrixRMaj[] groupGrams(int[] order, int groupSize) {
+        RowSource.checkGroups(order, groupSize, rows);
+        return RandomGroups.grams(blocks, maps, rows, cols, layout, engine, order, groupSize);
+    }
+
     /**
      * Frees the cached blocks of {@link #pairs}, {@link #slice} or {@link #columns}; the session's own rows stay until
      * {@link #unpersist}.

@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code mean --method anisotropic} without a covariance proxy and {@code mean --method coordinate} with
- * {@code --master} print the release the command prints without it (Parquet ordered by an id column, rows stored shuffled, against the CSV read in memory). The
+ * {@code mean --method anisotropic} without a covariance proxy, {@code mean --method coordinate} and
+ * {@code second-moment --method subsample-aggregate} with {@code --master} print the release the command prints
+ * without it (Parquet ordered by an id column, rows stored shuffled, against the CSV read in memory). The
  * 18000 rows are the fewest round number Algorithm 2's feasibility rule accepts at d = 3, epsilon = 8, delta = 1e-3,
  * beta = 0.5; the first coordinate's variance is far above the others', so both of its averaging calls run.
  */
@@ -90,6 +91,19 @@ class CliMasterMeansTest {
                 "2");
         String local = release("x.csv", command);
         assertTrue(local.contains("\"status\":\"PASS\"") && local.contains("mean.coordinate"), local);
+        assertEquals(local, parquet(command));
+    }
+
+    /**
+     * {@code second-moment --method subsample-aggregate} (the partition drawn by the driver, one shuffle to the
+     * groups): 180 groups of 100 rows, uncertified at this size.
+     */
+    @Test
+    void subsampleAndAggregate() {
+        List<String> command = List.of("second-moment", "--method", "subsample-aggregate", "--clip", "500", "--rho",
+                "1", "--option", "group-size=100", "--option", "uncertified=1");
+        String local = release("x.csv", command);
+        assertTrue(local.contains("\"status\":\"PASS\"") && local.contains("subsample"), local);
         assertEquals(local, parquet(command));
     }
 }

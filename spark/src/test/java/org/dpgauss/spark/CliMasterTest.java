@@ -122,10 +122,11 @@ class CliMasterTest {
         r = run(args("x.parquet", List.of("mean", "--clip", "1", "--rho", "0.5"), "--master", "local[2]"));
         assertEquals("1", r[0]);
         assertTrue(r[2].contains("name a column of unique ids with --id-column"), r[2]);
-        r = run(args("x.csv", List.of("second-moment", "--method", "subsample-aggregate", "--clip", "1.5", "--rho",
-                "0.5"), "--master", "local[2]"));
+        r = run(args("x.csv", List.of("project", "--rank", "2", "--epsilon", "1", "--delta", "1e-6", "--row-bound",
+                "3", "--output", dir.resolve("m.npy").toString(), "--wrapper", "poisson", "--q", "0.5"), "--master",
+                "local[2]"));
         assertEquals("1", r[0]);
-        assertTrue(r[2].contains("--method subsample-aggregate does not run with --master"), r[2]);
+        assertTrue(r[2].contains("--wrapper poisson does not run with --master"), r[2]);
         r = run(args("x.csv", List.of("second-moment", "--method", "recursive", "--clip", "1.5", "--rho", "0.5",
                 "--lambda-epsilon", "0.5"),
                 "--master", "local[2]"));

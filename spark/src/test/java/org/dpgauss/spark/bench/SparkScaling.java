@@ -241,6 +241,12 @@ public final class SparkScaling {
         }
 
         @Override
+        public org.ejml.data.DMatrixRMaj[] groupGrams(int[] order, int groupSize) {
+            passes[0]++;
+            return inner.groupGrams(order, groupSize);
+        }
+
+        @Override
         public int[] neighbourCounts(double radius) {
             long t = System.nanoTime();
             int[] c = inner.neighbourCounts(radius);
