@@ -372,7 +372,7 @@ public final class CoordinateWiseMean implements RowSourceMechanism {
                 }
             }
         }
-        return release(LocalRows.of(x, CpuEngine.instance()), random);
+        return release(LocalRows.of(x, CpuEngine.instance(), org.dpgauss.rows.RowLayout.of(n, 1)), random);
     }
 
     /**

@@ -461,7 +461,8 @@ public final class UnknownCovarianceMean implements RowSourceMechanism {
                 }
             }
         }
-        return release(LocalRows.of(x, engine), random);
+        // one block: the engine's neighbour counts on the whole half, as before the passes existed
+        return release(LocalRows.of(x, engine, org.dpgauss.rows.RowLayout.of(x.rows(), 1)), random);
     }
 
     /**
