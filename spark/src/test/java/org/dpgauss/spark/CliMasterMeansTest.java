@@ -82,6 +82,13 @@ class CliMasterMeansTest {
         assertTrue(local.contains("\"status\":\"PASS\"") && local.contains("mean.anisotropic-unknown-covariance"),
                 local);
         assertEquals(local, parquet(command));
+        // folklore's lambda needs the proxy's trace and norm: without one it is refused, with --master as without
+        StringWriter err = new StringWriter();
+        int code = Main.run(new String[] {"mean", "--method", "folklore", "--epsilon", "8", "--input",
+            dir.resolve("x.parquet").toString(), "--master", "local[2]", "--id-column", "id"},
+                new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+        assertEquals(1, code);
+        assertTrue(err.toString().contains("--method folklore needs --covariance FILE or --variances"), err.toString());
     }
 
     /** {@code mean --method coordinate} (bin counts per coordinate, then exact sums of the clipped rows). */
