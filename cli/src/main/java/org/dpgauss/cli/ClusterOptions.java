@@ -72,9 +72,7 @@ final class ClusterOptions {
     static RowSourceMechanism rowMechanism(PrivateMechanism m, String what) {
         if (!(m instanceof RowSourceMechanism)) {
             throw new IllegalArgumentException(what + " does not run with --master: it runs as row passes only for"
-                    + " mean --method clipped (--clip C or auto), bhs, and anisotropic or folklore with a"
-                    + " covariance proxy, sample, second-moment --method"
-                    + " analyze-gauss, coinpress and recursive, and project --wrapper none, lsv, ptr or poisson"
+                    + " mean (every method), sample, second-moment (every method) and project (every wrapper)"
                     + " (docs/spark.md)");
         }
         return (RowSourceMechanism) m;

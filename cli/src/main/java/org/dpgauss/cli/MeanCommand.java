@@ -140,13 +140,6 @@ final class MeanCommand implements Callable<Integer> {
         if (!(delta > 0 && delta < 1)) {
             throw new IllegalArgumentException("--delta=" + delta + " must be in (0, 1)");
         }
-        boolean proxy = covariance != null || variances != null;
-        if (cluster.active() && !((chosen.equals("clipped") && clip != null) || chosen.equals("bhs")
-                || ((chosen.equals("anisotropic") || chosen.equals("folklore")) && proxy))) {
-            throw new IllegalArgumentException("--master runs mean --method clipped (--clip C or auto), bhs, and"
-                    + " anisotropic or folklore with a covariance proxy only (the other methods are not written as"
-                    + " row passes; docs/spark.md)");
-        }
         if (chosen.equals("anisotropic") || chosen.equals("folklore")) {
             return rescaled(AnisotropicMethod.fromId(chosen));
         }
@@ -307,6 +300,25 @@ final class MeanCommand implements Callable<Integer> {
 
     /** Algorithm 2 (spec anisotropic-mean-estimation §4): unknown diagonal covariance. */
     private Integer unknownCovariance() throws IOException {
+        if (cluster.active()) {
+            org.dpgauss.release.ReleaseContext context = main.releaseContext();
+            PrivateRelease r;
+            try (ClusterOptions.Table t = cluster.open(context, input)) {
+                if (t.rows.rows() > Integer.MAX_VALUE) {
+                    throw new IllegalArgumentException("the mechanisms state their parameters for at most 2^31-1"
+                            + " rows");
+                }
+                UnknownCovarianceMean m = UnknownCovarianceMean.of((int) t.rows.rows(), t.rows.cols(),
+                        ApproxDp.of(budget.epsilon, delta), beta);
+                if (assumeVariances != null) {
+                    m = m.assumingVariances(assumeVariances);
+                }
+                r = ClusterOptions.release(m, t, delta, context);
+            }
+            Map<String, Object> ctx = new LinkedHashMap<>();
+            ctx.put("input", input.toString());
+            return ReleasePrinter.print(main, r, ctx);
+        }
         Dataset data = Dataset.of(DataReader.read(input));
         UnknownCovarianceMean m = UnknownCovarianceMean.of(data.size(), data.dimension(),
                 ApproxDp.of(budget.epsilon, delta), beta);
@@ -337,6 +349,25 @@ final class MeanCommand implements Callable<Integer> {
             for (int i = 0; i < v.length; i++) {
                 v[i] = c.get(i, i);
             }
+        }
+        if (cluster.active()) {
+            org.dpgauss.release.ReleaseContext context = main.releaseContext();
+            PrivateRelease r;
+            try (ClusterOptions.Table t = cluster.open(context, input)) {
+                if (t.rows.cols() != v.length) {
+                    throw new IllegalArgumentException("the covariance proxy is " + v.length + "-dimensional but "
+                            + input.getFileName() + " has " + t.rows.cols() + " value columns");
+                }
+                if (t.rows.rows() > Integer.MAX_VALUE) {
+                    throw new IllegalArgumentException("the mechanisms state their parameters for at most 2^31-1"
+                            + " rows");
+                }
+                r = ClusterOptions.release(CoordinateWiseMean.of(v, (int) t.rows.rows(), beta,
+                        ApproxDp.of(budget.epsilon, delta)), t, delta, context);
+            }
+            Map<String, Object> ctx = new LinkedHashMap<>();
+            ctx.put("input", input.toString());
+            return ReleasePrinter.print(main, r, ctx);
         }
         Dataset data = Dataset.of(DataReader.read(input));
         if (data.dimension() != v.length) {

@@ -259,6 +259,37 @@ public final class LocalRows implements RowSource {
         return of(matrix().selectRows(positions.clone()), engine, to);
     }
 
+    @Override
+    public LocalRows columns(int[] selected) {
+        int[] sel = RowSource.checkColumns(selected, cols);
+        RowBlockMatrix[] out = new RowBlockMatrix[blocks.length];
+        double[] row = new double[cols];
+        double[] sub = new double[sel.length];
+        for (int b = 0; b < blocks.length; b++) {
+            out[b] = RowBlockMatrix.zeros(blocks[b].rows(), sel.length);
+            for (int r = 0; r < blocks[b].rows(); r++) {
+                blocks[b].copyRow(r, row, 0);
+                for (int c = 0; c < sel.length; c++) {
+                    sub[c] = row[sel[c]];
+                }
+                out[b].setRow(r, sub);
+            }
+        }
+        return new LocalRows(out, rows, sel.length, layout, engine);
+    }
+
+    @Override
+    public DMatrixRMaj[] groupGrams(int[] order, int groupSize) {
+        RowSource.checkGroups(order, groupSize, rows);
+        RowBlockMatrix x = matrix();
+        DMatrixRMaj[] out = new DMatrixRMaj[order.length / groupSize];
+        for (int t = 0; t < out.length; t++) {
+            out[t] = engine.weightedGram(x, java.util.Arrays.copyOfRange(order, t * groupSize, (t + 1) * groupSize),
+                    null, groupSize);
+        }
+        return out;
+    }
+
     /** The divisor of a paired difference (the same value as StableCov's). */
     private static final double SQRT2 = Math.sqrt(2.0);
 }

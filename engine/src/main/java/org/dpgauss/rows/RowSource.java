@@ -180,6 +180,70 @@ public interface RowSource {
     }
 
     /**
+     * @param selected the columns to keep (0-based, distinct, public), in their new order
+     * @return the rows (after the pending maps) restricted to those columns, in the same order and layout (held
+     *         like these rows; {@link #discard} frees them)
+     * @throws IllegalArgumentException if a column is outside {@code [0, d)} or repeated, or none is given
+     */
+    RowSource columns(int[] selected);
+
+    /**
+     * The second moments of random groups of rows: group t holds the rows at positions
+     * {@code order[t m .. t m + m - 1]} (positions in the rows' data-independent order), and its matrix is the
+     * engine's {@code weightedGram(x, thoseRows, null, m)}, the rows taken in that order. A cluster moves each row to
+     * its group (one shuffle); {@code order} travels with that pass (never logged).
+     *
+     * @param order distinct positions in {@code [0, n)}, a multiple of m of them (the groups, one after another)
+     * @param groupSize m &gt;= 1
+     * @return the {@code order.length / m} symmetric d x d matrices, in group order
+     * @throws IllegalArgumentException if the order is not distinct positions of these rows or not a multiple of m
+     */
+    DMatrixRMaj[] groupGrams(int[] order, int groupSize);
+
+    /**
+     * @param order the positions {@link #groupGrams} groups
+     * @param groupSize m
+     * @param rows n
+     * @throws IllegalArgumentException if the order is not distinct positions in {@code [0, n)} or its length is not
+     *         a multiple of m
+     */
+    static void checkGroups(int[] order, int groupSize, long rows) {
+        if (groupSize < 1 || order == null || order.length % groupSize != 0) {
+            throw new IllegalArgumentException("the groups need m >= 1 and a multiple of m positions; got m="
+                    + groupSize + " and " + (order == null ? "no" : String.valueOf(order.length)) + " positions");
+        }
+        java.util.BitSet seen = new java.util.BitSet();
+        for (int p : order) {
+            if (p < 0 || p >= rows || seen.get(p)) {
+                throw new IllegalArgumentException("position " + p + " is " + (p < 0 || p >= rows
+                        ? "outside the n=" + rows + " rows" : "in two groups"));
+            }
+            seen.set(p);
+        }
+    }
+
+    /**
+     * @param selected the columns a {@link #columns} call keeps
+     * @param cols d
+     * @return a copy of {@code selected}
+     * @throws IllegalArgumentException if a column is outside {@code [0, d)} or repeated, or none is given
+     */
+    static int[] checkColumns(int[] selected, int cols) {
+        if (selected == null || selected.length == 0) {
+            throw new IllegalArgumentException("no columns selected: keep at least one of the d=" + cols);
+        }
+        boolean[] seen = new boolean[cols];
+        for (int c : selected) {
+            if (c < 0 || c >= cols || seen[c]) {
+                throw new IllegalArgumentException("column " + c + " is " + (c < 0 || c >= cols ? "outside [0, d="
+                        + cols + ")" : "selected twice"));
+            }
+            seen[c] = true;
+        }
+        return selected.clone();
+    }
+
+    /**
      * @param from the first position
      * @param to one past the last position
      * @param rows n

@@ -17,6 +17,8 @@ import org.dpgauss.release.Outcome;
 import org.dpgauss.release.PublicContext;
 import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Statement;
+import org.dpgauss.rows.RowSource;
+import org.dpgauss.rows.RowSourceMechanism;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 
@@ -69,7 +71,7 @@ import org.ejml.dense.row.CommonOps_DDRM;
  * functions of the public n, d and the parameters). Data whose group second moments overflow (entries beyond about
  * 1e154) are treated as singular groups (Dist = +inf), so no infinity reaches the aggregate. Immutable.
  */
-public final class SubsampleAndAggregate implements SecondMomentMethod {
+public final class SubsampleAndAggregate implements SecondMomentMethod, RowSourceMechanism {
 
     /** Registered name. */
     public static final String NAME = "subsample-aggregate";
@@ -358,11 +360,40 @@ public final class SubsampleAndAggregate implements SecondMomentMethod {
     DMatrixRMaj matrix(RowBlockMatrix x, RandomSource random, ComputeEngine engine) {
         Objects.requireNonNull(random, "random");
         Objects.requireNonNull(engine, "engine");
-        int n = x.rows();
-        int d = x.cols();
+        return aggregate(groupSecondMoments(x, x.rows() / m(x.cols()), random, engine), x.cols(), random, engine);
+    }
+
+    /** The rows' dimension and number must be the public ones the statement was made for. */
+    @Override
+    public void validate(RowSource rows, Statement stated) {
+        if (rows.rows() != stated.context().rows() || rows.cols() != stated.context().dimension()) {
+            throw new IllegalArgumentException("the data are " + rows.rows() + " x " + rows.cols() + " but the"
+                    + " release was stated for " + stated.context().rows() + " x " + stated.context().dimension());
+        }
+    }
+
+    /**
+     * Algorithm 3 as one row pass: the driver draws the random partition (the Fisher-Yates permutation of the
+     * single-machine algorithm, from the same random source in the same order), the group second moments come from
+     * {@link RowSource#groupGrams} (one shuffle that moves each row to its group), and the
+     * agreement scores, the test and the masking run on the caller's machine as in memory.
+     */
+    @Override
+    public Outcome compute(RowSource rows, Statement stated, ReleaseContext context) {
+        validate(rows, stated);
+        RandomSource random = Objects.requireNonNull(context.random(), "random");
+        int n = (int) rows.rows();
+        int d = rows.cols();
         int m = m(d);
-        int groups = n / m;
-        DMatrixRMaj[] sigma = groupSecondMoments(x, groups, random, engine);
+        int[] perm = partition(n, random);
+        DMatrixRMaj[] sigma = rows.groupGrams(java.util.Arrays.copyOf(perm, (n / m) * m), m);
+        DMatrixRMaj out = aggregate(sigma, d, random, context.engine());
+        return out == null ? Outcome.fail() : SecondMomentRelease.outcome(out, psd);
+    }
+
+    /** Steps 3-8 from the groups' second moments; null for FAIL. */
+    private DMatrixRMaj aggregate(DMatrixRMaj[] sigma, int d, RandomSource random, ComputeEngine engine) {
+        int groups = sigma.length;
         double[] q = agreementScores(sigma, 2 * alpha / (1 - alpha), engine);
         double bigQ = 0;
         for (double v : q) {
@@ -392,6 +423,19 @@ public final class SubsampleAndAggregate implements SecondMomentMethod {
     /** Steps 1-2: a uniformly random partition (Fisher-Yates) and the groups' second moments. */
     static DMatrixRMaj[] groupSecondMoments(RowBlockMatrix x, int groups, RandomSource random, ComputeEngine engine) {
         int n = x.rows();
+        int[] perm = partition(n, random);
+        int m = n / groups;
+        DMatrixRMaj[] out = new DMatrixRMaj[groups];
+        for (int t = 0; t < groups; t++) {
+            int[] rows = new int[m];
+            System.arraycopy(perm, t * m, rows, 0, m);
+            out[t] = engine.weightedGram(x, rows, null, m);
+        }
+        return out;
+    }
+
+    /** Step 1: a uniformly random permutation of the positions {@code 0..n-1} (Fisher-Yates, n - 1 draws). */
+    static int[] partition(int n, RandomSource random) {
         int[] perm = new int[n];
         for (int i = 0; i < n; i++) {
             perm[i] = i;
@@ -402,14 +446,7 @@ public final class SubsampleAndAggregate implements SecondMomentMethod {
             perm[i] = perm[j];
             perm[j] = tmp;
         }
-        int m = n / groups;
-        DMatrixRMaj[] out = new DMatrixRMaj[groups];
-        for (int t = 0; t < groups; t++) {
-            int[] rows = new int[m];
-            System.arraycopy(perm, t * m, rows, 0, m);
-            out[t] = engine.weightedGram(x, rows, null, m);
-        }
-        return out;
+        return perm;
     }
 
     /** Step 3: q_t = (1/T) #{t' : Dist(Sigma_t, Sigma_t') &lt;= tau}, using the symmetry of Dist. */

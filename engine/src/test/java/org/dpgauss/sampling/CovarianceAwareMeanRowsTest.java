@@ -237,6 +237,17 @@ class CovarianceAwareMeanRowsTest {
         }
 
         @Override
+        public RowSource columns(int[] selected) {
+            return new Counting(inner.columns(selected), passes);
+        }
+
+        @Override
+        public org.ejml.data.DMatrixRMaj[] groupGrams(int[] order, int groupSize) {
+            passes[0]++;
+            return inner.groupGrams(order, groupSize);
+        }
+
+        @Override
         public int[] neighbourCounts(double radius) {
             passes[0]++;
             return inner.neighbourCounts(radius);

@@ -393,8 +393,44 @@ public final class SparkRows implements RowSource {
     }
 
     /**
-     * Frees the cached blocks of {@link #pairs}, {@link #slice} or {@link #select} (and its broadcast); the session's
-     * own rows stay until {@link #unpersist}.
+     * The chosen columns of the rows after the pending maps, in new cached blocks of the same layout (one map over
+     * the blocks, kept in their partitions and order; cached on first use, freed by {@link #discard}).
+     */
+    @Override
+    public SparkRows columns(int[] selected) {
+        int[] sel = RowSource.checkColumns(selected, cols);
+        List<BlockMap> chain = maps;
+        int d = cols;
+        String eng = engine;
+        JavaRDD<RowBlockData> narrow = blocks.map(b -> ExecutorEngines.sequential(() -> {
+            ComputeEngine e = ExecutorEngines.get(eng);
+            RowBlockMatrix m = b.matrix(d);
+            for (BlockMap f : chain) {
+                m = f.apply(m, e);
+            }
+            double[] row = new double[d];
+            double[] data = new double[b.rows * sel.length];
+            for (int k = 0; k < b.rows; k++) {
+                m.copyRow(k, row, 0);
+                for (int c = 0; c < sel.length; c++) {
+                    data[k * sel.length + c] = row[sel[c]];
+                }
+            }
+            return new RowBlockData(b.index, b.rows, data);
+        })).persist(StorageLevel.MEMORY_AND_DISK());
+        return new SparkRows(narrow, rows, sel.length, layout, engine, new ArrayList<>(), true);
+    }
+
+    /** The random groups' second moments: one shuffle ({@link RandomGroups}). */
+    @Override
+    public DMatrixRMaj[] groupGrams(int[] order, int groupSize) {
+        RowSource.checkGroups(order, groupSize, rows);
+        return RandomGroups.grams(blocks, maps, rows, cols, layout, engine, order, groupSize);
+    }
+
+    /**
+     * Frees the cached blocks of {@link #pairs}, {@link #slice}, {@link #columns} or {@link #select} (and its
+     * broadcast); the session's own rows stay until {@link #unpersist}.
      */
     @Override
     public void discard() {

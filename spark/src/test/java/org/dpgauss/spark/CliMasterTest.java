@@ -189,9 +189,6 @@ class CliMasterTest {
         r = run(args("x.parquet", List.of("mean", "--clip", "1", "--rho", "0.5"), "--master", "local[2]"));
         assertEquals("1", r[0]);
         assertTrue(r[2].contains("name a column of unique ids with --id-column"), r[2]);
-        r = run(args("x.csv", List.of("mean", "--method", "coordinate", "--rho", "0.5"), "--master", "local[2]"));
-        assertEquals("1", r[0]);
-        assertTrue(r[2].contains("--master runs mean --method clipped"), r[2]);
         r = run(args("x.csv", List.of("mean", "--clip", "1", "--rho", "0.5"), "--executor-engine", "auto"));
         assertEquals("1", r[0]);
         assertTrue(r[2].contains("--executor-engine chooses the engine of a cluster's executors: it needs --master"),

@@ -3,6 +3,7 @@ package org.dpgauss.spark;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.engine.CpuEngine;
@@ -49,6 +50,16 @@ class SparkRowsTest {
         assertArrayEquals(local.exactColumnSums().rounded(), spark.exactColumnSums().rounded(), 0.0, "sums");
         assertEquals(local.firstRejected(r -> r[2] > 0.9), spark.firstRejected(r -> r[2] > 0.9), "first rejected");
         assertEquals(-1, spark.firstRejected(r -> false));
+        // a column selection (after the pending maps): the chosen columns, in the chosen order
+        RowSource narrow = spark.map(MAP).columns(new int[] {4, 1});
+        assertEquals(2, narrow.cols());
+        double[] all = local.map(MAP).exactColumnSums().rounded();
+        assertArrayEquals(new double[] {all[4], all[1]}, narrow.exactColumnSums().rounded(), 0.0, "columns");
+        assertArrayEquals(local.map(MAP).columns(new int[] {4, 1}).gram(7).data, narrow.gram(7).data, 0.0,
+                "Gram of columns");
+        narrow.discard();
+        assertThrows(IllegalArgumentException.class, () -> spark.columns(new int[] {1, 1}));
+        assertThrows(IllegalArgumentException.class, () -> spark.columns(new int[] {5}));
     }
 
     @Test

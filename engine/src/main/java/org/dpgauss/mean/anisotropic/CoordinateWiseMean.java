@@ -5,7 +5,9 @@ import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.Objects;
 import org.dpgauss.linalg.RowBlockMatrix;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeMap;
 import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.ConversionPolicy;
 import org.dpgauss.privacy.NeighbouringRelation;
@@ -25,6 +27,11 @@ import org.dpgauss.release.PublicContext;
 import org.dpgauss.release.PublicParameters;
 import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Statement;
+import org.dpgauss.engine.CpuEngine;
+import org.dpgauss.rows.BlockMap;
+import org.dpgauss.rows.LocalRows;
+import org.dpgauss.rows.RowSource;
+import org.dpgauss.rows.RowSourceMechanism;
 
 /**
  * The coordinate-wise private mean, baseline B3 of spec anisotropic-mean-estimation §10 (Karwa–Vadhan range finding
@@ -69,7 +76,7 @@ import org.dpgauss.release.Statement;
  * noise are still computed, with stand-in centres, and discarded, so a FAIL skips no work; timing side channels in
  * general are outside the guarantee. Immutable.
  */
-public final class CoordinateWiseMean implements PrivateMechanism {
+public final class CoordinateWiseMean implements RowSourceMechanism {
 
     /** The mechanism's identifier in releases. */
     public static final String ID = "mean.coordinate";
@@ -324,6 +331,22 @@ public final class CoordinateWiseMean implements PrivateMechanism {
         return r.isFail() ? Outcome.fail() : Outcome.pass().vector("mean", r.estimate()).build();
     }
 
+    /** The rows must be n x d (finite by the row source's contract): n is public and fixes the noise. */
+    @Override
+    public void validate(RowSource rows, Statement stated) {
+        if (rows.rows() != n || rows.cols() != width.length) {
+            throw new IllegalArgumentException("data are " + rows.rows() + " x " + rows.cols() + ", expected n x d = "
+                    + n + " x " + width.length + ": n is public and fixes the noise");
+        }
+    }
+
+    @Override
+    public Outcome compute(RowSource rows, Statement stated, ReleaseContext context) {
+        validate(rows, stated);
+        AnisotropicMeanResult r = release(rows, Objects.requireNonNull(context.random(), "random source"));
+        return r.isFail() ? Outcome.fail() : Outcome.pass().vector("mean", r.estimate()).build();
+    }
+
     /**
      * Runs the estimator.
      *
@@ -339,7 +362,6 @@ public final class CoordinateWiseMean implements PrivateMechanism {
             throw new IllegalArgumentException("data are " + (x == null ? "null" : x.rows() + " x " + x.cols())
                     + ", expected n x d = " + n + " x " + d + ": n is public and fixes the noise");
         }
-        long[][] bins = new long[d][n];
         double[] row = new double[d];
         for (int r = 0; r < n; r++) {
             x.copyRow(r, row, 0);
@@ -348,14 +370,52 @@ public final class CoordinateWiseMean implements PrivateMechanism {
                     throw new IllegalArgumentException("data row " + (r + 1) + ", column " + (i + 1) + " is not"
                             + " finite: entries must be finite (spec §9)");
                 }
-                // saturating cast: a row function, so any value is fine for privacy
-                bins[i][r] = (long) Math.floor(row[i] / width[i]);
             }
         }
+        return release(LocalRows.of(x, CpuEngine.instance(), org.dpgauss.rows.RowLayout.of(n, 1)), random);
+    }
+
+    /**
+     * The estimator as two row passes: the bin counts of every coordinate (integers, added over the blocks), the d
+     * histograms released on the caller's machine in coordinate order, then the exact column sums of the rows
+     * clipped to the box of the released centres. Counts and sums are exact, so the release does not depend on the
+     * layout.
+     *
+     * @param x the n x d rows (finite)
+     * @param random the noise source
+     * @return the estimate, or {@link AnisotropicMeanResult#FAIL} when a histogram returns bottom
+     */
+    AnisotropicMeanResult release(RowSource x, RandomSource random) {
+        int d = width.length;
+        double[] w = width.clone();
+        // bins of coordinate i: floor(x_i / w_i), a saturating cast (a row function, so any value is fine for privacy)
+        ArrayList<TreeMap<Long, Long>> counts = x.reduce((b, block, e) -> {
+            ArrayList<TreeMap<Long, Long>> p = new ArrayList<>(d);
+            for (int i = 0; i < d; i++) {
+                p.add(new TreeMap<>());
+            }
+            double[] v = new double[d];
+            for (int r = 0; r < block.rows(); r++) {
+                block.copyRow(r, v, 0);
+                for (int i = 0; i < d; i++) {
+                    p.get(i).merge((long) Math.floor(v[i] / w[i]), 1L, Long::sum);
+                }
+            }
+            return p;
+        }, (acc, p) -> {
+            if (acc == null) {
+                return p;
+            }
+            for (int i = 0; i < d; i++) {
+                TreeMap<Long, Long> into = acc.get(i);
+                p.get(i).forEach((bin, c) -> into.merge(bin, c, Long::sum));
+            }
+            return acc;
+        });
         double[] centre = new double[d];
         boolean failed = false;
         for (int i = 0; i < d; i++) { // every histogram is drawn, so the timing only reveals FAIL
-            StableHistogram.Result b = histogram.release(bins[i], random);
+            StableHistogram.Result b = histogram.release(counts.get(i), random);
             if (b.isFail()) {
                 failed = true;
             } else {
@@ -375,15 +435,7 @@ public final class CoordinateWiseMean implements PrivateMechanism {
                 hi[i] = radius[i];
             }
         }
-        org.dpgauss.rows.ExactColumnSums sums = org.dpgauss.rows.ExactColumnSums.zeros(d);
-        for (int r = 0; r < n; r++) {
-            x.copyRow(r, row, 0);
-            for (int i = 0; i < d; i++) {
-                row[i] = Math.min(Math.max(row[i], lo[i]), hi[i]);
-            }
-            sums.add(row);
-        }
-        BigDecimal[] exact = sums.exact();
+        BigDecimal[] exact = x.map(clip(lo, hi)).exactColumnSums().exact();
         double ideal = sensitivity(centre);
         double g = NoiseGrid.spacing("sigma", sigmaFor(ideal));
         double sigma = sigmaFor(Math.nextUp(ideal + NoiseGrid.l2RoundingInflation(g, d)));
@@ -396,6 +448,23 @@ public final class CoordinateWiseMean implements PrivateMechanism {
             estimate[i] = new BigDecimal(released).multiply(new BigDecimal(g)).doubleValue();
         }
         return failed ? AnisotropicMeanResult.FAIL : AnisotropicMeanResult.success(estimate, guarantee());
+    }
+
+    /** Clips each coordinate to {@code [lo_i, hi_i]} (public: the box of the released centres). */
+    private static BlockMap clip(double[] lo, double[] hi) {
+        return (block, engine) -> {
+            int d = lo.length;
+            org.dpgauss.linalg.RowBlockMatrix out = org.dpgauss.linalg.RowBlockMatrix.zeros(block.rows(), d);
+            double[] row = new double[d];
+            for (int r = 0; r < block.rows(); r++) {
+                block.copyRow(r, row, 0);
+                for (int i = 0; i < d; i++) {
+                    row[i] = Math.min(Math.max(row[i], lo[i]), hi[i]);
+                }
+                out.setRow(r, row);
+            }
+            return out;
+        };
     }
 
     /** {@code sqrt(sum (hi_i - lo_i)^2) / n}, rounded up, for the floating-point interval ends of the centres. */

@@ -471,7 +471,15 @@ public final class RescaledAveraging implements org.dpgauss.rows.RowSourceMechan
     @Override
     public Outcome compute(org.dpgauss.rows.RowSource rows, Statement stated, ReleaseContext context) {
         validate(rows, stated);
-        RandomSource random = Objects.requireNonNull(context.random(), "random source");
+        AnisotropicMeanResult r = release(rows, Objects.requireNonNull(context.random(), "random source"));
+        return r.isFail() ? Outcome.fail() : Outcome.pass().vector("mean", r.estimate()).build();
+    }
+
+    /**
+     * Algorithm 1 on rows of M's dimension, as the passes of {@link #compute(org.dpgauss.rows.RowSource, Statement,
+     * ReleaseContext)} (also the two calls of {@link UnknownCovarianceMean}).
+     */
+    AnisotropicMeanResult release(org.dpgauss.rows.RowSource rows, RandomSource random) {
         ShapeMatrix m = shape;
         int d = rows.cols();
         org.dpgauss.rows.RowSource y = rows.map((b, e) -> whiten(b, m));
@@ -512,9 +520,7 @@ public final class RescaledAveraging implements org.dpgauss.rows.RowSourceMechan
             acc.addAll(p);
             return acc;
         });
-        BigDecimal[] exact = sums.exact();
-        AnisotropicMeanResult r = release(kept, exact, random);
-        return r.isFail() ? Outcome.fail() : Outcome.pass().vector("mean", r.estimate()).build();
+        return release(kept, sums.exact(), random);
     }
 
     /**

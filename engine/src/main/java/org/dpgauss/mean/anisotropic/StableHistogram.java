@@ -103,21 +103,46 @@ public final class StableHistogram {
         }
         long[] sorted = bins.clone();
         Arrays.sort(sorted);
-        DiscreteLaplace noise = DiscreteLaplace.withScale(scale);
-        long best = 0;
-        long bestNoisy = Long.MIN_VALUE;
-        // runs of equal labels = the non-empty bins, in ascending order: strict '>' keeps the smallest on ties
+        // runs of equal labels = the non-empty bins, in ascending order
+        java.util.TreeMap<Long, Long> counts = new java.util.TreeMap<>();
         for (int i = 0; i < sorted.length;) {
             int j = i;
             while (j < sorted.length && sorted[j] == sorted[i]) {
                 j++;
             }
-            long noisy = (j - i) * unit + noise.sample(random);
+            counts.put(sorted[i], (long) (j - i));
+            i = j;
+        }
+        return release(counts, random);
+    }
+
+    /**
+     * Algorithm 6 on the counts of the non-empty bins (what {@link #release(long[], RandomSource)} computes from the
+     * labels; a row pass adds them up per block), with the same noise draws in the same order.
+     *
+     * @param counts the count of each non-empty bin (each {@code >= 1}), at least one bin
+     * @param random the noise source, not null
+     * @return the released bin, or {@link Result#FAIL}
+     */
+    public Result release(java.util.SortedMap<Long, Long> counts, RandomSource random) {
+        Objects.requireNonNull(random, "random");
+        if (counts == null || counts.isEmpty()) {
+            throw new IllegalArgumentException("the histogram needs m >= 1 values, got no bins");
+        }
+        DiscreteLaplace noise = DiscreteLaplace.withScale(scale);
+        long best = 0;
+        long bestNoisy = Long.MIN_VALUE;
+        // the non-empty bins in ascending order: strict '>' keeps the smallest on ties
+        for (java.util.Map.Entry<Long, Long> e : counts.entrySet()) {
+            long c = e.getValue();
+            if (c < 1) {
+                throw new IllegalArgumentException("a bin has a count below 1: only non-empty bins are listed");
+            }
+            long noisy = c * unit + noise.sample(random);
             if (noisy > bestNoisy) {
                 bestNoisy = noisy;
-                best = sorted[i];
+                best = e.getKey();
             }
-            i = j;
         }
         return bestNoisy >= thresholdIndex ? new Result(best) : Result.FAIL;
     }

@@ -19,6 +19,9 @@ import org.dpgauss.release.PublicContext;
 import org.dpgauss.release.PublicParameters;
 import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Statement;
+import org.dpgauss.rows.LocalRows;
+import org.dpgauss.rows.RowSource;
+import org.dpgauss.rows.RowSourceMechanism;
 
 /**
  * Algorithm 2 of spec anisotropic-mean-estimation §4.2 (unknown diagonal covariance), with the concrete rules of
@@ -54,7 +57,7 @@ import org.dpgauss.release.Statement;
  * {@link PrivacyAccountant#composeSteps}, of the V-chain's steps (parallel with) the Avg-chain's steps. Build it
  * with {@link #of}; an "insufficient samples" error names the N that would suffice. Immutable.
  */
-public final class UnknownCovarianceMean implements PrivateMechanism {
+public final class UnknownCovarianceMean implements RowSourceMechanism {
 
     /** The mechanism's identifier in releases. */
     public static final String ID = "mean.anisotropic-unknown-covariance";
@@ -417,21 +420,9 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
      * {@code 0..2lm-1} of x. An overflowing entry is clamped to {@code Double.MAX_VALUE} (a function of its row).
      */
     double[][] statistics(RowBlockMatrix x) {
-        double[][] v = new double[m][d];
-        double[] a = new double[d];
-        double[] b = new double[d];
+        double[][] v = new double[m][];
         for (int j = 0; j < m; j++) {
-            for (int r = 0; r < ell; r++) {
-                x.copyRow(j * 2 * ell + 2 * r, a, 0);
-                x.copyRow(j * 2 * ell + 2 * r + 1, b, 0);
-                for (int i = 0; i < d; i++) {
-                    double diff = a[i] - b[i];
-                    v[j][i] += diff * diff;
-                }
-            }
-            for (int i = 0; i < d; i++) {
-                v[j][i] = Math.min(v[j][i] / (2 * ell), Double.MAX_VALUE);
-            }
+            v[j] = GroupVariances.group(x, j * 2 * ell, ell, d);
         }
         return v;
     }
@@ -470,8 +461,29 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
                 }
             }
         }
+        // one block: the engine's neighbour counts on the whole half, as before the passes existed
+        return release(LocalRows.of(x, engine, org.dpgauss.rows.RowLayout.of(x.rows(), 1)), random);
+    }
+
+    /**
+     * Algorithm 2 as row passes: V in one pass ({@link GroupVariances}), the V-chain on the caller's machine, then
+     * each Algorithm 1 call on the second half's columns ({@link RescaledAveraging#release(RowSource, RandomSource)}:
+     * a self-join for the neighbour counts and one pass of exact sums). Every noise value is drawn from
+     * {@code random} in the order of the single-machine algorithm; V is computed group by group in pair order, the
+     * counts are integers and the sums exact, so the release does not depend on the layout.
+     *
+     * @param x the N x d rows (finite)
+     * @param random the noise source
+     * @return the estimate, or {@link AnisotropicMeanResult#FAIL}
+     */
+    AnisotropicMeanResult release(RowSource x, RandomSource random) {
+        Objects.requireNonNull(random, "random");
+        if (x.rows() != rows || x.cols() != d) {
+            throw new IllegalArgumentException("data is " + x.rows() + " x " + x.cols() + ", expected N x d = "
+                    + rows + " x " + d + ": N is public and fixes the split");
+        }
         double b6 = beta / 6;
-        double[][] v = statistics(x);
+        double[][] v = GroupVariances.of(x, ell, m);
         // lines 8-11: top coordinates and their variances
         List<Integer> top = new ArrayList<>();
         List<Double> topVariance = new ArrayList<>();
@@ -497,11 +509,7 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
                 bot[c++] = i;
             }
         }
-        int[] meanRows = new int[half];
-        for (int r = 0; r < half; r++) {
-            meanRows[r] = half + r;
-        }
-        RowBlockMatrix xMean = x.selectRows(meanRows);
+        RowSource xMean = x.slice(half, 2L * half);
         double logTerm = 1 + 2 * Math.sqrt(Math.log(half / b6));
         double[] estimate = new double[d];
         // Every branch runs both Avg calls; a FAIL anywhere is only decided at the end (same work on both branches).
@@ -516,7 +524,9 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
             int[] cols = top.stream().mapToInt(Integer::intValue).toArray();
             RescaledAveraging avg = RescaledAveraging.provable(ShapeMatrix.diagonal(diag),
                     radius(sTop, logTerm), ApproxDp.of(epsilon / 2, delta / 2));
-            AnisotropicMeanResult r = avg.release(columns(xMean, cols), engine, random);
+            RowSource part = xMean.columns(cols);
+            AnisotropicMeanResult r = avg.release(part, random);
+            part.discard();
             if (r.isFail()) {
                 failed = true;
             } else {
@@ -529,13 +539,16 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
             // a stand-in S^_bot = 1 when VarianceSum_bot failed: the call runs and is discarded (FAIL below)
             RescaledAveraging avg = RescaledAveraging.provable(ShapeMatrix.identity(bot.length),
                     radius(usable ? sBot.value() : 1.0, logTerm), ApproxDp.of(epsilon / 2, delta / 2));
-            AnisotropicMeanResult r = avg.release(columns(xMean, bot), engine, random);
+            RowSource part = xMean.columns(bot);
+            AnisotropicMeanResult r = avg.release(part, random);
+            part.discard();
             if (!usable || r.isFail()) {
                 failed = true;
             } else {
                 scatter(r.estimate(), bot, estimate);
             }
         }
+        xMean.discard();
         return failed ? AnisotropicMeanResult.FAIL : AnisotropicMeanResult.success(estimate, guarantee());
     }
 
@@ -549,20 +562,6 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
             root = Math.sqrt(32.0) * Math.sqrt(s);
         }
         return Math.min(root * logTerm, Double.MAX_VALUE);
-    }
-
-    private static RowBlockMatrix columns(RowBlockMatrix x, int[] cols) {
-        RowBlockMatrix out = RowBlockMatrix.zeros(x.rows(), cols.length);
-        double[] row = new double[x.cols()];
-        double[] sub = new double[cols.length];
-        for (int r = 0; r < x.rows(); r++) {
-            x.copyRow(r, row, 0);
-            for (int c = 0; c < cols.length; c++) {
-                sub[c] = row[cols[c]];
-            }
-            out.setRow(r, sub);
-        }
-        return out;
     }
 
     private static void scatter(double[] part, int[] cols, double[] out) {
@@ -648,6 +647,22 @@ public final class UnknownCovarianceMean implements PrivateMechanism {
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
         AnisotropicMeanResult r = release(data.matrix(), context.engine(), context.random());
+        return r.isFail() ? Outcome.fail() : Outcome.pass().vector("mean", r.estimate()).build();
+    }
+
+    /** The rows must be N x d (finite by the row source's contract): N is public and fixes the split. */
+    @Override
+    public void validate(RowSource x, Statement stated) {
+        if (x.rows() != rows || x.cols() != d) {
+            throw new IllegalArgumentException("the data are " + x.rows() + " x " + x.cols() + " but the estimator"
+                    + " was made for N x d = " + rows + " x " + d + " (N is public and fixes the split)");
+        }
+    }
+
+    @Override
+    public Outcome compute(RowSource x, Statement stated, ReleaseContext context) {
+        validate(x, stated);
+        AnisotropicMeanResult r = release(x, Objects.requireNonNull(context.random(), "random source"));
         return r.isFail() ? Outcome.fail() : Outcome.pass().vector("mean", r.estimate()).build();
     }
 }

@@ -241,6 +241,17 @@ public final class SparkScaling {
         }
 
         @Override
+        public RowSource columns(int[] selected) {
+            return new TimedRows(inner.columns(selected), passes, seconds);
+        }
+
+        @Override
+        public org.ejml.data.DMatrixRMaj[] groupGrams(int[] order, int groupSize) {
+            passes[0]++;
+            return inner.groupGrams(order, groupSize);
+        }
+
+        @Override
         public int[] neighbourCounts(double radius) {
             long t = System.nanoTime();
             int[] c = inner.neighbourCounts(radius);
