@@ -72,10 +72,13 @@ public final class SparkPassScaling {
             int groups = rows.layout().groupOf(blocks - 1) + 1;
             rows.reduce((b, m, e) -> (long) m.rows(), (a, p) -> a == null ? p : a + p); // warm-up
             double[] gen = new double[3];
+            double[] genCpu = new double[3];
             for (int k = 0; k < gen.length; k++) {
                 long t = System.nanoTime();
+                long c = TimedRows.cpuNanos();
                 rows.reduce((b, m, e) -> (long) m.rows(), (a, p) -> a == null ? p : a + p);
                 gen[k] = SparkScaling.seconds(t);
+                genCpu[k] = (TimedRows.cpuNanos() - c) * 1e-9;
             }
             RowSourceMechanism m = what.equals("stable")
                     ? CovarianceAwareMean.of(Math.toIntExact(n), d, ApproxDp.of(1, 0.1), 0.05, Double.NaN,
@@ -95,11 +98,11 @@ public final class SparkPassScaling {
             }
             String json = String.format(Locale.ROOT, "{\"mechanism\":\"%s\",\"n\":%d,\"d\":%d,\"master\":\"%s\","
                     + "\"cores\":%d,\"engine\":\"%s\",\"source\":\"generated\",\"blockRows\":%d,\"blocks\":%d,"
-                    + "\"groups\":%d,\"generate_pass_s\":{\"median\":%.4f,\"runs\":%s},\"release_s\":%.4f,"
+                    + "\"groups\":%d,\"generate_pass_s\":{\"median\":%.4f,\"runs\":%s,\"cpu_s\":%s},\"release_s\":%.4f,"
                     + "\"passes\":%d,\"passes_s\":%.4f,\"driver_s\":%.4f,\"log\":%s,\"max_heap_bytes\":%d,"
                     + "\"loadavg_before\":\"%s\",\"loadavg_after\":\"%s\"}",
                     m.getClass().getSimpleName(), n, d, master, cores, engine.name(), rows.layout().blockRows(),
-                    blocks, groups, SparkScaling.median(gen), Arrays.toString(gen), total, log.size(),
+                    blocks, groups, SparkScaling.median(gen), Arrays.toString(gen), Arrays.toString(genCpu), total, log.size(),
                     timed.seconds(), total - timed.seconds(),
                     log.stream().map(TimedRows.Pass::json).collect(Collectors.joining(",", "[", "]")),
                     Runtime.getRuntime().maxMemory(), before, SparkScaling.loadavg());

@@ -169,11 +169,14 @@ public final class SparkScaling {
             warm.map((b, e) -> b).exactColumnSums();
         }
         double[] gen = repeat(reps, () -> rows.reduce((b, m, e) -> (long) m.rows(), (a, p) -> a == null ? p : a + p));
+        double[] genCpu = LAST_CPU[0];
         SparkBytes.Moved b0 = bytes.snapshot();
         double[] gram = repeat(reps, () -> rows.gram(n));
+        double[] gramCpu = LAST_CPU[0];
         SparkBytes.Moved gramBytes = bytes.snapshot().minus(b0);
         BlockMap clip = (b, e) -> b;
         double[] mean = repeat(reps, () -> rows.map(clip).exactColumnSums());
+        double[] meanCpu = LAST_CPU[0];
         double radius = 2 * Math.sqrt(d) * 0.5 * 1.5;
         double g0 = median(gen);
         String ag = release(rows, AnalyzeGauss.of(radius, Zcdp.of(0.5)), engine, g0, bytes);
@@ -190,26 +193,38 @@ public final class SparkScaling {
                 + "\"gram_rows_per_s_per_core\":%.0f,\"gram_gflops_per_core\":%.3f,"
                 + "\"bytes_to_driver_per_gram_pass\":%d,\"measured_result_bytes_per_gram_pass\":%d,"
                 + "\"mean_pass_s\":{\"median\":%.4f,\"runs\":%s},\"mean_compute_s\":%.4f,"
-                + "\"mean_rows_per_s_per_core\":%.0f,\"analyze_gauss\":%s,\"coinpress\":%s}",
+                + "\"mean_rows_per_s_per_core\":%.0f,\"analyze_gauss\":%s,\"coinpress\":%s,"
+                + "\"cpu_s\":{\"generate\":%s,\"gram\":%s,\"mean\":%s}}",
                 n, d, cores, cores, active, engine.name(), layout.blockRows(), blocks, groups, rows.partitions(),
                 g0, Arrays.toString(gen), g, Arrays.toString(gram), gc, n / gc / active,
                 1e-9 * n * (double) d * (d + 1) / gc / active, (long) groups * d * d * 8,
-                gramBytes.resultBytes() / runs, median(mean), Arrays.toString(mean), mc, n / mc / active, ag, cp);
+                gramBytes.resultBytes() / runs, median(mean), Arrays.toString(mean), mc, n / mc / active, ag, cp,
+                Arrays.toString(genCpu), Arrays.toString(gramCpu), Arrays.toString(meanCpu));
     }
 
-    /** Times {@code reps} runs of a pass (after one warm-up run when reps &gt; 1). */
+    /**
+     * Times {@code reps} runs of a pass (after one warm-up run when reps &gt; 1); the JVM's CPU seconds of each run
+     * go to {@link #LAST_CPU}.
+     */
     private static double[] repeat(int reps, Supplier<?> pass) {
         if (reps > 1) {
             pass.get();
         }
         double[] t = new double[reps];
+        double[] cpu = new double[reps];
         for (int k = 0; k < reps; k++) {
             long t0 = System.nanoTime();
+            long c0 = TimedRows.cpuNanos();
             pass.get();
             t[k] = seconds(t0);
+            cpu[k] = (TimedRows.cpuNanos() - c0) * 1e-9;
         }
+        LAST_CPU[0] = cpu;
         return t;
     }
+
+    /** The CPU seconds of the runs of the last {@link #repeat}. */
+    private static final double[][] LAST_CPU = new double[1][];
 
     /**
      * One release on the rows, its time split into the row passes and the rest (the driver's work); with a
@@ -223,8 +238,9 @@ public final class SparkScaling {
         double total = seconds(t);
         int passes = timed.log().size();
         double ps = timed.seconds();
+        double cpu = timed.log().stream().mapToDouble(TimedRows.Pass::cpuSeconds).sum();
         String base = String.format(Locale.ROOT, "{\"release_s\":%.4f,\"passes\":%d,\"passes_s\":%.4f,"
-                + "\"driver_s\":%.4f", total, passes, ps, total - ps);
+                + "\"passes_cpu_s\":%.4f,\"driver_s\":%.4f", total, passes, ps, cpu, total - ps);
         String log = timed.log().stream().map(TimedRows.Pass::json).collect(Collectors.joining(",", "[", "]"));
         return base + (generate > 0 ? String.format(Locale.ROOT, ",\"passes_compute_s\":%.4f", ps - passes * generate)
                 : "") + ",\"log\":" + log + "}";

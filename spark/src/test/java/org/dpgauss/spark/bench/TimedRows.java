@@ -21,10 +21,10 @@ import org.ejml.data.DMatrixRMaj;
 final class TimedRows implements RowSource {
 
     /** One logged pass. */
-    record Pass(String tag, String kind, double seconds, SparkBytes.Moved moved) {
+    record Pass(String tag, String kind, double seconds, double cpuSeconds, SparkBytes.Moved moved) {
         String json() {
-            return String.format(Locale.ROOT, "{\"rows\":\"%s\",\"kind\":\"%s\",\"s\":%.4f,%s}", tag, kind, seconds,
-                    moved.json());
+            return String.format(Locale.ROOT, "{\"rows\":\"%s\",\"kind\":\"%s\",\"s\":%.4f,\"cpu_s\":%.4f,%s}", tag,
+                    kind, seconds, cpuSeconds, moved.json());
         }
     }
 
@@ -57,10 +57,18 @@ final class TimedRows implements RowSource {
     private <T> T timed(String kind, Supplier<T> pass) {
         SparkBytes.Moved before = bytes.snapshot();
         long t = System.nanoTime();
+        long c = cpuNanos();
         T r = pass.get();
         double s = (System.nanoTime() - t) * 1e-9;
-        log.add(new Pass(tag, kind, s, bytes.snapshot().minus(before)));
+        double cpu = (cpuNanos() - c) * 1e-9;
+        log.add(new Pass(tag, kind, s, cpu, bytes.snapshot().minus(before)));
         return r;
+    }
+
+    /** @return this JVM's CPU time (all threads: the driver and the local executors), nanoseconds */
+    static long cpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     @Override
