@@ -163,6 +163,26 @@ public final class SparkRows implements RowSource {
         return new SparkRows(cached, n, d, lay, engineName, new ArrayList<>());
     }
 
+    /**
+     * Rows whose blocks an RDD already holds in id order: no sort, no validation, no cache, so every pass recomputes
+     * the RDD (the scaling benchmark's blocks generated inside the tasks). Each partition must hold whole groups of
+     * the layout, in group order, with its blocks in index order, block b holding positions {@code b B ..}.
+     *
+     * @param blocks the blocks
+     * @param n the number of rows, at least 1
+     * @param d the number of columns, at least 1
+     * @param layout the layout the blocks follow
+     * @param engineName the engine executors run
+     * @return the rows
+     */
+    static SparkRows ofBlocks(JavaRDD<RowBlockData> blocks, long n, int d, RowLayout layout, String engineName) {
+        if (n < 1 || d < 1) {
+            throw new IllegalArgumentException("n=" + n + ", d=" + d + ": both must be at least 1");
+        }
+        return new SparkRows(Objects.requireNonNull(blocks, "blocks"), n, d, Objects.requireNonNull(layout, "layout"),
+                Objects.requireNonNull(engineName, "engine"), new ArrayList<>());
+    }
+
     private static StructField field(StructType schema, String name, String what) {
         for (StructField f : schema.fields()) {
             if (f.name().equals(name)) {
