@@ -113,13 +113,12 @@ public final class ExactColumnSums implements Serializable {
         int normal = (e + 0x7FF) >>> 11; // 1 for a normal (or non-finite) x, 0 for a subnormal or zero
         long m = (bits & 0xFFFFFFFFFFFFFL) | ((long) normal << 52);
         int pos = e - normal; // x = m 2^(pos - 1074)
+        long signed = (m ^ (bits >> 63)) - (bits >> 63); // +-m
         int shift = pos & (CHUNK_BITS - 1);
         int at = (pos >>> 5) * cols + j;
-        long lo = (m << shift) & CHUNK_MASK;
-        long hi = m >>> (CHUNK_BITS - shift);
-        long sign = bits >> 63; // 0 or -1: (v ^ sign) - sign negates v when x < 0
-        a[at] += (lo ^ sign) - sign;
-        a[at + cols] += (hi ^ sign) - sign;
+        // signed << shift = lo + hi 2^32 with lo in [0, 2^32) and |hi| < 2^52 (hi rounds towards -inf)
+        a[at] += (signed << shift) & CHUNK_MASK;
+        a[at + cols] += signed >> (CHUNK_BITS - shift);
         return (e + 1) >>> 11;
     }
 
