@@ -351,11 +351,17 @@ class ExactColumnSumsTest {
             assertEquals(was.getMessage(), is.getMessage());
             assertThrows(NumberFormatException.class, old::exact);
             assertThrows(NumberFormatException.class, s::exact);
-            // kept through merges and serialization, and an opposite infinity does not cancel it
+            // kept through serialization and merges into finite sums
             ExactColumnSums other = ExactColumnSums.zeros(3);
-            other.add(new double[] {0, -bad, 0});
+            other.add(new double[] {0, 1, 0});
             other.addAll(roundTrip(s));
             assertThrows(NumberFormatException.class, other::rounded);
+            assertThrows(NumberFormatException.class, other::exact);
+            // an opposite infinity does not cancel it
+            ExactColumnSums opposite = ExactColumnSums.zeros(3);
+            opposite.add(new double[] {0, bad, 0});
+            opposite.add(new double[] {0, -bad, 0});
+            assertThrows(NumberFormatException.class, opposite::rounded);
         }
     }
 
