@@ -66,7 +66,7 @@ public final class ExactSumBench {
             });
             return new Object();
         });
-        variants.put("clip rows into a copy, then sum (before's path)", () -> {
+        variants.put("clip rows into a copy, then sum", () -> {
             RowBlockMatrix clipped = clipCopy(x, centre, radius);
             ExactColumnSums s = ExactColumnSums.zeros(d);
             forEachRow(clipped, s::add);
