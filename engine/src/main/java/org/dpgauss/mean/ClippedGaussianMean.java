@@ -19,7 +19,7 @@ import org.dpgauss.release.PublicParameters;
 import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Statement;
 import org.dpgauss.engine.CpuEngine;
-import org.dpgauss.rows.BlockMap;
+import org.dpgauss.rows.BlockPass;
 import org.dpgauss.rows.ExactColumnSums;
 import org.dpgauss.rows.LocalRows;
 import org.dpgauss.rows.RowSource;
@@ -266,7 +266,7 @@ public final class ClippedGaussianMean implements RowSourceMechanism {
         double g = grid(n);
         checkGridRange(n);
         // exact sums rounded once: within the (2u + O(n u^2)) sum|t_i| that the slack term accounts for
-        double[] sum = x.map(new ClipToBall(centre, clipRadius)).exactColumnSums().rounded();
+        double[] sum = clippedSums(x);
         double sigma = budget.sigmaFor(sensitivity(n));
         SecureGaussianSampler sampler = SecureGaussianSampler.using(random);
         double[] out = new double[d];
@@ -277,36 +277,60 @@ public final class ClippedGaussianMean implements RowSourceMechanism {
         return out;
     }
 
-    /** Row {@code x -> t = s (x - c)} with {@code s = min(1, C / ||x - c||)}: the clipped term the mean averages. */
-    private static final class ClipToBall implements BlockMap {
+    /** @return the column sums of the clipped terms, each the exact sum rounded once */
+    double[] clippedSums(RowSource x) {
+        return x.reduce(new ClippedSums(centre, clipRadius), ClippedGaussianMean::merge).rounded();
+    }
+
+    private static ExactColumnSums merge(ExactColumnSums acc, ExactColumnSums partial) {
+        if (acc == null) {
+            return partial;
+        }
+        acc.addAll(partial);
+        return acc;
+    }
+
+    /**
+     * A block's exact column sums of the clipped terms {@code t = s (x - c)}, {@code s = min(1, C / ||x - c||)},
+     * the terms the mean averages: each row is clipped into one reused row and summed at once, so the clipped rows
+     * are never materialised (one read of the data, no n x d copy).
+     */
+    private static final class ClippedSums implements BlockPass<ExactColumnSums> {
         private static final long serialVersionUID = 1L;
         private final double[] centre;
         private final double clipRadius;
 
-        ClipToBall(double[] centre, double clipRadius) {
+        ClippedSums(double[] centre, double clipRadius) {
             this.centre = centre.clone();
             this.clipRadius = clipRadius;
         }
 
         @Override
-        public RowBlockMatrix apply(RowBlockMatrix x, org.dpgauss.engine.ComputeEngine engine) {
+        public ExactColumnSums apply(int blockIndex, RowBlockMatrix x, org.dpgauss.engine.ComputeEngine engine) {
             int d = x.cols();
-            RowBlockMatrix out = RowBlockMatrix.zeros(x.rows(), d);
-            double[] row = new double[d];
-            for (int i = 0; i < x.rows(); i++) {
-                x.copyRow(i, row, 0);
-                double norm2 = 0;
-                for (int j = 0; j < d; j++) {
-                    row[j] -= centre[j];
-                    norm2 += row[j] * row[j];
+            ExactColumnSums sums = ExactColumnSums.zeros(d);
+            double[] t = new double[d];
+            double radius2 = clipRadius * clipRadius;
+            for (int b = 0; b < x.blockCount(); b++) {
+                double[] data = x.block(b);
+                for (int r = 0, rows = x.blockRowCount(b); r < rows; r++) {
+                    int off = r * d;
+                    double norm2 = 0;
+                    for (int j = 0; j < d; j++) {
+                        double v = data[off + j] - centre[j];
+                        t[j] = v;
+                        norm2 += v * v;
+                    }
+                    if (norm2 > radius2) { // otherwise s = 1 and s * v = v exactly
+                        double scale = clipRadius / Math.sqrt(norm2);
+                        for (int j = 0; j < d; j++) {
+                            t[j] = scale * t[j];
+                        }
+                    }
+                    sums.add(t, 0);
                 }
-                double scale = norm2 > clipRadius * clipRadius ? clipRadius / Math.sqrt(norm2) : 1.0;
-                for (int j = 0; j < d; j++) {
-                    row[j] = scale * row[j];
-                }
-                out.setRow(i, row);
             }
-            return out;
+            return sums;
         }
     }
 

@@ -4,10 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigDecimal;
 import java.util.Map;
+import java.util.SplittableRandom;
+import org.dpgauss.engine.CpuEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.Zcdp;
+import org.dpgauss.rows.LocalRows;
+import org.dpgauss.rows.RowLayout;
 import org.junit.jupiter.api.Test;
 
 class ClippedGaussianMeanTest {
@@ -150,5 +155,46 @@ class ClippedGaussianMeanTest {
         assertEquals(a.expected(), sum / runs, 0.1 * a.expected());
         // and the statement is not vacuous: the bound is about sigma sqrt(chi2_5(0.95)) = 3.33 sigma
         assertEquals(Math.sqrt(11.0705) * m.sigma(n), a.bound(), 1e-3 * a.bound());
+    }
+
+    @Test
+    void clippedSumsAreTheExactSumsOfTheClippedRowsRoundedOnce() {
+        // the sums behind the release, clipping fused into the exact summation, against the clipped rows computed
+        // one by one (t = s (x - c) with s = min(1, C / ||x - c||), s = 1 included) and summed in BigDecimal, then
+        // rounded to nearest-even: bit for bit, on every blocking of the rows
+        double[] centre = {0.5, -1.0, 2.0, 0.0, 1e-3};
+        double radius = 2.5;
+        ClippedGaussianMean m = ClippedGaussianMean.of(radius, centre, Zcdp.of(0.5));
+        SplittableRandom r = new SplittableRandom(17);
+        int n = 5000;
+        double[][] rows = new double[n][centre.length];
+        BigDecimal[] exact = new BigDecimal[centre.length];
+        java.util.Arrays.fill(exact, BigDecimal.ZERO);
+        int clipped = 0;
+        for (double[] row : rows) {
+            double norm2 = 0;
+            double[] t = new double[row.length];
+            double scale = Math.scalb(1.0, r.nextInt(-3, 4)); // rows of norm ~ scale: about 3 in 7 are clipped
+            for (int j = 0; j < row.length; j++) {
+                row[j] = centre[j] + (r.nextDouble() - 0.5) * 2 * scale * (j == 4 ? 0x1p-30 : 1);
+                t[j] = row[j] - centre[j];
+                norm2 += t[j] * t[j];
+            }
+            double s = norm2 > radius * radius ? radius / Math.sqrt(norm2) : 1.0;
+            clipped += s < 1 ? 1 : 0;
+            for (int j = 0; j < row.length; j++) {
+                exact[j] = exact[j].add(new BigDecimal(s * t[j]));
+            }
+        }
+        assertTrue(clipped > 100 && clipped < n - 100, "clipped rows " + clipped);
+        RowBlockMatrix x = RowBlockMatrix.of(rows);
+        for (RowLayout layout : new RowLayout[] {null, RowLayout.of(7, 3), RowLayout.of(1000, 1)}) {
+            double[] sums = m.clippedSums(layout == null ? LocalRows.of(x, CpuEngine.instance())
+                    : LocalRows.of(x, CpuEngine.instance(), layout));
+            for (int j = 0; j < centre.length; j++) {
+                assertEquals(Double.doubleToRawLongBits(exact[j].doubleValue()), Double.doubleToRawLongBits(sums[j]),
+                        "column " + j + ", layout " + layout);
+            }
+        }
     }
 }
