@@ -70,8 +70,12 @@ class CliMasterMeansTest {
         return out.toString().replaceAll(",\"input\":\"[^\"]*\"", "");
     }
 
+    /** The release on Spark, less the one parameter only a Spark release has (checked here). */
     private static String parquet(List<String> command) {
-        return release("x.parquet", command, "--master", "local[2]", "--id-column", "id", "--columns", "x1,x2,x3");
+        String r = release("x.parquet", command, "--master", "local[2]", "--id-column", "id", "--columns",
+                "x1,x2,x3");
+        org.junit.jupiter.api.Assertions.assertTrue(r.contains(",\"executorEngine\":\"cpu-ejml\""), r);
+        return r.replaceAll(",\"executorEngine\":\"[^\"]*\"", "");
     }
 
     @Test
