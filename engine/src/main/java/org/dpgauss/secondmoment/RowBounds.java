@@ -3,9 +3,11 @@ package org.dpgauss.secondmoment;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.Norms;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.linalg.RowChunkMap;
 import org.dpgauss.rows.BlockMap;
 import org.dpgauss.rows.RowSource;
 import org.dpgauss.rows.RowTest;
+import org.ejml.data.DMatrixRMaj;
 
 /**
  * Norm bounds and norm clipping of the input rows ({@code ClipRow} of spec second-moment-estimation §2.1).
@@ -76,6 +78,45 @@ final class RowBounds {
     /** {@link #scaleAndClip} as a row map. */
     static BlockMap scaleAndClipMap(double scale, double radius) {
         return new ScaleAndClip(scale, radius);
+    }
+
+    /**
+     * Rows {@code x -> ClipRow(x, radius)} on their way into a Gram ({@link RowSource#gram(RowChunkMap, double)}):
+     * the rows of {@code scaleAndClip(x, 1, radius)}, bit for bit ({@link #clipPlain} makes the same sum and product
+     * on the plain path), clipped in the engine's chunk instead of a copy of the data.
+     */
+    static RowChunkMap clipMap(double radius) {
+        return new Clip(radius);
+    }
+
+    private static final class Clip implements RowChunkMap {
+        private static final long serialVersionUID = 1L;
+        private final double radius;
+
+        Clip(double radius) {
+            this.radius = radius;
+        }
+
+        @Override
+        public DMatrixRMaj whitening() {
+            return null;
+        }
+
+        @Override
+        public void apply(double[] rows, int offset, int count, RowBlockMatrix source, int first) {
+            int d = source.cols();
+            double target = radius * safety(d);
+            double[] row = null;
+            for (int r = 0; r < count; r++) {
+                int off = offset + r * d;
+                if (!clipPlain(rows, off, d, target)) { // zero, tiny, huge or (whitened) non-finite: careful path
+                    row = row == null ? new double[d] : row;
+                    System.arraycopy(rows, off, row, 0, d);
+                    scaleAndClipRow(row, 1.0, radius, target);
+                    System.arraycopy(row, 0, rows, off, d);
+                }
+            }
+        }
     }
 
     private static final class ScaleAndClip implements BlockMap {

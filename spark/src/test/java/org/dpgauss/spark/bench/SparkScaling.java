@@ -190,6 +190,15 @@ public final class SparkScaling {
         }
 
         @Override
+        public DMatrixRMaj gram(org.dpgauss.linalg.RowChunkMap f, double divisor) {
+            long t = System.nanoTime();
+            DMatrixRMaj g = inner.gram(f, divisor);
+            passes[0]++;
+            seconds[0] += seconds(t);
+            return g;
+        }
+
+        @Override
         public DMatrixRMaj gaussianProjection(int r, ChaCha20 generator) {
             long t = System.nanoTime();
             DMatrixRMaj g = inner.gaussianProjection(r, generator);
