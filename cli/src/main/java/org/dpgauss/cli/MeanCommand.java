@@ -199,7 +199,7 @@ final class MeanCommand implements Callable<Integer> {
             return ReleasePrinter.print(main, r, ctx);
         }
 
-        Dataset data = Dataset.of(DataReader.read(input));
+        Dataset data = Dataset.read(input);
         if (centre != null && centre.length != data.dimension()) {
             throw new IllegalArgumentException("--centre has " + centre.length + " coordinates but "
                     + input.getFileName() + " has " + data.dimension() + " columns");
@@ -232,7 +232,7 @@ final class MeanCommand implements Callable<Integer> {
             ctx.put("input", input.toString());
             return ReleasePrinter.print(main, r, ctx);
         }
-        Dataset data = Dataset.of(DataReader.read(input));
+        Dataset data = Dataset.read(input);
         if (centre != null && centre.length != data.dimension()) {
             throw new IllegalArgumentException("--centre has " + centre.length + " coordinates but "
                     + input.getFileName() + " has " + data.dimension() + " columns");
@@ -297,7 +297,7 @@ final class MeanCommand implements Callable<Integer> {
             ctx.put("input", input.toString());
             return ReleasePrinter.print(main, r, ctx);
         }
-        Dataset data = Dataset.of(DataReader.read(input));
+        Dataset data = Dataset.read(input);
         if (data.dimension() != sigma.dimension()) {
             throw new IllegalArgumentException("the covariance proxy is " + sigma.dimension() + "-dimensional but "
                     + input.getFileName() + " has " + data.dimension() + " columns");
@@ -307,7 +307,7 @@ final class MeanCommand implements Callable<Integer> {
 
     /** Algorithm 2 (spec anisotropic-mean-estimation §4): unknown diagonal covariance. */
     private Integer unknownCovariance() throws IOException {
-        Dataset data = Dataset.of(DataReader.read(input));
+        Dataset data = Dataset.read(input);
         UnknownCovarianceMean m = UnknownCovarianceMean.of(data.size(), data.dimension(),
                 ApproxDp.of(budget.epsilon, delta), beta);
         if (assumeVariances != null) {
@@ -338,7 +338,7 @@ final class MeanCommand implements Callable<Integer> {
                 v[i] = c.get(i, i);
             }
         }
-        Dataset data = Dataset.of(DataReader.read(input));
+        Dataset data = Dataset.read(input);
         if (data.dimension() != v.length) {
             throw new IllegalArgumentException("the covariance proxy is " + v.length + "-dimensional but "
                     + input.getFileName() + " has " + data.dimension() + " columns");
