@@ -8,7 +8,8 @@ import org.ejml.data.DMatrixRMaj;
  * {@code x -> L^{-1} x}), so an engine can stream the rows through it chunk by chunk instead of materialising the
  * mapped n x d matrix: {@code rows(x) -> gram(rows)} in one pass over the data. Output row i depends on input row
  * i alone (and on public or released parameters), so the result does not depend on how the rows are cut into
- * chunks. It may travel to a cluster executor, hence {@link Serializable}.
+ * chunks. It may travel to a cluster executor, hence {@link Serializable}. {@link #apply} runs inside the engine's
+ * pass, on the engine's per-thread scratch: it must not call the engine.
  */
 public interface RowChunkMap extends Serializable {
 
