@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.dpgauss.io.DataReader;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.PrivateRelease;
 import org.dpgauss.release.Releases;
@@ -72,7 +71,7 @@ final class BhsMeanOptions {
             ctx.put("input", input.toString());
             return ReleasePrinter.print(main, r, ctx);
         }
-        Dataset data = Dataset.of(DataReader.read(input));
+        Dataset data = Dataset.read(input);
         CovarianceAwareMean mech = CovarianceAwareMean.of(data.size(), data.dimension(), ApproxDp.of(epsilon, delta), alpha,
                 lambda0 == null ? Double.NaN : lambda0, rule, uncertified);
         PrivateRelease r = Releases.run(mech, data, delta, main.releaseContext());

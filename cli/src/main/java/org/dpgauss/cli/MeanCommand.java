@@ -192,7 +192,7 @@ final class MeanCommand implements Callable<Integer> {
             return ReleasePrinter.print(main, r, ctx);
         }
 
-        Dataset data = Dataset.of(DataReader.read(input));
+        Dataset data = Dataset.read(input);
         if (centre != null && centre.length != data.dimension()) {
             throw new IllegalArgumentException("--centre has " + centre.length + " coordinates but "
                     + input.getFileName() + " has " + data.dimension() + " columns");
@@ -225,7 +225,7 @@ final class MeanCommand implements Callable<Integer> {
             ctx.put("input", input.toString());
             return ReleasePrinter.print(main, r, ctx);
         }
-        Dataset data = Dataset.of(DataReader.read(input));
+        Dataset data = Dataset.read(input);
         if (centre != null && centre.length != data.dimension()) {
             throw new IllegalArgumentException("--centre has " + centre.length + " coordinates but "
                     + input.getFileName() + " has " + data.dimension() + " columns");
@@ -290,7 +290,7 @@ final class MeanCommand implements Callable<Integer> {
             ctx.put("input", input.toString());
             return ReleasePrinter.print(main, r, ctx);
         }
-        Dataset data = Dataset.of(DataReader.read(input));
+        Dataset data = Dataset.read(input);
         if (data.dimension() != sigma.dimension()) {
             throw new IllegalArgumentException("the covariance proxy is " + sigma.dimension() + "-dimensional but "
                     + input.getFileName() + " has " + data.dimension() + " columns");
@@ -319,7 +319,7 @@ final class MeanCommand implements Callable<Integer> {
             ctx.put("input", input.toString());
             return ReleasePrinter.print(main, r, ctx);
         }
-        Dataset data = Dataset.of(DataReader.read(input));
+        Dataset data = Dataset.read(input);
         UnknownCovarianceMean m = UnknownCovarianceMean.of(data.size(), data.dimension(),
                 ApproxDp.of(budget.epsilon, delta), beta);
         if (assumeVariances != null) {
@@ -369,7 +369,7 @@ final class MeanCommand implements Callable<Integer> {
             ctx.put("input", input.toString());
             return ReleasePrinter.print(main, r, ctx);
         }
-        Dataset data = Dataset.of(DataReader.read(input));
+        Dataset data = Dataset.read(input);
         if (data.dimension() != v.length) {
             throw new IllegalArgumentException("the covariance proxy is " + v.length + "-dimensional but "
                     + input.getFileName() + " has " + data.dimension() + " columns");

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.dpgauss.io.DataReader;
 import org.dpgauss.io.NpyWriter;
 import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.projection.PoissonSubsampledProjection;
@@ -132,7 +131,7 @@ final class ProjectCommand implements Callable<Integer> {
                 release = ClusterOptions.release(rm, t, delta, context);
             }
         } else {
-            Dataset data = Dataset.of(DataReader.read(input));
+            Dataset data = Dataset.read(input);
             release = Releases.run(mech, data, delta, context);
         }
         if (release.isPass()) {

@@ -118,7 +118,7 @@ final class SampleCommand implements Callable<Integer> {
         }
         // The file is parsed (and validated) first because a CSV's n is known only then; every decision below up to
         // the mechanism call depends only on the public n and d.
-        Dataset data = Dataset.of(DataReader.read(input));
+        Dataset data = Dataset.read(input);
         int n = data.size();
         int d = data.dimension();
         PrivateMechanism mechanism;

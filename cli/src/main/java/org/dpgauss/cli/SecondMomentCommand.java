@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.dpgauss.io.DataReader;
 import org.dpgauss.privacy.Zcdp;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.PrivateRelease;
@@ -206,7 +205,7 @@ final class SecondMomentCommand implements Callable<Integer> {
                 r = ClusterOptions.release(rm, t, delta, context);
             }
         } else {
-            Dataset data = Dataset.of(DataReader.read(input));
+            Dataset data = Dataset.read(input);
             r = Releases.run(mech, data, delta, main.releaseContext());
         }
         if (!main.json && r.parameters().has("noiseOverSplitThreshold")) {

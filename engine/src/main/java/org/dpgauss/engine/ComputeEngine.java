@@ -3,6 +3,7 @@ package org.dpgauss.engine;
 import org.dpgauss.linalg.CholeskyResult;
 import org.dpgauss.linalg.GoodSubset;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.linalg.RowChunkMap;
 import org.dpgauss.linalg.SymmetricEigen;
 import org.dpgauss.random.CounterBasedGenerator;
 import org.ejml.data.DMatrixRMaj;
@@ -33,6 +34,22 @@ public interface ComputeEngine extends AutoCloseable {
      * @param weights per-row weights indexed by row, finite and >= 0 (null: all ones)
      */
     DMatrixRMaj weightedGram(RowBlockMatrix y, int[] rows, double[] weights, double divisor);
+
+    /**
+     * The Gram of mapped rows, {@code (1/divisor) sum_i f(x_i) f(x_i)^T}: by default
+     * {@code weightedGram(RowChunkMap.materialise(f, x, this::whiten), null, null, divisor)}; an engine may compute
+     * it without forming the mapped rows, equal to that to rounding (the OpenBLAS engine streams them chunk by chunk
+     * and whitens by a product with {@code L^{-1}}). Each row's image depends on that row alone, so the bits are a
+     * function of the engine and the rows, not of how a caller splits its passes.
+     *
+     * @param x the rows (not modified)
+     * @param f the row map (whitening and clipping)
+     * @param divisor m &gt; 0
+     * @return the symmetric d x d matrix
+     */
+    default DMatrixRMaj mappedGram(RowBlockMatrix x, RowChunkMap f, double divisor) {
+        return weightedGram(RowChunkMap.materialise(f, x, this::whiten), null, null, divisor);
+    }
 
     /** Cholesky {@code A = L L^T} of a symmetric matrix (lower triangle read) with an explicit verdict. */
     CholeskyResult cholesky(DMatrixRMaj a);

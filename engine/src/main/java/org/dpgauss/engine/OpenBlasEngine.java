@@ -6,6 +6,7 @@ import org.dpgauss.cpu.openblas.PrunedNeighbourCounts;
 import org.dpgauss.linalg.CholeskyResult;
 import org.dpgauss.linalg.GoodSubset;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.linalg.RowChunkMap;
 import org.dpgauss.linalg.SymmetricEigen;
 import org.dpgauss.random.CounterBasedGenerator;
 import org.ejml.data.DMatrixRMaj;
@@ -60,6 +61,12 @@ public final class OpenBlasEngine implements ComputeEngine {
     @Override
     public DMatrixRMaj weightedGram(RowBlockMatrix y, int[] rows, double[] weights, double divisor) {
         return OpenBlasPrimitives.weightedGram(y, rows, weights, divisor);
+    }
+
+    /** Streamed: the mapped rows are never formed ({@link OpenBlasPrimitives#mappedGram}). */
+    @Override
+    public DMatrixRMaj mappedGram(RowBlockMatrix x, RowChunkMap f, double divisor) {
+        return OpenBlasPrimitives.mappedGram(x, f, divisor);
     }
 
     @Override

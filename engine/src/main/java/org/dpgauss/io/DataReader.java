@@ -16,6 +16,9 @@ import org.dpgauss.linalg.RowBlockMatrix;
  * <p>Every failure is an {@link IOException} whose message starts with the file name: a
  * {@link DataFormatException} for bad content or an unsupported extension, a
  * {@link java.nio.file.NoSuchFileException} ("data.csv: no such file") for a missing file.
+ *
+ * <p>Every value of a matrix it returns is finite: each reader rejects NaN and infinities as it parses them, naming
+ * the row and the column ({@code Dataset.read} relies on this and does not scan the rows again).
  */
 public final class DataReader {
 

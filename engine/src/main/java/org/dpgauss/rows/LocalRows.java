@@ -3,6 +3,7 @@ package org.dpgauss.rows;
 import java.util.Objects;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.linalg.RowChunkMap;
 import org.dpgauss.random.ChaCha20;
 import org.ejml.data.DMatrixRMaj;
 
@@ -129,6 +130,24 @@ public final class LocalRows implements RowSource {
         DMatrixRMaj group = null;
         for (int b = 0; b < blocks.length; b++) {
             group = RowSource.fold(group, RowSource.blockGram(engine, blocks[b], 1.0));
+            if (b == blocks.length - 1 || layout.groupOf(b + 1) != layout.groupOf(b)) {
+                total = RowSource.fold(total, group);
+                group = null;
+            }
+        }
+        return RowSource.scaleGram(total, divisor);
+    }
+
+    @Override
+    public DMatrixRMaj gram(RowChunkMap f, double divisor) {
+        Objects.requireNonNull(f, "map");
+        if (blocks.length == 1) {
+            return engine.mappedGram(blocks[0], f, divisor);
+        }
+        DMatrixRMaj total = null;
+        DMatrixRMaj group = null;
+        for (int b = 0; b < blocks.length; b++) {
+            group = RowSource.fold(group, engine.mappedGram(blocks[b], f, 1.0));
             if (b == blocks.length - 1 || layout.groupOf(b + 1) != layout.groupOf(b)) {
                 total = RowSource.fold(total, group);
                 group = null;

@@ -2,6 +2,7 @@ package org.dpgauss.rows;
 
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.linalg.RowChunkMap;
 import org.dpgauss.random.ChaCha20;
 import org.ejml.data.DMatrixRMaj;
 
@@ -39,6 +40,18 @@ public interface RowSource {
      * @return the symmetric d x d matrix
      */
     DMatrixRMaj gram(double divisor);
+
+    /**
+     * The Gram matrix of the mapped rows {@code (1/divisor) sum_i f(x_i) f(x_i)^T} in one pass, with the rule of
+     * {@link #gram(double)} and the engine's {@code mappedGram} of each block in place of its Gram (the mapped rows
+     * are not formed where the engine streams them), so two implementations with the same layout and engine return
+     * the same bits.
+     *
+     * @param f a row-local public map (whitening and clipping)
+     * @param divisor m &gt; 0
+     * @return the symmetric d x d matrix
+     */
+    DMatrixRMaj gram(RowChunkMap f, double divisor);
 
     /**
      * The Gaussian projection {@code X^T G} (d x r), {@code G_ij = generator.normal(i r + j)} for the row at position

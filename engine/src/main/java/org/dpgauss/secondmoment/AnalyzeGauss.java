@@ -300,8 +300,8 @@ public final class AnalyzeGauss implements SecondMomentMethod, RowSourceMechanis
         }
         SymmetricNoise noise = noiseFor(noiseOverride, random);
         double sigma = sigma(n, d);
-        RowSource clipped = x.map(RowBounds.scaleAndClipMap(1.0, radius));
-        return noise.perturb(clipped.gram(n), sigma);
+        // the Gram of the rows clipped to R, clipped chunk by chunk on their way in (no clipped copy of the data)
+        return noise.perturb(x.gram(RowBounds.clipMap(radius), n), sigma);
     }
 
     /** Whether a statement with this noise seam is certified by the recipe: only with the secure sampler. */

@@ -5,6 +5,7 @@ import java.util.Objects;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.CholeskyResult;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.linalg.RowChunkMap;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
@@ -16,7 +17,6 @@ import org.dpgauss.release.PublicContext;
 import org.dpgauss.release.PublicParameters;
 import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Statement;
-import org.dpgauss.rows.BlockMap;
 import org.dpgauss.rows.LocalRows;
 import org.dpgauss.rows.RowSource;
 import org.dpgauss.rows.RowSourceMechanism;
@@ -562,8 +562,8 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
         CommonOps_DDRM.scale(Math.sqrt(priorScale), lower);
         DMatrixRMaj z = null;
         for (int i = 0; i < fractions.length; i++) {
-            RowSource w = x.map(new WhitenAndClip(lower, tau)); // rows ClipRow(L^-1 x_j, tau)
-            z = SpectralMetrics.psdProjection(noise.perturb(w.gram(n), sigma[i]), 0);
+            // the Gram of the rows ClipRow(L^-1 x_j, tau), streamed: the whitened rows are not kept
+            z = SpectralMetrics.psdProjection(noise.perturb(x.gram(new WhitenAndClip(lower, tau), n), sigma[i]), 0);
             if (i < fractions.length - 1) {
                 DMatrixRMaj shifted = z.copy();
                 for (int k = 0; k < d; k++) {
@@ -586,7 +586,7 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
     }
 
     /** Rows {@code x_j -> ClipRow(L^-1 x_j, tau)} ({@link #clipRows}), for a released L. */
-    private static final class WhitenAndClip implements BlockMap {
+    private static final class WhitenAndClip implements RowChunkMap {
         private static final long serialVersionUID = 1L;
         private final DMatrixRMaj lower;
         private final double tau;
@@ -597,10 +597,13 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
         }
 
         @Override
-        public RowBlockMatrix apply(RowBlockMatrix x, ComputeEngine engine) {
-            RowBlockMatrix w = engine.whiten(x, lower); // rows L^-1 x_j
-            clipRows(w, x, lower, tau);
-            return w;
+        public DMatrixRMaj whitening() {
+            return lower;
+        }
+
+        @Override
+        public void apply(double[] rows, int offset, int count, RowBlockMatrix source, int first) {
+            clipRows(rows, offset, count, source, first, lower, tau, new double[source.cols()]);
         }
     }
 
@@ -610,24 +613,29 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
      * again from its direction {@code 2^-e x_j} and clipped there (see the class comment).
      */
     static void clipRows(RowBlockMatrix w, RowBlockMatrix x, DMatrixRMaj lower, double tau) {
-        int d = w.cols();
-        double target = tau * RowBounds.safety(d);
-        double[] row = new double[d];
+        double[] row = new double[w.cols()];
         for (int b = 0; b < w.blockCount(); b++) {
-            double[] blk = w.block(b);
-            int count = w.blockRowCount(b);
-            for (int r = 0; r < count; r++) {
-                if (RowBounds.clipPlain(blk, r * d, d, target)) {
-                    continue; // finite and in the plain range: clipped in place, as RowBounds.clip would
-                }
-                System.arraycopy(blk, r * d, row, 0, d);
-                if (!allFinite(row)) {
-                    x.copyRow(w.blockStart(b) + r, row, 0);
-                    whitenDirection(row, lower, tau, target);
-                    System.arraycopy(row, 0, blk, r * d, d);
-                } else if (RowBounds.clip(row, tau, target) != 1.0) {
-                    System.arraycopy(row, 0, blk, r * d, d);
-                }
+            clipRows(w.block(b), 0, w.blockRowCount(b), x, w.blockStart(b), lower, tau, row);
+        }
+    }
+
+    /** {@link #clipRows} on the whitened rows {@code first..first+count-1} of x, held in {@code w} from offset. */
+    private static void clipRows(double[] w, int offset, int count, RowBlockMatrix x, int first, DMatrixRMaj lower,
+            double tau, double[] row) {
+        int d = x.cols();
+        double target = tau * RowBounds.safety(d);
+        for (int r = 0; r < count; r++) {
+            int off = offset + r * d;
+            if (RowBounds.clipPlain(w, off, d, target)) {
+                continue; // finite and in the plain range: clipped in place, as RowBounds.clip would
+            }
+            System.arraycopy(w, off, row, 0, d);
+            if (!allFinite(row)) {
+                x.copyRow(first + r, row, 0);
+                whitenDirection(row, lower, tau, target);
+                System.arraycopy(row, 0, w, off, d);
+            } else if (RowBounds.clip(row, tau, target) != 1.0) {
+                System.arraycopy(row, 0, w, off, d);
             }
         }
     }

@@ -3,9 +3,11 @@ package org.dpgauss.secondmoment;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.Norms;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.linalg.RowChunkMap;
 import org.dpgauss.rows.BlockMap;
 import org.dpgauss.rows.RowSource;
 import org.dpgauss.rows.RowTest;
+import org.ejml.data.DMatrixRMaj;
 
 /**
  * Norm bounds and norm clipping of the input rows ({@code ClipRow} of spec second-moment-estimation §2.1).
@@ -76,6 +78,45 @@ final class RowBounds {
     /** {@link #scaleAndClip} as a row map. */
     static BlockMap scaleAndClipMap(double scale, double radius) {
         return new ScaleAndClip(scale, radius);
+    }
+
+    /**
+     * Rows {@code x -> ClipRow(x, radius)} on their way into a Gram ({@link RowSource#gram(RowChunkMap, double)}):
+     * the rows of {@code scaleAndClip(x, 1, radius)}, bit for bit ({@link #clipPlain} decides and scales as
+     * {@link #clip} on the plain path), clipped in the engine's chunk instead of a copy of the data.
+     */
+    static RowChunkMap clipMap(double radius) {
+        return new Clip(radius);
+    }
+
+    private static final class Clip implements RowChunkMap {
+        private static final long serialVersionUID = 1L;
+        private final double radius;
+
+        Clip(double radius) {
+            this.radius = radius;
+        }
+
+        @Override
+        public DMatrixRMaj whitening() {
+            return null;
+        }
+
+        @Override
+        public void apply(double[] rows, int offset, int count, RowBlockMatrix source, int first) {
+            int d = source.cols();
+            double target = radius * safety(d);
+            double[] row = null;
+            for (int r = 0; r < count; r++) {
+                int off = offset + r * d;
+                if (!clipPlain(rows, off, d, target)) { // zero, tiny, huge or (whitened) non-finite: careful path
+                    row = row == null ? new double[d] : row;
+                    System.arraycopy(rows, off, row, 0, d);
+                    scaleAndClipRow(row, 1.0, radius, target);
+                    System.arraycopy(row, 0, rows, off, d);
+                }
+            }
+        }
     }
 
     private static final class ScaleAndClip implements BlockMap {
@@ -258,37 +299,61 @@ final class RowBounds {
     }
 
     /**
-     * {@link #clip} on {@code a[off, off + len)} in place for a row on its plain path, in one pass: the same
-     * sequential sum of squares (so the same bits) with the largest |entry| beside it, where {@code clip} preceded
-     * by a finiteness scan reads the row three times. Returns false, the row untouched, when the row is not finite
-     * (the sum is then NaN or infinite) or its largest |entry| lies outside the plain range: the caller takes the
-     * careful path.
+     * {@link #clip} on {@code a[off, off + len)} in place for a row on its plain path, bit for bit. Returns false,
+     * the row untouched, when the row is not finite (the sum is then NaN or infinite) or its largest |entry| lies
+     * outside the plain range: the caller takes the careful path.
+     *
+     * <p>One pass with four independent sums of squares (the sequential sum is a chain of dependent additions, four
+     * times slower) and the largest |entry| beside them decides most rows: every order of adding d non-negative
+     * rounded squares lies within a relative {@code gamma_d = d U / (1 - d U)} of the exact sum (Higham, <i>Accuracy
+     * and Stability of Numerical Algorithms</i>, 2nd ed., §4.2), so a four-way sum below {@code target^2 (1 - 4 (d +
+     * 2) U)} puts the sequential sum below {@code target^2} too and the row is kept, as {@code clip} would keep it.
+     * Only a row near or above the target pays for the sequential sum, which then decides as in {@code clip}.
      */
     static boolean clipPlain(double[] a, int off, int len, double target) {
-        double s = 0;
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
         double m0 = 0;
         double m1 = 0;
         int j = off;
         int end = off + len;
-        for (; j + 1 < end; j += 2) { // two max chains beside the one sum chain; max is exact in any order
+        for (; j + 3 < end; j += 4) { // max is exact in any order
             double x = a[j];
             double y = a[j + 1];
-            s += x * x;
-            s += y * y;
+            double z = a[j + 2];
+            double w = a[j + 3];
+            s0 += x * x;
+            s1 += y * y;
+            s2 += z * z;
+            s3 += w * w;
             double ax = Math.abs(x);
             double ay = Math.abs(y);
+            double az = Math.abs(z);
+            double aw = Math.abs(w);
             m0 = ax > m0 ? ax : m0;
             m1 = ay > m1 ? ay : m1;
+            m0 = az > m0 ? az : m0;
+            m1 = aw > m1 ? aw : m1;
         }
-        if (j < end) {
+        for (; j < end; j++) {
             double x = a[j];
-            s += x * x;
+            s0 += x * x;
             double ax = Math.abs(x);
             m0 = ax > m0 ? ax : m0;
         }
+        double fast = (s0 + s1) + (s2 + s3);
         double max = Math.max(m0, m1);
-        if (!Double.isFinite(s) || max < SAFE_LOW || max > SAFE_HIGH) {
-            return false;
+        if (!Double.isFinite(fast) || max < SAFE_LOW || max > SAFE_HIGH) {
+            return false; // a NaN or infinite entry makes every order of the sum NaN or infinite
+        }
+        if (fast < target * target * (1 - 4.0 * (len + 2) * LevelSchedule.U)) {
+            return true; // kept: the sequential norm is below the target as well
+        }
+        double s = 0; // the sequential sum of clip (plainNorm)
+        for (int k = off; k < end; k++) {
+            s += a[k] * a[k];
         }
         double norm = Math.sqrt(s);
         if (norm > target) {

@@ -240,15 +240,18 @@ public final class SpectralMetrics {
             throw new ArithmeticException("symmetric eigendecomposition did not converge");
         }
         DMatrixRMaj out = new DMatrixRMaj(d, d);
+        double[] o = out.data;
         for (int k = 0; k < d; k++) {
             double w = f.applyAsDouble(eig.getEigenvalue(k).getReal());
-            DMatrixRMaj v = eig.getEigenVector(k);
-            double nv = NormOps_DDRM.normF(v);
+            DMatrixRMaj vk = eig.getEigenVector(k);
+            double nv = NormOps_DDRM.normF(vk);
             w /= nv * nv; // EJML's vectors are orthogonal; normalise them to be safe
-            for (int i = 0; i < d; i++) {
-                double vi = w * v.get(i);
+            double[] v = vk.data; // a d x 1 vector: entry i at index i
+            for (int i = 0; i < d; i++) { // the rank-one sums on the raw arrays, in the same order
+                double vi = w * v[i];
+                int row = i * d;
                 for (int j = 0; j < d; j++) {
-                    out.add(i, j, vi * v.get(j));
+                    o[row + j] += vi * v[j];
                 }
             }
         }

@@ -12,6 +12,7 @@ import org.dpgauss.linalg.CholeskyResult;
 import org.dpgauss.linalg.CholeskyVerdict;
 import org.dpgauss.linalg.GoodSubset;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.linalg.RowChunkMap;
 import org.dpgauss.linalg.SymmetricEigen;
 import org.dpgauss.random.ChaCha20;
 import org.dpgauss.random.CounterBasedGenerator;
@@ -152,6 +153,74 @@ public abstract class ComputeEngineContractTest {
         int[] subset = java.util.stream.IntStream.range(0, n).filter(i -> i % 3 != 1).toArray();
         double m = 2.5 * n;
         assertClose(NaiveReference.gram(y, subset, w, m), engine.weightedGram(ym, subset, w, m), "weighted subset");
+    }
+
+    /**
+     * A row map for the mapped Gram: rows longer than {@code c} scaled to norm c, rows that are not finite (a
+     * whitening overflowed) replaced by zero, after the optional whitening by {@code lower}.
+     */
+    static final class ClipTo implements RowChunkMap {
+        private static final long serialVersionUID = 1L;
+        private final DMatrixRMaj lower;
+        private final double c;
+
+        ClipTo(DMatrixRMaj lower, double c) {
+            this.lower = lower;
+            this.c = c;
+        }
+
+        @Override
+        public DMatrixRMaj whitening() {
+            return lower;
+        }
+
+        @Override
+        public void apply(double[] rows, int offset, int count, RowBlockMatrix source, int first) {
+            int d = source.cols();
+            for (int r = 0; r < count; r++) {
+                clip(rows, offset + r * d, d, c);
+            }
+        }
+
+        static void clip(double[] a, int off, int d, double c) {
+            double s = 0;
+            for (int j = off; j < off + d; j++) {
+                s += a[j] * a[j];
+            }
+            double norm = Math.sqrt(s);
+            double f = !Double.isFinite(norm) ? 0.0 : norm > c ? c / norm : 1.0;
+            for (int j = off; j < off + d; j++) {
+                a[j] *= f;
+            }
+        }
+    }
+
+    /** The Gram of whitened (or raw) rows clipped to about their median norm, so some rows are clipped. */
+    @ParameterizedTest
+    @MethodSource("shapes")
+    void mappedGramMatchesNaive(int n, int d, int blockRows) {
+        double[][] x = gaussian(n, d, 31 + n);
+        RowBlockMatrix xm = RowBlockMatrix.of(x, blockRows);
+        DMatrixRMaj l = engine.cholesky(spd(d, 32 + d)).lower();
+        double[][] whitened = NaiveReference.product(x, false, NaiveReference.inverse(arr(l)), true);
+        double m = 2.5 * n;
+        for (boolean whiten : new boolean[] {false, true}) {
+            double[][] rows = whiten ? whitened : x;
+            double[] norms = java.util.Arrays.stream(rows).mapToDouble(org.dpgauss.linalg.Norms::euclidean).sorted()
+                    .toArray();
+            double c = norms[n / 2];
+            double[][] clipped = new double[n][];
+            for (int i = 0; i < n; i++) {
+                clipped[i] = rows[i].clone();
+                ClipTo.clip(clipped[i], 0, d, c);
+            }
+            DMatrixRMaj g = engine.mappedGram(xm, new ClipTo(whiten ? l : null, c), m);
+            assertClose(NaiveReference.gram(clipped, null, null, m), g, whiten ? "whitened, clipped" : "clipped");
+            assertArrayEquals(x[n - 1], xm.row(n - 1), 0.0, "the rows are not modified");
+        }
+        assertThrows(IllegalArgumentException.class, () -> engine.mappedGram(xm, new ClipTo(null, 1), 0.0));
+        assertThrows(IllegalArgumentException.class,
+                () -> engine.mappedGram(xm, new ClipTo(new DMatrixRMaj(d + 1, d + 1), 1), 1.0));
     }
 
     @Test

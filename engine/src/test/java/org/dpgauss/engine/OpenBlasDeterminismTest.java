@@ -2,6 +2,7 @@ package org.dpgauss.engine;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -37,8 +38,9 @@ class OpenBlasDeterminismTest {
         DMatrixRMaj proj = e.gaussianProjection(X, 19, ChaCha20.withKey(new int[] {1, 2, 3, 4, 5, 6, 7, 8}, 1L), 5);
         RowBlockMatrix dist = e.largestReferenceDistances(X, X.selectRows(new int[] {3, 50, 900, 4000, 8999}), 3);
         DMatrixRMaj eig = e.symmetricEigen(gram).vectors();
+        DMatrixRMaj mapped = e.mappedGram(X, new ComputeEngineContractTest.ClipTo(l, 6.0), n);
         return concat(gram.data, weighted.data, l.data, norms, z.block(1), z.block(3), proj.data, dist.block(0),
-                eig.data);
+                eig.data, mapped.data);
     }
 
     private static double[] concat(double[]... parts) {
@@ -87,6 +89,43 @@ class OpenBlasDeterminismTest {
         DMatrixRMaj proj1 = e.gaussianProjection(X, 6, ChaCha20.withKey(new int[] {9, 9, 9, 9, 9, 9, 9, 9}, 0L), 0);
         DMatrixRMaj proj2 = e.gaussianProjection(other, 6, ChaCha20.withKey(new int[] {9, 9, 9, 9, 9, 9, 9, 9}, 0L), 0);
         assertArrayEquals(bits(proj1.data), bits(proj2.data), "projection");
+        DMatrixRMaj l = e.cholesky(e.weightedGram(X, null, null, 9000)).lower();
+        assertArrayEquals(bits(e.mappedGram(X, new ComputeEngineContractTest.ClipTo(l, 6.0), 9000).data),
+                bits(e.mappedGram(other, new ComputeEngineContractTest.ClipTo(l, 6.0), 9000).data), "mapped Gram");
         assertEquals(X, other);
+    }
+
+    /**
+     * A factor whose inverse overflows ({@code -b/(a c)} with a = c = 1e-160) is solved by substitution, chunk by
+     * chunk: the bits of whitening the whole matrix, clipping it and taking its Gram.
+     */
+    @Test
+    void aFactorWithoutAFiniteInverseIsSolvedBySubstitution() {
+        ComputeEngine e = OpenBlasEngine.instance();
+        DMatrixRMaj l = new DMatrixRMaj(new double[][] {{1e-160, 0, 0}, {1, 1e-160, 0}, {0.5, 2, 3}});
+        double[][] y = ComputeEngineContractTest.gaussian(3000, 3, 5);
+        double[][] ly = new double[3000][3];
+        for (int i = 0; i < 3000; i++) { // x = L y: finite whitened rows (y, up to the cancellation in x_1)
+            for (int j = 0; j < 3; j++) {
+                for (int k = 0; k <= j; k++) {
+                    ly[i][j] += l.get(j, k) * y[i][k];
+                }
+            }
+        }
+        RowBlockMatrix x = RowBlockMatrix.of(ly, 1100);
+        ComputeEngineContractTest.ClipTo f = new ComputeEngineContractTest.ClipTo(l, 1e170);
+        RowBlockMatrix solved = org.dpgauss.linalg.RowChunkMap.materialise(f, x, e::whiten);
+        double[] expected = e.weightedGram(solved, null, null, 3000).data;
+        assertTrue(expected[0] > 0, "the rows are not all replaced by zero");
+        assertArrayEquals(bits(expected), bits(e.mappedGram(x, f, 3000).data));
+        // with a finite inverse the product differs from the substitution in the last bits only
+        DMatrixRMaj good = new DMatrixRMaj(new double[][] {{2, 0, 0}, {1, 3, 0}, {0.5, 2, 3}});
+        ComputeEngineContractTest.ClipTo g = new ComputeEngineContractTest.ClipTo(good, 1e170);
+        double[] exact = e.weightedGram(org.dpgauss.linalg.RowChunkMap.materialise(g, x, e::whiten), null, null, 3000)
+                .data;
+        double[] product = e.mappedGram(x, g, 3000).data;
+        for (int k = 0; k < exact.length; k++) {
+            assertEquals(exact[k], product[k], 1e-13 * Math.abs(exact[k]));
+        }
     }
 }

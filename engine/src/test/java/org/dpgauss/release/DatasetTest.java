@@ -22,6 +22,33 @@ class DatasetTest {
         assertThrows(IllegalArgumentException.class, () -> Dataset.of(new double[][] {{}}));
     }
 
+    /** From a file: the reader's check is the only one, and it still names the row and the column. */
+    @Test
+    void readRejectsNonFiniteValuesWithTheirCell(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        double[][] rows = new double[1000][7];
+        for (int i = 0; i < rows.length; i++) {
+            for (int j = 0; j < 7; j++) {
+                rows[i][j] = i - 3.5 * j;
+            }
+        }
+        java.nio.file.Path ok = dir.resolve("ok.npy");
+        org.dpgauss.io.NpyWriter.write(ok, org.dpgauss.linalg.RowBlockMatrix.of(rows));
+        Dataset d = Dataset.read(ok);
+        assertEquals(1000, d.size());
+        assertEquals(rows[999][6], d.matrix().get(999, 6), 0.0);
+        for (double bad : new double[] {Double.NaN, Double.NEGATIVE_INFINITY}) {
+            rows[700][5] = bad;
+            java.nio.file.Path npy = dir.resolve("bad.npy");
+            org.dpgauss.io.NpyWriter.write(npy, org.dpgauss.linalg.RowBlockMatrix.of(rows));
+            Exception e = assertThrows(org.dpgauss.io.DataFormatException.class, () -> Dataset.read(npy));
+            assertTrue(e.getMessage().contains("701") && e.getMessage().contains("6"), e.getMessage());
+        }
+        java.nio.file.Path csv = dir.resolve("bad.csv");
+        java.nio.file.Files.writeString(csv, "a,b\n1,2\n3,inf\n");
+        assertThrows(org.dpgauss.io.DataFormatException.class, () -> Dataset.read(csv));
+    }
+
     @Test
     void rowsAreCopied() {
         double[][] rows = {{1, 2}};

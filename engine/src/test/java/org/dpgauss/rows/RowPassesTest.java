@@ -57,6 +57,57 @@ class RowPassesTest {
                 rows.gaussianProjection(4, ChaCha20.withKey(key, 0)).data, 0.0);
     }
 
+    /** Rows whitened by a lower factor and clipped to norm 2: a streamed map. */
+    private static final class WhitenClip implements org.dpgauss.linalg.RowChunkMap {
+        private static final long serialVersionUID = 1L;
+        private final org.ejml.data.DMatrixRMaj lower;
+
+        WhitenClip(org.ejml.data.DMatrixRMaj lower) {
+            this.lower = lower;
+        }
+
+        @Override
+        public org.ejml.data.DMatrixRMaj whitening() {
+            return lower;
+        }
+
+        @Override
+        public void apply(double[] rows, int offset, int count, RowBlockMatrix source, int first) {
+            int d = source.cols();
+            for (int r = 0; r < count; r++) {
+                double s = 0;
+                for (int j = 0; j < d; j++) {
+                    s += rows[offset + r * d + j] * rows[offset + r * d + j];
+                }
+                double c = Math.sqrt(s) > 2 ? 2 / Math.sqrt(s) : 1.0;
+                for (int j = 0; j < d; j++) {
+                    rows[offset + r * d + j] *= c;
+                }
+            }
+        }
+    }
+
+    /**
+     * The Gram of mapped rows is the engine's mappedGram on one block (the EJML default: whiten, map, Gram, so the
+     * bits of map-then-gram) and the layout's fold of the block results on several, equal to rounding.
+     */
+    @Test
+    void mappedGramIsTheEngineOnOneBlockAndTheFoldOnSeveral() {
+        RowBlockMatrix x = gaussian(1000, 5, 4);
+        WhitenClip f = new WhitenClip(CPU.cholesky(CPU.weightedGram(x, null, null, 1000)).lower());
+        double[] whole = CPU.mappedGram(x, f, 1000).data;
+        assertArrayEquals(whole, LocalRows.of(x, CPU).gram(f, 1000).data, 0.0);
+        BlockMap asMap = (b, e) -> org.dpgauss.linalg.RowChunkMap.materialise(f, b, e::whiten);
+        assertArrayEquals(whole, LocalRows.of(x, CPU).map(asMap).gram(1000).data, 0.0, "map, then Gram");
+        LocalRows blocked = LocalRows.of(x, CPU, RowLayout.of(64, 3));
+        double[] g = blocked.gram(f, 1000).data;
+        assertArrayEquals(blocked.map(asMap).gram(1000).data, g, 0.0, "map, then Gram, in the same layout");
+        for (int k = 0; k < g.length; k++) {
+            assertEquals(whole[k], g[k], 1e-14 * Math.abs(whole[k]) + 1e-16);
+        }
+        assertEquals(1000, blocked.rows());
+    }
+
     /** Several blocks: the projection's G rows follow the row position, so the result is D^T G to rounding. */
     @Test
     void blocksAgreeWithTheWholeMatrixToRounding() {

@@ -198,6 +198,12 @@ class CovarianceAwareMeanRowsTest {
         }
 
         @Override
+        public DMatrixRMaj gram(org.dpgauss.linalg.RowChunkMap f, double divisor) {
+            passes[0]++;
+            return inner.gram(f, divisor);
+        }
+
+        @Override
         public DMatrixRMaj gaussianProjection(int r, org.dpgauss.random.ChaCha20 generator) {
             passes[0]++;
             return inner.gaussianProjection(r, generator);

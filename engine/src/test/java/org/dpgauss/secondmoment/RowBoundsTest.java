@@ -74,12 +74,22 @@ class RowBoundsTest {
     void clipPlainEqualsClipOrDeclines() {
         SplittableRandom rnd = new SplittableRandom(61);
         double target = 4.0 * RowBounds.safety(7);
-        for (int d : new int[] {1, 6, 7}) {
-            for (int t = 0; t < 200; t++) {
+        for (int d : new int[] {1, 6, 7, 100}) {
+            for (int t = 0; t < 300; t++) {
                 double[] buf = new double[d + 3];
                 double scale = t % 2 == 0 ? 0.5 : 3.0; // short and long rows: kept and clipped
                 for (int j = 0; j < buf.length; j++) {
                     buf[j] = rnd.nextGaussian() * scale;
+                }
+                if (t % 5 == 0) { // within a few ulps of the target: decided by the sequential sum
+                    double norm = 0;
+                    for (int j = 2; j < 2 + d; j++) {
+                        norm += buf[j] * buf[j];
+                    }
+                    double f = target / Math.sqrt(norm) * (1 + (t % 3 - 1) * 0x1p-50);
+                    for (int j = 2; j < 2 + d; j++) {
+                        buf[j] *= f;
+                    }
                 }
                 double[] expected = java.util.Arrays.copyOfRange(buf, 2, 2 + d);
                 RowBounds.clip(expected, 4.0, target);

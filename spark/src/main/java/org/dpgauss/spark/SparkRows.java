@@ -27,6 +27,7 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.linalg.RowChunkMap;
 import org.dpgauss.random.ChaCha20;
 import org.dpgauss.rows.BlockMap;
 import org.dpgauss.rows.BlockPass;
@@ -551,6 +552,15 @@ public final class SparkRows implements RowSource {
         boolean single = layout.blockCount(rows) == 1;
         double div = single ? divisor : 1.0;
         DMatrixRMaj sum = reduce((index, m, e) -> RowSource.blockGram(e, m, div), RowSource::fold);
+        return single ? sum : RowSource.scaleGram(sum, divisor);
+    }
+
+    @Override
+    public DMatrixRMaj gram(RowChunkMap f, double divisor) {
+        Objects.requireNonNull(f, "map");
+        boolean single = layout.blockCount(rows) == 1;
+        double div = single ? divisor : 1.0;
+        DMatrixRMaj sum = reduce((index, m, e) -> e.mappedGram(m, f, div), RowSource::fold);
         return single ? sum : RowSource.scaleGram(sum, divisor);
     }
 

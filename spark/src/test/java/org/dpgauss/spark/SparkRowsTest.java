@@ -8,11 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.engine.CpuEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.linalg.RowChunkMap;
 import org.dpgauss.random.ChaCha20;
 import org.dpgauss.rows.BlockMap;
 import org.dpgauss.rows.LocalRows;
 import org.dpgauss.rows.RowLayout;
 import org.dpgauss.rows.RowSource;
+import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,10 +42,40 @@ class SparkRowsTest {
         return out;
     };
 
+    /** A streamed row map: whitening by a lower factor, then rows clipped to norm 1.5. */
+    private static final RowChunkMap CHUNK_MAP = new RowChunkMap() {
+        private static final long serialVersionUID = 1L;
+        private final DMatrixRMaj lower = new DMatrixRMaj(new double[][] {{2, 0, 0, 0, 0}, {0.5, 1, 0, 0, 0},
+            {0, 0.25, 3, 0, 0}, {1, 0, 0, 1, 0}, {0, 0, 0.5, 0.5, 2}});
+
+        @Override
+        public DMatrixRMaj whitening() {
+            return lower;
+        }
+
+        @Override
+        public void apply(double[] rows, int offset, int count, RowBlockMatrix source, int first) {
+            int d = source.cols();
+            for (int r = 0; r < count; r++) {
+                double s = 0;
+                for (int j = 0; j < d; j++) {
+                    s += rows[offset + r * d + j] * rows[offset + r * d + j];
+                }
+                double c = Math.sqrt(s) > 1.5 ? 1.5 / Math.sqrt(s) : 1.0;
+                for (int j = 0; j < d; j++) {
+                    rows[offset + r * d + j] *= c;
+                }
+            }
+        }
+    };
+
     private static void assertSamePasses(RowSource local, RowSource spark) {
         assertEquals(local.rows(), spark.rows());
         assertArrayEquals(local.gram(1000).data, spark.gram(1000).data, 0.0, "Gram");
         assertArrayEquals(local.map(MAP).gram(7).data, spark.map(MAP).gram(7).data, 0.0, "Gram after a map");
+        assertArrayEquals(local.gram(CHUNK_MAP, 7).data, spark.gram(CHUNK_MAP, 7).data, 0.0, "Gram of mapped rows");
+        assertArrayEquals(local.map(MAP).gram(CHUNK_MAP, 7).data, spark.map(MAP).gram(CHUNK_MAP, 7).data, 0.0,
+                "Gram of mapped rows after a map");
         int[] key = {1, 2, 3, 4, 5, 6, 7, 8};
         assertArrayEquals(local.gaussianProjection(3, ChaCha20.withKey(key, 9)).data,
                 spark.gaussianProjection(3, ChaCha20.withKey(key, 9)).data, 0.0, "projection");
@@ -71,6 +103,23 @@ class SparkRowsTest {
             try {
                 assertEquals(p, spark.partitions());
                 assertSamePasses(local, spark);
+            } finally {
+                spark.unpersist();
+            }
+        }
+    }
+
+    /** The same with the OpenBLAS engine on the executors and the driver (skipped where its natives cannot load). */
+    @Test
+    void openBlasPassesHaveTheBitsOfRowsInMemory() {
+        String reason = org.dpgauss.engine.ComputeEngines.openBlasUnavailableReason();
+        org.junit.jupiter.api.Assumptions.assumeTrue(reason == null, reason);
+        ComputeEngine blas = org.dpgauss.engine.OpenBlasEngine.instance();
+        for (RowLayout layout : new RowLayout[] {SMALL, RowLayout.of(600, 1)}) {
+            SparkRows spark = SparkRows.load(TestSpark.table(X, 3, 43), TestSpark.columns(5), "id", layout, 3,
+                    blas.name());
+            try {
+                assertSamePasses(LocalRows.of(RowBlockMatrix.of(X), blas, layout), spark);
             } finally {
                 spark.unpersist();
             }

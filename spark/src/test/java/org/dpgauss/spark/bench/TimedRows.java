@@ -97,6 +97,11 @@ final class TimedRows implements RowSource {
     }
 
     @Override
+    public DMatrixRMaj gram(org.dpgauss.linalg.RowChunkMap f, double divisor) {
+        return timed("mapped-gram", () -> inner.gram(f, divisor));
+    }
+
+    @Override
     public DMatrixRMaj gaussianProjection(int r, ChaCha20 generator) {
         return timed("projection", () -> inner.gaussianProjection(r, generator));
     }
