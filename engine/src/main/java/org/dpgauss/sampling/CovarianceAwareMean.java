@@ -318,10 +318,7 @@ public final class CovarianceAwareMean implements org.dpgauss.rows.RowSourceMech
     /** The rows must be the n x d the parameters were computed for (finite by the row source's contract). */
     @Override
     public void validate(org.dpgauss.rows.RowSource rows, Statement stated) {
-        if (rows.rows() != n || rows.cols() != d) {
-            throw new IllegalArgumentException("the data are " + rows.rows() + " x " + rows.cols()
-                    + " but the parameters were computed for n=" + n + ", d=" + d);
-        }
+        UnboundedGaussianSampler.checkShape(rows, n, d);
     }
 
     /**

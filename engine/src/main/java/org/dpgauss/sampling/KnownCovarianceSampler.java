@@ -180,10 +180,7 @@ public final class KnownCovarianceSampler implements org.dpgauss.rows.RowSourceM
     /** The rows must be the n x d the parameters were computed for (finite by the row source's contract). */
     @Override
     public void validate(org.dpgauss.rows.RowSource rows, Statement stated) {
-        if (rows.rows() != n || rows.cols() != d) {
-            throw new IllegalArgumentException("the data are " + rows.rows() + " x " + rows.cols()
-                    + " but the parameters were computed for n=" + n + ", d=" + d);
-        }
+        UnboundedGaussianSampler.checkShape(rows, n, d);
     }
 
     /**

@@ -162,10 +162,7 @@ public final class UnboundedGaussianSampler implements org.dpgauss.rows.RowSourc
     /** The rows must be the n x d the parameters were computed for (finite by the row source's contract). */
     @Override
     public void validate(org.dpgauss.rows.RowSource rows, Statement stated) {
-        if (rows.rows() != parameters.n() || rows.cols() != parameters.d()) {
-            throw new IllegalArgumentException("the data are " + rows.rows() + " x " + rows.cols()
-                    + " but the parameters were computed for n=" + parameters.n() + ", d=" + parameters.d());
-        }
+        checkShape(rows, parameters.n(), parameters.d());
     }
 
     /**
@@ -214,6 +211,14 @@ public final class UnboundedGaussianSampler implements org.dpgauss.rows.RowSourc
     static void checkShape(PublicContext context, int n, int d) {
         if (context.rows() != n || context.dimension() != d) {
             throw new IllegalArgumentException("the data are " + context.rows() + " x " + context.dimension()
+                    + " but the parameters were computed for n=" + n + ", d=" + d);
+        }
+    }
+
+    /** The shape check of rows held by a row source: n and d must be those the parameters were computed for. */
+    static void checkShape(org.dpgauss.rows.RowSource rows, int n, int d) {
+        if (rows.rows() != n || rows.cols() != d) {
+            throw new IllegalArgumentException("the data are " + rows.rows() + " x " + rows.cols()
                     + " but the parameters were computed for n=" + n + ", d=" + d);
         }
     }

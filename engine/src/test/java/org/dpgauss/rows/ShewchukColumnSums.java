@@ -11,8 +11,9 @@ import java.util.Arrays;
  * Geometric Predicates", 1997; the {@code msum} of Python's {@code math.fsum}), and {@link #rounded()} rounds that
  * exact sum once. A NaN or infinite input, or an intermediate sum that overflows, leaves a non-finite partial, and
  * then {@link #exact()} and {@link #rounded()} throw NumberFormatException from {@code new BigDecimal(double)}.
+ * Public for the bench module's {@code ExactSumBench}, whose baseline it is (through the engine's test-jar).
  */
-final class ShewchukColumnSums implements Serializable {
+public final class ShewchukColumnSums implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
@@ -28,7 +29,7 @@ final class ShewchukColumnSums implements Serializable {
      * @param d the number of columns
      * @return empty sums
      */
-    static ShewchukColumnSums zeros(int d) {
+    public static ShewchukColumnSums zeros(int d) {
         if (d < 1) {
             throw new IllegalArgumentException("d=" + d + " columns is outside [1, 2^31)");
         }

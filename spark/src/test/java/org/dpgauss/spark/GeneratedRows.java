@@ -14,7 +14,8 @@ import org.dpgauss.rows.RowLayout;
  * index: already in id order (no sort), never cached, so every pass regenerates its rows and a table far larger than
  * the machine's memory can be passed over. Entries are independent, approximately N(0, scale^2) (scale times a
  * uniform pick from a fixed table of 2^16 Gaussian draws); block b's generator is seeded by a 64-bit mix of (seed,
- * b), so a block (and a task retry) always has the same rows, whatever the partitioning. One Spark partition per group: a task holds one group at a time.
+ * b), so a block (and a task retry) always has the same rows, whatever the partitioning. One Spark partition per
+ * group: a task holds one group at a time.
  */
 public final class GeneratedRows {
 

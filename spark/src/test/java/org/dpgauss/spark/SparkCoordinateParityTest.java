@@ -2,6 +2,7 @@ package org.dpgauss.spark;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Random;
 import org.dpgauss.engine.CpuEngine;
 import org.dpgauss.mean.anisotropic.CoordinateWiseMean;
@@ -55,15 +56,8 @@ class SparkCoordinateParityTest {
     }
 
     private static PrivateRelease spark(RowLayout layout, int inputPartitions, int blockPartitions, long shuffle) {
-        SparkPrivacySession.Builder b = SparkPrivacySession.builder(TestSpark.table(X, inputPartitions, shuffle))
-                .valueColumns(TestSpark.columns(D)).idColumn("id").relation(NeighbouringRelation.REPLACE_ONE)
-                .budget(ApproxDp.of(100, DELTA)).context(seeded()).partitions(blockPartitions);
-        if (layout != null) {
-            b.layout(layout);
-        }
-        try (SparkPrivacySession s = b.open()) {
-            return s.release(mechanism());
-        }
+        return TestSpark.releases(X, NeighbouringRelation.REPLACE_ONE, ApproxDp.of(100, DELTA),
+                seeded(), layout, inputPartitions, blockPartitions, shuffle, List.of(mechanism())).get(0);
     }
 
     @Test

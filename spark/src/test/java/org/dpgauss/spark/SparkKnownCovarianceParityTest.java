@@ -2,6 +2,7 @@ package org.dpgauss.spark;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.dpgauss.engine.CpuEngine;
 import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
@@ -44,15 +45,8 @@ class SparkKnownCovarianceParityTest {
     }
 
     private static PrivateRelease spark(RowLayout layout, int inputPartitions, int blockPartitions, long shuffle) {
-        SparkPrivacySession.Builder b = SparkPrivacySession.builder(TestSpark.table(X, inputPartitions, shuffle))
-                .valueColumns(TestSpark.columns(D)).idColumn("id").relation(NeighbouringRelation.REPLACE_ONE)
-                .budget(ApproxDp.of(10, DELTA)).context(seeded()).partitions(blockPartitions);
-        if (layout != null) {
-            b.layout(layout);
-        }
-        try (SparkPrivacySession s = b.open()) {
-            return s.release(sampler());
-        }
+        return TestSpark.releases(X, NeighbouringRelation.REPLACE_ONE, ApproxDp.of(10, DELTA),
+                seeded(), layout, inputPartitions, blockPartitions, shuffle, List.of(sampler())).get(0);
     }
 
     private static void assertSame(PrivateRelease expected, PrivateRelease actual, String what) {

@@ -3,6 +3,7 @@ package org.dpgauss.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.dpgauss.engine.CpuEngine;
 import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.NeighbouringRelation;
@@ -44,15 +45,8 @@ class SparkMinEigenvalueParityTest {
     }
 
     private static PrivateRelease spark(RowLayout layout, int inputPartitions, int blockPartitions, long shuffle) {
-        SparkPrivacySession.Builder b = SparkPrivacySession.builder(TestSpark.table(X, inputPartitions, shuffle))
-                .valueColumns(TestSpark.columns(D)).idColumn("id").relation(NeighbouringRelation.REPLACE_ONE)
-                .budget(ApproxDp.of(1000, DELTA)).context(seeded()).partitions(blockPartitions);
-        if (layout != null) {
-            b.layout(layout);
-        }
-        try (SparkPrivacySession s = b.open()) {
-            return s.release(mechanism());
-        }
+        return TestSpark.releases(X, NeighbouringRelation.REPLACE_ONE, ApproxDp.of(1000, DELTA),
+                seeded(), layout, inputPartitions, blockPartitions, shuffle, List.of(mechanism())).get(0);
     }
 
     private static void assertSame(PrivateRelease expected, PrivateRelease actual, String what) {

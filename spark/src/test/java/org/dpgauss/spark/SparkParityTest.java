@@ -84,19 +84,8 @@ class SparkParityTest {
 
     private static List<PrivateRelease> spark(List<RowSourceMechanism> ms, NeighbouringRelation rel, RowLayout layout,
             int inputPartitions, int blockPartitions, long shuffle) {
-        SparkPrivacySession.Builder b = SparkPrivacySession.builder(TestSpark.table(X, inputPartitions, shuffle))
-                .valueColumns(TestSpark.columns(D)).idColumn("id").relation(rel)
-                .budget(ApproxDp.of(1000, DELTA)).context(seeded()).partitions(blockPartitions);
-        if (layout != null) {
-            b.layout(layout);
-        }
-        List<PrivateRelease> out = new ArrayList<>();
-        try (SparkPrivacySession s = b.open()) {
-            for (RowSourceMechanism m : ms) {
-                out.add(s.release(m));
-            }
-        }
-        return out;
+        return TestSpark.releases(X, rel, ApproxDp.of(1000, DELTA),
+                seeded(), layout, inputPartitions, blockPartitions, shuffle, ms);
     }
 
     private static void assertSameReleases(List<PrivateRelease> expected, List<PrivateRelease> actual, String what) {

@@ -54,19 +54,8 @@ class SparkProjectionWrappersParityTest {
 
     private static List<PrivateRelease> spark(RowLayout layout, int inputPartitions, int blockPartitions,
             long shuffle) {
-        SparkPrivacySession.Builder b = SparkPrivacySession.builder(TestSpark.table(X, inputPartitions, shuffle))
-                .valueColumns(TestSpark.columns(D)).idColumn("id").relation(NeighbouringRelation.ADD_REMOVE)
-                .budget(ApproxDp.of(1000, 0.5)).context(seeded()).partitions(blockPartitions);
-        if (layout != null) {
-            b.layout(layout);
-        }
-        List<PrivateRelease> out = new ArrayList<>();
-        try (SparkPrivacySession s = b.open()) {
-            for (RowSourceMechanism m : wrappers()) {
-                out.add(s.release(m));
-            }
-        }
-        return out;
+        return TestSpark.releases(X, NeighbouringRelation.ADD_REMOVE, ApproxDp.of(1000, 0.5),
+                seeded(), layout, inputPartitions, blockPartitions, shuffle, wrappers());
     }
 
     private static void assertSame(List<PrivateRelease> expected, List<PrivateRelease> actual, String what) {

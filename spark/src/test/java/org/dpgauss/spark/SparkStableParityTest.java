@@ -68,15 +68,8 @@ class SparkStableParityTest {
     /** The two mechanisms released in sequence from one session (one noise stream, as in one local run). */
     private static List<PrivateRelease> spark(RowLayout layout, int inputPartitions, int blockPartitions,
             long shuffle) {
-        SparkPrivacySession.Builder b = SparkPrivacySession.builder(TestSpark.table(X, inputPartitions, shuffle))
-                .valueColumns(TestSpark.columns(D)).idColumn("id").relation(NeighbouringRelation.REPLACE_ONE)
-                .budget(ApproxDp.of(10, DELTA)).context(seeded()).partitions(blockPartitions);
-        if (layout != null) {
-            b.layout(layout);
-        }
-        try (SparkPrivacySession s = b.open()) {
-            return List.of(s.release(bhs()), s.release(sampler()));
-        }
+        return TestSpark.releases(X, NeighbouringRelation.REPLACE_ONE, ApproxDp.of(10, DELTA),
+                seeded(), layout, inputPartitions, blockPartitions, shuffle, List.of(bhs(), sampler()));
     }
 
     private static List<PrivateRelease> library(RowLayout layout) {

@@ -102,6 +102,29 @@ final class TestSpark {
         return Releases.assemble(stated, m.compute(rows, stated, ctx), ctx.random());
     }
 
+    /**
+     * The releases of the mechanisms, in order, from one Spark session on {@code x}: the table read in
+     * {@code inputPartitions} partitions with its rows stored in an order shuffled by {@code shuffle}, the session's
+     * blocks in {@code blockPartitions} partitions and {@code layout} (null: the default).
+     */
+    static List<PrivateRelease> releases(double[][] x, org.dpgauss.privacy.NeighbouringRelation relation,
+            org.dpgauss.privacy.ApproxDp budget, ReleaseContext context, RowLayout layout, int inputPartitions,
+            int blockPartitions, long shuffle, List<? extends org.dpgauss.release.PrivateMechanism> mechanisms) {
+        SparkPrivacySession.Builder b = SparkPrivacySession.builder(table(x, inputPartitions, shuffle))
+                .valueColumns(columns(x[0].length)).idColumn("id").relation(relation).budget(budget)
+                .context(context).partitions(blockPartitions);
+        if (layout != null) {
+            b.layout(layout);
+        }
+        List<PrivateRelease> out = new ArrayList<>();
+        try (SparkPrivacySession s = b.open()) {
+            for (org.dpgauss.release.PrivateMechanism m : mechanisms) {
+                out.add(s.release(m));
+            }
+        }
+        return out;
+    }
+
     /** A release map with its arrays spelled out (for failure messages). */
     static String show(Object a) {
         if (a instanceof Map) {

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.rows.ExactColumnSums;
+import org.dpgauss.rows.ShewchukColumnSums;
 
 /**
  * Exact column sums, warmed, in one JVM: the Shewchuk partials the engine used before, the superaccumulator
