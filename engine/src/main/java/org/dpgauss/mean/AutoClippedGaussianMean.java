@@ -202,11 +202,6 @@ public final class AutoClippedGaussianMean implements org.dpgauss.rows.RowSource
         return compute(org.dpgauss.rows.LocalRows.of(data.matrix(), context.engine()), stated, context);
     }
 
-    /** The radius and the clipped mean have no precondition on the rows (clipping is their definition). */
-    @Override
-    public void validate(org.dpgauss.rows.RowSource rows, Statement stated) {
-    }
-
     /**
      * Two passes: the histogram of distances to the centre (integer counts: the same whatever the layout), then the
      * clipped mean's exact column sums; the driver draws every noise value.

@@ -1,6 +1,7 @@
 package org.dpgauss.mean;
 
 import java.util.Objects;
+import org.dpgauss.linalg.L2Clip;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.ConversionPolicy;
 import org.dpgauss.privacy.NeighbouringRelation;
@@ -80,11 +81,7 @@ public final class ClippedGaussianMean implements RowSourceMechanism {
     private ClippedGaussianMean(double clipRadius, double[] centre, Zcdp budget) {
         this.clipRadius = clipRadius;
         this.centre = centre;
-        double s = 0;
-        for (double c : centre) {
-            s += c * c;
-        }
-        this.centreNorm = Math.nextUp(Math.sqrt(s));
+        this.centreNorm = Math.nextUp(org.dpgauss.linalg.Norms.euclidean(centre)); // no squares that overflow
         this.budget = budget;
     }
 
@@ -104,9 +101,7 @@ public final class ClippedGaussianMean implements RowSourceMechanism {
     }
 
     private static ClippedGaussianMean of(double clipRadius, double[] centre, double rho) {
-        if (!(clipRadius > 0) || !Double.isFinite(clipRadius)) {
-            throw new IllegalArgumentException("clip radius C=" + clipRadius + " must be finite and > 0");
-        }
+        L2Clip.checkRadius("clip radius C", clipRadius); // a normal double <= 2^1000: 2C and the slack are finite
         Objects.requireNonNull(centre, "centre");
         if (centre.length == 0) {
             throw new IllegalArgumentException("centre has no coordinates");
@@ -169,6 +164,7 @@ public final class ClippedGaussianMean implements RowSourceMechanism {
                     + context.dimension() + " columns");
         }
         int n = context.rows();
+        checkSensitivity(n);
         checkGridRange(n);
         return Statement.builder(context, ID, guarantee(context.delta()))
                 .description("private mean, clipped Gaussian mechanism")
@@ -188,11 +184,6 @@ public final class ClippedGaussianMean implements RowSourceMechanism {
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
         return compute(LocalRows.of(data.matrix(), context.engine()), stated, context);
-    }
-
-    /** The clipped mean has no precondition on the rows (clipping is its definition). */
-    @Override
-    public void validate(RowSource rows, Statement stated) {
     }
 
     @Override
@@ -227,6 +218,19 @@ public final class ClippedGaussianMean implements RowSourceMechanism {
             }
         }
         return true;
+    }
+
+    /**
+     * Public check before touching the data: the sensitivity {@code Delta'} for n rows must be a finite normal
+     * double (a tiny radius over many rows would make it subnormal, a huge one infinite), so that the noise scale
+     * is what the statement says.
+     */
+    private void checkSensitivity(int n) {
+        double ideal = 2.0 * clipRadius / n;
+        if (!(ideal >= Double.MIN_NORMAL && ideal < Double.POSITIVE_INFINITY)) {
+            throw new IllegalArgumentException("the sensitivity 2C/n of clip radius C=" + clipRadius + " over n=" + n
+                    + " rows is not a normal finite double: rescale the data and C by a public factor");
+        }
     }
 
     /** Public check before touching the data, so that no data-dependent failure can occur in rounding. */
@@ -310,23 +314,12 @@ public final class ClippedGaussianMean implements RowSourceMechanism {
             int d = x.cols();
             ExactColumnSums sums = ExactColumnSums.zeros(d);
             double[] t = new double[d];
-            double radius2 = clipRadius * clipRadius;
             for (int b = 0; b < x.blockCount(); b++) {
                 double[] data = x.block(b);
                 for (int r = 0, rows = x.blockRowCount(b); r < rows; r++) {
-                    int off = r * d;
-                    double norm2 = 0;
-                    for (int j = 0; j < d; j++) {
-                        double v = data[off + j] - centre[j];
-                        t[j] = v;
-                        norm2 += v * v;
-                    }
-                    if (norm2 > radius2) { // otherwise s = 1 and s * v = v exactly
-                        double scale = clipRadius / Math.sqrt(norm2);
-                        for (int j = 0; j < d; j++) {
-                            t[j] = scale * t[j];
-                        }
-                    }
+                    // t = s (x - c), s = min(1, C / ||x - c||): the one scale-safe clipping routine, which compares
+                    // the norm with C (never norm^2 with C^2, which overflows above C ~ 1e154; issue 24)
+                    L2Clip.clipDifference(data, r * d, centre, t, clipRadius);
                     sums.add(t, 0);
                 }
             }

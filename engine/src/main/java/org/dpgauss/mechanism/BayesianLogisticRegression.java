@@ -1,6 +1,7 @@
 package org.dpgauss.mechanism;
 
 import java.util.Objects;
+import org.dpgauss.linalg.L2Clip;
 import org.dpgauss.linalg.Norms;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.ndis.Gaussian;
@@ -86,10 +87,11 @@ import org.ejml.interfaces.linsol.LinearSolverDense;
  *
  * <p><b>Input.</b> The dataset's rows are the d features followed by the label. The mechanism is defined on every
  * finite row: a feature vector longer than l is scaled onto the ball of radius l (a per-record map, so neighbours
- * stay neighbours) and the label is {@code +1} if the last value is positive, else {@code -1}. The command line
- * rejects rows above the bound and labels other than {@code -1, +1} before the release (naming the row). A
- * dataset of more than N rows is outside the guarantee's domain: {@link #compute} refuses it without saying by how
- * much.
+ * stay neighbours; the one clipping routine {@link L2Clip}) and the label is {@code +1} if the last value is
+ * positive, else {@code -1}. A dataset of more than N rows is reduced to a secret uniformly random N of them
+ * ({@code LabelledRows}: add/remove neighbours of at most N rows get the stated guarantee, a pair with a larger
+ * neighbour that of two add/remove steps). No row is an error (issue 24, item 5); {@code dpgauss validate
+ * --row-bound l --binary-labels --max-rows N} reports such rows, non-privately.
  *
  * <p>Under the release contract it releases {@code theta} (length d); it never FAILs. Build it with
  * {@link #builder()}. Immutable.
@@ -199,7 +201,8 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
     public PrivacyGuarantee guarantee() {
         return mechanism.guarantee("Bayesian logistic regression (spec ndis §6.6, Prop. 7) at a point within the public"
                 + " residual " + residualBound + " of the exact minimiser (Newton with a certificate, else a"
-                + " fixed-step gradient fallback), records with ||x|| <= l, at most " + maxRows + " rows");
+                + " fixed-step gradient fallback), records with ||x|| <= l and y in {-1, +1} (features clipped to l,"
+                + " labels sign-mapped), at most " + maxRows + " rows; " + LabelledRows.note(maxRows));
     }
 
     @Override
@@ -267,38 +270,28 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
                         + " N(0, I/lambda))", Math.sqrt(dimension / lambda)), Math.sqrt(dimension / lambda));
     }
 
-    /**
-     * The public promises the sensitivity rests on (one label column after the features, at most {@code maxRows}
-     * rows) are checked before any budget is charged.
-     *
-     * @throws IllegalArgumentException if the dataset has more rows than the public maximum N (outside the
-     *         guarantee's domain; the message does not say how many) or the wrong number of columns
-     */
-    @Override
-    public void validate(Dataset data, Statement stated) {
-        LabelledRows.check(data.matrix(), dimension, "d", maxRows, "spec ndis §6.6, §11.2");
-    }
-
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
-        double[][][] xy = records(data.matrix());
+        double[][][] xy = records(data.matrix(), context.random());
         return Outcome.pass().vector("theta", release(xy[0], xy[1][0], context.random())).build();
     }
 
-    /** Splits, clips and sign-maps the rows (the mechanism's per-record map; see the class comment). */
-    double[][][] records(RowBlockMatrix m) {
-        LabelledRows.check(m, dimension, "d", maxRows, "spec ndis §6.6, §11.2");
-        int n = m.rows();
+    /**
+     * Keeps at most N rows ({@link LabelledRows#kept}), splits, clips and sign-maps them (the mechanism's per-record
+     * map; see the class comment).
+     */
+    double[][][] records(RowBlockMatrix m, RandomSource random) {
+        double clipTarget = L2Clip.safeTarget(rowBound, dimension);
+        int[] kept = LabelledRows.kept(m, maxRows, random);
+        int n = kept.length;
         double[][] x = new double[n][dimension];
         double[] y = new double[n];
         double[] row = new double[dimension + 1];
         for (int i = 0; i < n; i++) {
-            m.copyRow(i, row, 0);
-            double norm = Norms.euclidean(row, dimension);
-            double scale = norm > rowBound ? rowBound / norm : 1;
-            for (int j = 0; j < dimension; j++) {
-                x[i][j] = scale * row[j];
-            }
+            m.copyRow(kept[i], row, 0);
+            // the one scale-safe clipping routine: the norm compared with l, never squared (issue 24)
+            L2Clip.clip(row, 0, dimension, clipTarget); // true norm <= l whatever d (L2Clip.safeTarget)
+            System.arraycopy(row, 0, x[i], 0, dimension);
             y[i] = row[dimension] > 0 ? 1 : -1;
         }
         return new double[][][] {x, {y}};
@@ -601,6 +594,7 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
             }
             positive("lambda", lambda, "the regulariser makes L strongly convex and bounds the sensitivity l/lambda");
             positive("rowBound", rowBound, "the public bound l on ||x|| must be a positive norm");
+            L2Clip.checkRadius("rowBound", rowBound);
             checkMaxRows("§6.6");
             double m = smoothness(lambda, rowBound, maxRows);
             if (!(m < 1e300) || !(lambda / m > 0)) {

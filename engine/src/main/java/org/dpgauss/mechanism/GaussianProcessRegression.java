@@ -48,9 +48,10 @@ import org.ejml.interfaces.linsol.LinearSolverDense;
  * allocation failure): the command line refuses such data before the release.
  *
  * <p><b>Input.</b> The dataset's rows are the p inputs followed by the label. The mechanism is defined on every
- * finite row: a label outside {@code [-B, B]} is clipped to it (a per-record map); the command line rejects such
- * labels before the release, naming the row. A dataset of more than N rows is outside the guarantee's domain:
- * {@link #compute} refuses it without saying by how much.
+ * finite row: a label outside {@code [-B, B]} is clipped to it (a per-record map). A dataset of more than N rows is
+ * reduced to a secret uniformly random N of them ({@code LabelledRows}: add/remove neighbours of at most N rows get
+ * the stated guarantee, a pair with a larger neighbour that of two add/remove steps). No row is an error (issue 24,
+ * item 5); {@code dpgauss validate --label-bound B --max-rows N} reports such rows, non-privately.
  *
  * <p>Cost: a Cholesky factorisation of the n x n matrix A (n^3/3 flops, n^2 doubles): intended for n up to a few
  * thousand (spec §10). Under the release contract it releases {@code prediction} (one value); it never FAILs.
@@ -178,7 +179,8 @@ public final class GaussianProcessRegression implements PrivateMechanism {
     /** @return the guarantee of one release, as the recipe certifies it */
     public PrivacyGuarantee guarantee() {
         return mechanism.guarantee("Gaussian-process regression at one public query point (spec ndis §6.7, Prop. 8),"
-                + " " + kernel.describe() + ", |y| <= B, at most " + maxRows + " rows");
+                + " " + kernel.describe() + ", |y| <= B (labels clipped to it), at most " + maxRows + " rows; "
+                + LabelledRows.note(maxRows));
     }
 
     @Override
@@ -240,34 +242,25 @@ public final class GaussianProcessRegression implements PrivateMechanism {
                         labelBound);
     }
 
-    /**
-     * The public promises the sensitivity rests on (one label column after the features, at most {@code maxRows}
-     * rows) are checked before any budget is charged.
-     *
-     * @throws IllegalArgumentException if the dataset has more rows than the public maximum N (outside the
-     *         guarantee's domain; the message does not say how many) or the wrong number of columns
-     */
-    @Override
-    public void validate(Dataset data, Statement stated) {
-        LabelledRows.check(data.matrix(), query.length, "p", maxRows, "spec ndis §6.7, §11.2");
-    }
-
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
-        double[][][] xy = records(data.matrix());
+        double[][][] xy = records(data.matrix(), context.random());
         return Outcome.pass().vector("prediction", release(xy[0], xy[1][0], context.random())).build();
     }
 
-    /** Splits the rows and clips the labels to {@code [-B, B]} (the mechanism's per-record map). */
-    double[][][] records(RowBlockMatrix m) {
+    /**
+     * Keeps at most N rows ({@link LabelledRows#kept}), splits them and clips the labels to {@code [-B, B]} (the
+     * mechanism's per-record map).
+     */
+    double[][][] records(RowBlockMatrix m, RandomSource random) {
         int p = query.length;
-        LabelledRows.check(m, p, "p", maxRows, "spec ndis §6.7, §11.2");
-        int n = m.rows();
+        int[] kept = LabelledRows.kept(m, maxRows, random);
+        int n = kept.length;
         double[][] x = new double[n][p];
         double[] y = new double[n];
         double[] row = new double[p + 1];
         for (int i = 0; i < n; i++) {
-            m.copyRow(i, row, 0);
+            m.copyRow(kept[i], row, 0);
             System.arraycopy(row, 0, x[i], 0, p);
             y[i] = Math.max(-labelBound, Math.min(labelBound, row[p]));
         }

@@ -1,11 +1,26 @@
 package org.dpgauss.mechanism;
 
+import java.util.Objects;
 import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.privacy.RandomSource;
 
 /**
- * The public promises both NDIS mechanisms' sensitivities rest on, for data given as feature columns followed by
- * one label column: the column count, and at most the public maximum N of rows. Checked before any budget is
- * charged; the messages give the rule, not the number of rows.
+ * The public maximum N of rows both NDIS mechanisms' sensitivities rest on (spec ndis §11.2: n in Props. 7–8 is a
+ * public upper bound on the dataset size), enforced by construction (issue 24, item 5): a dataset of more than N
+ * rows is brought into the domain by keeping a <b>secret, uniformly random subset of N rows</b>, drawn from the
+ * release's own noise source; a dataset of at most N rows is used whole. No error ever depends on the number of
+ * rows, and neither the subset nor whether one was drawn leaves the mechanism.
+ *
+ * <p><b>What the guarantee covers.</b> For two add/remove neighbours of at most N rows each, the map is the identity
+ * and the mechanism's (epsilon, delta) holds as stated. If the larger neighbour has more than N rows, the two kept
+ * subsets can be coupled so that they are equal or differ by one replaced row (drop the added row if it was kept,
+ * and one uniformly random other row of the smaller dataset otherwise), i.e. by two add/remove steps within the
+ * domain; group privacy then gives {@code (2 epsilon, (1 + e^epsilon) delta)} for such pairs. No map into datasets
+ * of at most N rows can do better for every pair: for a dataset of N + 1 distinct rows, a map whose image is always
+ * an add/remove neighbour of each of its N + 1 subsets of size N would have to keep a row common to all of them,
+ * and there is none. The guarantee's description says so; choose N above the largest dataset you may hold.
+ *
+ * <p>The column count is a public fact checked in the mechanisms' statements, not here.
  */
 final class LabelledRows {
 
@@ -13,21 +28,43 @@ final class LabelledRows {
     }
 
     /**
+     * The rows a release uses: all of them in order when there are at most N, else a uniformly random N of them
+     * (partial Fisher–Yates on the row indices, from {@code random}), in increasing index order.
+     *
      * @param m the data
-     * @param features the number of feature columns (the label is one more)
-     * @param featureName how the feature count is called in the message ({@code d} or {@code p})
      * @param maxRows the public maximum N
-     * @param spec the spec section the sensitivity comes from
-     * @throws IllegalArgumentException on a wrong column count or more than N rows
+     * @param random the release's noise source (a secret subset); used only when there are more than N rows
+     * @return the indices of the rows to use
      */
-    static void check(RowBlockMatrix m, int features, String featureName, int maxRows, String spec) {
-        if (m.cols() != features + 1) {
-            throw new IllegalArgumentException("the data have " + m.cols() + " columns, expected " + featureName
-                    + "+1=" + (features + 1));
+    static int[] kept(RowBlockMatrix m, int maxRows, RandomSource random) {
+        int n = m.rows();
+        if (n <= maxRows) {
+            int[] all = new int[n];
+            for (int i = 0; i < n; i++) {
+                all[i] = i;
+            }
+            return all;
         }
-        if (m.rows() > maxRows) {
-            throw new IllegalArgumentException("the data have more rows than the public maximum N=" + maxRows
-                    + " the sensitivity was computed for (" + spec + "): raise the maximum");
+        Objects.requireNonNull(random, "random");
+        int[] idx = new int[n];
+        for (int i = 0; i < n; i++) {
+            idx[i] = i;
         }
+        for (int i = 0; i < maxRows; i++) {
+            int j = i + random.nextInt(n - i);
+            int t = idx[i];
+            idx[i] = idx[j];
+            idx[j] = t;
+        }
+        int[] keep = java.util.Arrays.copyOf(idx, maxRows);
+        java.util.Arrays.sort(keep); // the kept rows in their original order (the set is what is random)
+        return keep;
+    }
+
+    /** The guarantee's note on the row maximum, for both mechanisms' descriptions. */
+    static String note(int maxRows) {
+        return "a dataset of more than N=" + maxRows + " rows is reduced to a secret uniformly random N of them;"
+                + " for neighbours one of which has more than N rows the bound is that of two add/remove steps,"
+                + " (2 epsilon, (1 + e^epsilon) delta)";
     }
 }

@@ -4,14 +4,20 @@ import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.rows.BlockMap;
 import org.dpgauss.rows.RowSource;
-import org.dpgauss.rows.RowTest;
 
 /**
  * The public row-norm bound of spec ndis §6.1 ({@code ||x||_2 <= l} for every row), with a public floating-point
- * slack, and the row policy of the projection mechanisms: rows beyond the slack are rejected (the error names the
- * row, 1-based, and the rule, never the row's norm or values) or, with clipping, scaled onto the ball of radius
- * {@code l} (spec §6.1 "Optional [X]"). Nothing about how many rows were clipped leaves this class: the count is a
- * function of the data and has no place in a release.
+ * slack, and the row policy of the projection mechanisms: rows beyond the slack are scaled onto the ball of radius
+ * {@code l} (spec §6.1 "Optional [X]"), with or without {@code clipRows} (issue 24, item 5: the domain is enforced
+ * by construction, never by an error one neighbour triggers; {@code clipRows} now only says that the user expects
+ * rows beyond l and changes the accuracy statement's wording). Nothing about how many rows were clipped leaves this
+ * class: the count is a function of the data and has no place in a release.
+ *
+ * <p><b>Scale.</b> The decision compares a pairwise sum of squares with {@code l^2 (1 + 2^-40)}: l is admitted in
+ * {@code [1e-100, 1e100]} ({@link #checkBound}), so {@code l^2} is a normal double; a row whose sum overflows is
+ * beyond the bound (and is scaled from its direction, {@link #scaleOntoBall}), a row whose squares underflow is far
+ * inside it. This is the one place that does not call {@link org.dpgauss.linalg.L2Clip}: the slack proof below needs
+ * the pairwise sum's error bound for every d up to 2^31, tighter than the sequential sum's.
  *
  * <p><b>Slack (public, data-independent).</b> Rows normalised to the unit ball in floating point have norms like
  * {@code 1.0000000000000002}: a few ulps above the bound. A row is therefore accepted when its computed squared
@@ -67,30 +73,20 @@ final class BoundedRows {
     }
 
     /**
-     * The rows a mechanism uses: the input itself when every row is within the bound and its slack, a copy with
-     * the rows beyond it scaled onto the ball of radius l when {@code clip}, or an error naming the first row
-     * beyond it. Reads the data but draws no randomness: call it before any private computation.
+     * The rows a mechanism uses: the input itself when every row is within the bound and its slack, else the rows
+     * beyond it scaled onto the ball of radius l. This is the mechanisms' domain map, not an input check: the
+     * guarantee holds for every finite input (issue 24, item 5: a row above the bound is clipped, never an error
+     * that one neighbour triggers; {@code dpgauss validate --row-bound} reports such rows, non-privately).
      *
-     * @param data the rows (finite; a non-finite entry is rejected naming its row and column); may be null or empty
+     * @param data the rows (finite)
      * @param rowBound the public bound l
-     * @param clip whether rows beyond the bound are scaled onto the ball (true) or rejected (false)
-     * @return the rows to use; null when the input has no rows
-     * @throws IllegalArgumentException when a row is beyond the bound and {@code clip} is false, or an entry is not
-     *         finite; the message names the row (1-based) and the rule, never a value of the data
+     * @return the rows to use
      */
-    static RowSource check(RowSource data, double rowBound, boolean clip) {
-        if (clip) {
-            return data.map(new ClipOntoBall(rowBound));
-        }
-        double limit = rowBound * rowBound * (1 + SLACK);
-        long i = data.firstRejected(row -> sumOfSquares(row, 0, row.length) > limit);
-        if (i >= 0) {
-            throw beyondBound(i, rowBound);
-        }
-        return data;
+    static RowSource clip(RowSource data, double rowBound) {
+        return data.map(new ClipOntoBall(rowBound));
     }
 
-    /** {@link #check} with clipping, as a row map (finite rows). */
+    /** {@link #clip}, as a row map (finite rows). */
     private static final class ClipOntoBall implements BlockMap {
         private static final long serialVersionUID = 1L;
         private final double rowBound;
@@ -101,18 +97,20 @@ final class BoundedRows {
 
         @Override
         public RowBlockMatrix apply(RowBlockMatrix block, ComputeEngine engine) {
-            return check(block, rowBound, true);
+            return clip(block, rowBound);
         }
     }
 
-    private static IllegalArgumentException beyondBound(long i, double rowBound) {
-        return new IllegalArgumentException("row " + (i + 1) + " has an L2 norm above the public row bound l="
-                + rowBound + " (beyond its public slack of a relative 2^-40): the guarantee assumes ||x|| <= l"
-                + " for every row (spec ndis §6.1); rescale the data, raise l, or clip explicitly"
-                + " (--clip-rows)");
-    }
-
-    static RowBlockMatrix check(RowBlockMatrix data, double rowBound, boolean clip) {
+    /**
+     * {@link #clip(RowSource, double)} on rows in memory: a copy with the rows beyond the bound (and its slack)
+     * scaled onto the ball, or the input itself when none is.
+     *
+     * @param data the rows; may be null or empty (then null)
+     * @param rowBound the public bound l
+     * @return the rows to use
+     * @throws IllegalArgumentException if an entry is not finite, naming its row and column, never the value
+     */
+    static RowBlockMatrix clip(RowBlockMatrix data, double rowBound) {
         if (data == null || data.rows() == 0) {
             return null;
         }
@@ -128,11 +126,8 @@ final class BoundedRows {
                             + "number (NaN or infinite): every value must be finite");
                 }
             }
-            if (sumOfSquares(row, 0, d) <= limit) {
+            if (sumOfSquares(row, 0, d) <= limit) { // l^2 is normal (l in [1e-100, 1e100]): no overflow
                 continue;
-            }
-            if (!clip) {
-                throw beyondBound(i, rowBound);
             }
             if (out == null) {
                 out = data.copy();

@@ -34,9 +34,8 @@ import org.ejml.data.DMatrixRMaj;
  * <p><b>Release contract.</b> It releases {@code projection} with public parameters {@code d}, {@code rank}, the
  * row bound and its slack (as {@link RandomProjectionMechanism}), {@code samplingRate}, {@code epsilon0},
  * {@code delta0}, {@code leverage} and {@code ridge} of the inner M_RP (and {@code maxRows} when given); it never
- * FAILs. Its accuracy statement ({@link #accuracy(int)}) counts the sketch and the sampling error. Every row is checked
- * against the bound (rejected or clipped) before sampling, so an out-of-bound row is reported whether or not it
- * would have been sampled. The Gram estimate ({@link ProjectionRelease#gramEstimate()}) is divided by q (spec §6.3
+ * FAILs. Its accuracy statement ({@link #accuracy(int)}) counts the sketch and the sampling error. Every row beyond
+ * the bound is scaled onto the ball (the domain map of {@link RandomProjectionMechanism}), sampled or not. The Gram estimate ({@link ProjectionRelease#gramEstimate()}) is divided by q (spec §6.3
  * [X]): unbiased for {@code D^T D} of the full data. Floating point: as {@link RandomProjectionMechanism}.
  * <p><b>As row passes</b> (the same code on rows in memory and on a cluster): the bound check (unless clipping),
  * then the caller's machine draws the n sampling bits in row order, the sampled rows are moved into blocks of the
@@ -96,7 +95,8 @@ public final class PoissonSubsampledProjection implements RowSourceMechanism {
     }
 
     /**
-     * @param clip whether rows above the bound are clipped (true) or rejected (false, the default)
+     * @param clip whether the user expects rows above the bound (true; the accuracy statement then speaks of the
+     *        clipped rows); rows above it are scaled onto the ball either way (issue 24)
      * @return a copy with that row policy
      */
     public PoissonSubsampledProjection clippingRows(boolean clip) {
@@ -151,22 +151,6 @@ public final class PoissonSubsampledProjection implements RowSourceMechanism {
                 .build();
     }
 
-    /** Rows beyond the public bound (and its slack) are rejected before any budget is charged, unless clipping. */
-    @Override
-    public void validate(Dataset data, Statement stated) {
-        if (!mechanism.clippingRows()) {
-            BoundedRows.check(data.matrix(), mechanism.rowBound(), false);
-        }
-    }
-
-    /** Rows beyond the public bound (and its slack) are rejected before any budget is charged, unless clipping. */
-    @Override
-    public void validate(RowSource rows, Statement stated) {
-        if (!mechanism.clippingRows()) {
-            BoundedRows.check(rows, mechanism.rowBound(), false);
-        }
-    }
-
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
         return compute(LocalRows.of(data.matrix(), context.engine()), stated, context);
@@ -201,8 +185,8 @@ public final class PoissonSubsampledProjection implements RowSourceMechanism {
 
     /** {@link #release(RowBlockMatrix, ComputeEngine, RandomSource)} as row passes (at least one row). */
     private ProjectionRelease release(RowSource data, ComputeEngine engine, RandomSource random) {
-        // validate every row before sampling, so an out-of-bound row is reported whether or not it is sampled
-        RowSource rows = BoundedRows.check(data, mechanism.rowBound(), mechanism.clippingRows());
+        // clip every row before sampling (the domain map; the same rows whatever is sampled)
+        RowSource rows = BoundedRows.clip(data, mechanism.rowBound());
         int[] keep = sample(Math.toIntExact(rows.rows()), q, random);
         int d = rows.cols();
         DMatrixRMaj m;

@@ -60,7 +60,7 @@ import org.ejml.data.DMatrixRMaj;
  * {@code deltaT}, {@code deltaPtr}, {@code testNoise}, {@code alpha}, {@code leverage}, {@code targetRidge} (and
  * {@code maxRows} when given); its accuracy ({@link #accuracy(int)}) is stated at the target ridge, the largest it
  * can add.
- * It never FAILs, so it has no fail meaning. Rows beyond the bound are rejected (or clipped) as in
+ * It never FAILs, so it has no fail meaning. Rows beyond the bound are scaled onto the ball as in
  * {@link RandomProjectionMechanism}, before the test. Build it with {@link #builder()}.
  *
  * <p><b>As row passes</b> (the same code on rows in memory and on a cluster): the bound check (unless clipping),
@@ -196,7 +196,8 @@ public final class PtrProjection implements RowSourceMechanism {
     }
 
     /**
-     * @param clip whether rows above the bound are clipped (true) or rejected (false, the default)
+     * @param clip whether the user expects rows above the bound (true; the accuracy statement then speaks of the
+     *        clipped rows); rows above it are scaled onto the ball either way (issue 24)
      * @return a copy with that row policy
      */
     public PtrProjection clippingRows(boolean clip) {
@@ -320,22 +321,6 @@ public final class PtrProjection implements RowSourceMechanism {
                 .build();
     }
 
-    /** Rows beyond the public bound (and its slack) are rejected before any budget is charged, unless clipping. */
-    @Override
-    public void validate(Dataset data, Statement stated) {
-        if (!clipRows) {
-            BoundedRows.check(data.matrix(), rowBound, false);
-        }
-    }
-
-    /** Rows beyond the public bound (and its slack) are rejected before any budget is charged, unless clipping. */
-    @Override
-    public void validate(RowSource rows, Statement stated) {
-        if (!clipRows) {
-            BoundedRows.check(rows, rowBound, false);
-        }
-    }
-
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
         return compute(LocalRows.of(data.matrix(), context.engine()), stated, context);
@@ -378,7 +363,7 @@ public final class PtrProjection implements RowSourceMechanism {
      * the caller's machine, the noised lower bound, and the projection pass.
      */
     private ProjectionRelease release(RowSource data, ComputeEngine engine, RandomSource random) {
-        RowSource rows = BoundedRows.check(data, rowBound, clipRows);
+        RowSource rows = BoundedRows.clip(data, rowBound);
         double lambdaMin = Math.max(0, engine.symmetricEigen(rows.gram(1.0)).value(0));
         double lowerBound = lowerBound(lambdaMin, SecureGaussianSampler.using(random));
         double ridge = ridge(lowerBound);

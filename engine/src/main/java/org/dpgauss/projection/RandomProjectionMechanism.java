@@ -39,9 +39,10 @@ import org.ejml.data.DMatrixRMaj;
  * <p><b>Row bound and its slack.</b> Rows normalised to the l-ball in floating point may exceed l by a few ulps;
  * rows whose computed squared norm is at most {@code l^2 (1 + 2^-40)} are accepted as they are, and the ridge is
  * calibrated for {@code l' = l (1 + 2^-40)} so the claim covers them (see {@code BoundedRows}; the ridge grows by a
- * relative {@code 2^-39}). Rows beyond that are rejected before any private computation, with an error that names
- * the row (1-based) and the rule but not its norm. With {@link #clippingRows(boolean) clippingRows(true)} they are
- * instead scaled onto the ball of radius l (a per-row map, so the guarantee holds for every input); how many rows
+ * relative {@code 2^-39}). Rows beyond that are scaled onto the ball of radius l (a per-row map, so the guarantee
+ * holds for every finite input), with or without {@link #clippingRows(boolean) clippingRows(true)}, which only
+ * declares that such rows are expected (issue 24, item 5: a row above the bound is never an error one neighbour
+ * triggers; {@code dpgauss validate --row-bound} reports them, non-privately, before a release). How many rows
  * were clipped is a function of the data and is <b>not</b> reported.
  *
  * <p><b>Release contract.</b> A {@link PrivateMechanism}: it releases {@code projection} (the {@code d x r} matrix
@@ -125,7 +126,7 @@ public final class RandomProjectionMechanism implements RowSourceMechanism {
      * @param r the number of projection columns, {@code >= 1}
      * @param budget the target {@code (epsilon, delta)}: epsilon {@code >= 0}, delta in {@code (0, 1)}
      * @param rowBound the public bound l on every row's L2 norm, in {@code [1e-100, 1e100]}
-     * @return the mechanism (rows above the bound rejected; see {@link #clippingRows(boolean)})
+     * @return the mechanism (rows above the bound scaled onto the ball; see {@link #clippingRows(boolean)})
      * @throws IllegalArgumentException if an argument is out of range
      */
     public static RandomProjectionMechanism of(int r, ApproxDp budget, double rowBound) {
@@ -163,8 +164,8 @@ public final class RandomProjectionMechanism implements RowSourceMechanism {
     }
 
     /**
-     * @param clip true: rows with norm above l (beyond the slack) are scaled onto the ball of radius l; false
-     *        (default): such rows are an error naming the row
+     * @param clip true: the user expects rows with norm above l (the accuracy statement then speaks of the clipped
+     *        rows); such rows are scaled onto the ball of radius l either way (issue 24)
      * @return a copy with the given row policy
      */
     public RandomProjectionMechanism clippingRows(boolean clip) {
@@ -203,7 +204,7 @@ public final class RandomProjectionMechanism implements RowSourceMechanism {
         return GramAccuracy.projection(d, rank, ridge, effectiveRowBound(), maxRows, clipRows, "");
     }
 
-    /** @return whether rows above the bound are clipped rather than rejected */
+    /** @return whether the user declared rows above the bound (they are clipped either way) */
     public boolean clippingRows() {
         return clipRows;
     }
@@ -280,22 +281,6 @@ public final class RandomProjectionMechanism implements RowSourceMechanism {
                 .build();
     }
 
-    /** Rows beyond the public bound (and its slack) are rejected before any budget is charged, unless clipping. */
-    @Override
-    public void validate(Dataset data, Statement stated) {
-        if (!clipRows) {
-            BoundedRows.check(data.matrix(), rowBound, false);
-        }
-    }
-
-    /** Rows beyond the public bound (and its slack) are rejected before any budget is charged, unless clipping. */
-    @Override
-    public void validate(RowSource rows, Statement stated) {
-        if (!clipRows) {
-            BoundedRows.check(rows, rowBound, false);
-        }
-    }
-
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
         return compute(LocalRows.of(data.matrix(), context.engine()), stated, context);
@@ -303,7 +288,7 @@ public final class RandomProjectionMechanism implements RowSourceMechanism {
 
     @Override
     public Outcome compute(RowSource rows, Statement stated, ReleaseContext context) {
-        RowSource used = BoundedRows.check(rows, rowBound, clipRows);
+        RowSource used = BoundedRows.clip(rows, rowBound);
         DMatrixRMaj m = project(used, rank, ridge, context.random());
         return Outcome.pass().matrix("projection", new ProjectionRelease(m, ridge, 1.0).outputArray()).build();
     }
@@ -327,7 +312,7 @@ public final class RandomProjectionMechanism implements RowSourceMechanism {
             return new ProjectionRelease(project((RowBlockMatrix) null, data.cols(), rank, ridge, engine, random),
                     ridge, 1.0);
         }
-        RowSource rows = BoundedRows.check(LocalRows.of(data, engine), rowBound, clipRows);
+        RowSource rows = BoundedRows.clip(LocalRows.of(data, engine), rowBound);
         return new ProjectionRelease(project(rows, rank, ridge, random), ridge, 1.0);
     }
 

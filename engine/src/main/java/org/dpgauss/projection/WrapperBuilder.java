@@ -59,7 +59,7 @@ abstract class WrapperBuilder<B extends WrapperBuilder<B>> {
     }
 
     /**
-     * @param clip whether rows above the bound are scaled onto the ball (true) or rejected (false, default)
+     * @param clip whether the user expects rows above the bound (they are scaled onto the ball either way)
      * @return this builder
      */
     public B clipRows(boolean clip) {

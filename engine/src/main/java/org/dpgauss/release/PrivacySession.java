@@ -9,9 +9,11 @@ import org.dpgauss.privacy.accounting.PrivacyAccountant;
 
 /**
  * A dataset opened with a total privacy budget and a neighbouring relation: every release made through it is
- * stated, checked against its public preconditions, charged to the budget and only then computed. A release that would exceed the budget is refused with a
- * {@link BudgetExceededException} before any data are read, and nothing is recorded (atomic). A release that was
- * charged stays charged even if it fails afterwards (it may have read the data). Thread-safe.
+ * stated from public facts (d, and n where the relation makes it public), charged to the budget, and only then
+ * computed: nothing reads a row before the charge (issue 24, item 6). A release that would exceed the budget is
+ * refused with a {@link BudgetExceededException} before any data are read, and nothing is recorded (atomic). A
+ * release that was charged stays charged even if it fails or throws afterwards (it may have read the data).
+ * Thread-safe.
  *
  * <pre>{@code
  * PrivacySession s = PrivacySession.builder(Dataset.of(rows))
@@ -47,6 +49,7 @@ public final class PrivacySession {
      * @return the release
      * @throws BudgetExceededException if the release would exceed the budget (nothing is charged or read)
      * @throws IllegalArgumentException if the mechanism's relation or public parameters do not suit the session
+     *         (raised while stating, before the charge; the data are never checked before the charge)
      */
     public synchronized PrivateRelease release(PrivateMechanism mechanism) {
         Objects.requireNonNull(mechanism, "mechanism");
@@ -55,8 +58,9 @@ public final class PrivacySession {
                     + " but this session under " + accountant.relation().description()
                     + ": open a session with the mechanism's relation");
         }
+        // state (public facts only) -> charge (refused over budget, before any read) -> compute (reads the rows;
+        // a failure there stays charged). No data-dependent check runs before the charge (issue 24, item 6).
         Statement stated = Releases.state(mechanism, data, accountant.budget().delta());
-        mechanism.validate(data, stated);
         accountant.spend(stated.accounting());
         return Releases.compute(mechanism, data, stated, context);
     }

@@ -9,7 +9,10 @@ import org.dpgauss.privacy.NeighbouringRelation;
  * assemble the one {@link PrivateRelease} every mechanism returns.
  *
  * <p>Implementations validate every public parameter in their factories or in {@link #state}, never after the
- * data are read: {@link #compute} must not throw on any dataset that {@link Dataset} accepts.
+ * data are read: {@link #compute} must not throw on any dataset that {@link Dataset} accepts. A well-formed row
+ * outside a public bound is brought inside by the rule the guarantee states (clipping, a secret subset), never
+ * refused: there is no data-dependent precondition, so nothing reads the rows before a session has charged the
+ * release (issue 24; docs/design/release-contract.md).
  */
 public interface PrivateMechanism {
 
@@ -24,19 +27,6 @@ public interface PrivateMechanism {
      * @throws IllegalArgumentException if a public parameter does not suit the context (e.g. a dimension)
      */
     Statement state(PublicContext context);
-
-    /**
-     * Checks the data against the mechanism's public preconditions (for example a public row bound that the
-     * guarantee assumes), before any budget is charged and before any private computation. A violation is the data
-     * owner's input error, reported like a malformed file: the message names the row, column and rule, never a
-     * value. The default accepts every dataset {@link Dataset} accepts.
-     *
-     * @param data the dataset
-     * @param stated what {@link #state} returned for it
-     * @throws IllegalArgumentException naming the first violating row and the rule
-     */
-    default void validate(Dataset data, Statement stated) {
-    }
 
     /**
      * Computes the release.

@@ -5,7 +5,7 @@ import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
 
 /**
- * The one release path: state (public), compute (private), assemble. {@code certified} is derived here and only
+ * The one release path: state (public), [charge, in a session], compute (private), assemble. {@code certified} is derived here and only
  * here: the recipe's certification from the statement, withdrawn when the noise source is insecure.
  */
 public final class Releases {
@@ -61,8 +61,7 @@ public final class Releases {
      * @return the release
      */
     public static PrivateRelease run(PrivateMechanism mechanism, Dataset data, double delta, ReleaseContext context) {
-        Statement stated = state(mechanism, data, delta);
-        mechanism.validate(data, stated);
+        Statement stated = state(mechanism, data, delta); // public facts only, then compute: no check reads rows first
         return compute(mechanism, data, stated, context);
     }
 

@@ -9,7 +9,7 @@ import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Releases;
 import org.dpgauss.release.Statement;
 
-/** {@link Releases#run} for rows given as a {@link RowSource}: state, validate, compute, assemble. */
+/** {@link Releases#run} for rows given as a {@link RowSource}: state (public facts), compute, assemble. */
 public final class RowReleases {
 
     private RowReleases() {
@@ -23,8 +23,7 @@ public final class RowReleases {
      * @param delta the delta of stated conversions, in {@code (0, 1)}
      * @param context the caller's engine (d x d work) and the noise source
      * @return the release
-     * @throws IllegalArgumentException if a public parameter does not suit the rows, or a row violates a public
-     *         precondition (before any noise is drawn)
+     * @throws IllegalArgumentException if a public parameter does not suit the rows' public shape
      */
     public static PrivateRelease run(RowSourceMechanism mechanism, RowSource rows, double delta,
             ReleaseContext context) {
@@ -53,7 +52,6 @@ public final class RowReleases {
         }
         Statement stated = Releases.state(mechanism,
                 PublicContext.forPlanning((int) rows.rows(), rows.cols(), mechanism.relation(), delta));
-        mechanism.validate(rows, stated);
         Outcome outcome = Objects.requireNonNull(mechanism.compute(rows, stated, context), "outcome");
         return Releases.assemble(stated.withParameters(where), outcome, context.random());
     }

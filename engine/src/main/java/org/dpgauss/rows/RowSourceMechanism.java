@@ -7,19 +7,11 @@ import org.dpgauss.release.Statement;
 
 /**
  * A mechanism whose data passes are written against a {@link RowSource}, so that it runs on rows held in memory
- * and on rows held by a cluster alike. Its {@code validate(Dataset, ..)} and {@code compute(Dataset, ..)} are the
- * methods below on {@link LocalRows} in the default layout; same contract as {@link PrivateMechanism}.
+ * and on rows held by a cluster alike. Its {@code compute(Dataset, ..)} is the method below on {@link LocalRows} in
+ * the default layout; same contract as {@link PrivateMechanism} (no data-dependent precondition: nothing reads the
+ * rows before the charge).
  */
 public interface RowSourceMechanism extends PrivateMechanism {
-
-    /**
-     * Checks the rows against the mechanism's public preconditions before any budget is charged.
-     *
-     * @param rows the rows
-     * @param stated the statement for their public context
-     * @throws IllegalArgumentException naming the first violating row (1-based, in the rows' order) and the rule
-     */
-    void validate(RowSource rows, Statement stated);
 
     /**
      * Computes the release from row passes; the d x d work runs on {@code context.engine()} and every noise value

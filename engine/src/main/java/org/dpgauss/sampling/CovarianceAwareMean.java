@@ -315,9 +315,8 @@ public final class CovarianceAwareMean implements org.dpgauss.rows.RowSourceMech
                 .map(v -> Outcome.pass().vector("mean", v).build()).orElse(Outcome.fail());
     }
 
-    /** The rows must be the n x d the parameters were computed for (finite by the row source's contract). */
-    @Override
-    public void validate(org.dpgauss.rows.RowSource rows, Statement stated) {
+    /** The rows must be the n x d the parameters were computed for (finite by the row source's contract). Public facts only; run by compute, after the charge (issue 24). */
+    void validate(org.dpgauss.rows.RowSource rows, Statement stated) {
         UnboundedGaussianSampler.checkShape(rows, n, d);
     }
 

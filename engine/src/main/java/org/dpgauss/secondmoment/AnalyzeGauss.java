@@ -49,9 +49,10 @@ import org.ejml.data.DMatrixRMaj;
  * noise is the exact discrete Gaussian of {@link SymmetricGaussianNoise}; sigma is calibrated so that the accounted
  * rho never exceeds the budget ({@link #accountedRho}).
  *
- * <p>With {@code clipToRadius = false} (public-bound mode) rows longer than R are rejected instead of clipped
- * (an input error naming the row, raised before any noise is drawn). The (epsilon, delta) statement uses the
- * project's {@link org.dpgauss.privacy.ConversionPolicy} (CKS20).
+ * <p>With {@code clipToRadius = false} (public-bound mode) the user declares that rows are within R; rows longer than
+ * R are still clipped to R, as in clip mode (issue 24, item 5: the domain is enforced by construction, never by an
+ * error that one neighbour triggers; {@code dpgauss validate --row-bound R} reports such rows, non-privately).
+ * The (epsilon, delta) statement uses the project's {@link org.dpgauss.privacy.ConversionPolicy} (CKS20).
  *
  * <p>Under the release contract it releases {@code secondMoment} (the raw noisy matrix; it may be indefinite) with
  * the public parameters {@code n}, {@code d}, {@code radius}, {@code radiusMode}, {@code sensitivity}, {@code rho},
@@ -257,24 +258,8 @@ public final class AnalyzeGauss implements SecondMomentMethod, RowSourceMechanis
                 String.format(java.util.Locale.ROOT, "every row has norm <= R=%.4g (longer rows are %s, which biases"
                         + " S~ down by their excess); the error is then the noise matrix alone (sigma=%.4g per entry,"
                         + " norm about 2 sigma sqrt(d)), whatever the rows' distribution", radius,
-                        clipToRadius ? "clipped to R" : "refused", sigma)), radius, normLowerBound,
+                        clipToRadius ? "clipped to R" : "clipped to R (declared within R)", sigma)), radius, normLowerBound,
                 "the public lower bound");
-    }
-
-    /** A row beyond the public radius (when rows are not clipped) is refused before any budget is charged. */
-    @Override
-    public void validate(Dataset data, Statement stated) {
-        if (!clipToRadius) {
-            RowBounds.checkBound(data.matrix(), radius);
-        }
-    }
-
-    /** A row beyond the public radius (when rows are not clipped) is refused before any budget is charged. */
-    @Override
-    public void validate(RowSource rows, Statement stated) {
-        if (!clipToRadius) {
-            RowBounds.checkBound(rows, radius);
-        }
     }
 
     @Override
@@ -295,9 +280,6 @@ public final class AnalyzeGauss implements SecondMomentMethod, RowSourceMechanis
     private DMatrixRMaj matrix(RowSource x, RandomSource random) {
         int n = Math.toIntExact(x.rows());
         int d = x.cols();
-        if (!clipToRadius) {
-            RowBounds.checkBound(x, radius);
-        }
         SymmetricNoise noise = noiseFor(noiseOverride, random);
         double sigma = sigma(n, d);
         // the Gram of the rows clipped to R, clipped chunk by chunk on their way in (no clipped copy of the data)

@@ -61,9 +61,9 @@ import org.ejml.dense.row.CommonOps_DDRM;
  * clips to a Gaussian radius in whitened space, so it assumes sub-Gaussian data: heavy tails and outliers are
  * clipped and bias the estimate downwards (the contrast the paper draws).
  *
- * <p>Rows are not clipped to the covering radius R (privacy comes from the whitened clipping); in the public-bound
- * mode ({@code clipToRadius = false}) rows longer than R are rejected as input errors. The output is positive
- * semidefinite.
+ * <p>Privacy comes from the whitened clipping; in the public-bound mode (a radius R given) rows longer than R are
+ * first clipped to R, the mechanism's domain map (issue 24, item 5: never an error that one neighbour triggers;
+ * {@code dpgauss validate --row-bound R} reports such rows, non-privately). The output is positive semidefinite.
  *
  * <p><b>Every finite input</b> (issue 14, finding 3). A whitened row that overflows (a data row near
  * {@code Double.MAX_VALUE}) is whitened again from its direction {@code 2^-e x} (exact power-of-two scaling) and
@@ -112,7 +112,7 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
     private final Zcdp budget;
     private final double[] fractions;
     private final double tailProbability;
-    private final Double radius; // null: no public-bound check
+    private final Double radius; // null: no public bound (rows beyond a given R are clipped to R)
     private final boolean psd;
     private final SymmetricNoise noiseOverride;
     private final Double normLowerBound; // null: the scale u/d of the accuracy statement, no relative form
@@ -508,22 +508,6 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
         return typicalScale(d, n) / priorScale;
     }
 
-    /** A row beyond the public radius (when rows are not clipped) is refused before any budget is charged. */
-    @Override
-    public void validate(Dataset data, Statement stated) {
-        if (radius != null) {
-            RowBounds.checkBound(data.matrix(), radius);
-        }
-    }
-
-    /** A row beyond the public radius (when rows are not clipped) is refused before any budget is charged. */
-    @Override
-    public void validate(RowSource rows, Statement stated) {
-        if (radius != null) {
-            RowBounds.checkBound(rows, radius);
-        }
-    }
-
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
         return compute(LocalRows.of(data.matrix(), context.engine()), stated, context);
@@ -549,7 +533,9 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
         int n = Math.toIntExact(x.rows());
         int d = x.cols();
         if (radius != null) {
-            RowBounds.checkBound(x, radius);
+            // the public bound is the domain: rows beyond R are clipped to R before the whitening (issue 24, item 5),
+            // so ||Sigma|| <= R^2 and the prior u = R^2 hold for every input; rows within R are read as they are
+            x = x.map(RowBounds.scaleAndClipMap(1.0, radius));
         }
         SymmetricNoise noise = AnalyzeGauss.noiseFor(noiseOverride, random);
         double tau = clipRadius(d);

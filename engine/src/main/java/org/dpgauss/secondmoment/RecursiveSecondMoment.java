@@ -370,7 +370,7 @@ public final class RecursiveSecondMoment implements SecondMomentMethod, RowSourc
         return SpectralAccuracy.withUnits(org.dpgauss.release.Accuracy.of(SpectralAccuracy.METRIC,
                 SpectralAccuracy.finite(expected), SpectralAccuracy.finite(bound), probability,
                 String.format(java.util.Locale.ROOT, "every row has norm <= R=%.4g (longer rows are %s, which biases S~"
-                        + " down); %s; %s", params.radius(), params.clipToRadius() ? "clipped to R" : "refused",
+                        + " down); %s; %s", params.radius(), params.clipToRadius() ? "clipped to R" : "clipped to R (declared within R)",
                         lambdaWords, regime)), params.radius(), params.minEigenvalue(), "the public lambda_min bound");
     }
 
@@ -475,22 +475,6 @@ public final class RecursiveSecondMoment implements SecondMomentMethod, RowSourc
         }
     }
 
-    /** A row beyond the public radius (when rows are not clipped) is refused before any budget is charged. */
-    @Override
-    public void validate(Dataset data, Statement stated) {
-        if (!params.clipToRadius()) {
-            RowBounds.checkBound(data.matrix(), params.radius());
-        }
-    }
-
-    /** A row beyond the public radius (when rows are not clipped) is refused before any budget is charged. */
-    @Override
-    public void validate(RowSource rows, Statement stated) {
-        if (!params.clipToRadius()) {
-            RowBounds.checkBound(rows, params.radius());
-        }
-    }
-
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
         return compute(LocalRows.of(data.matrix(), context.engine()), stated, context);
@@ -518,9 +502,6 @@ public final class RecursiveSecondMoment implements SecondMomentMethod, RowSourc
         double alpha = params.alpha();
         double radius = params.radius();
         SymmetricNoise noise = AnalyzeGauss.noiseFor(noiseOverride, random);
-        if (!params.clipToRadius()) {
-            RowBounds.checkBound(x, radius);
-        }
         MinEigenvalueEstimator alg4 = algorithm4(d);
         double lambda;
         LevelSchedule schedule;

@@ -1,12 +1,11 @@
 package org.dpgauss.secondmoment;
 
 import org.dpgauss.engine.ComputeEngine;
-import org.dpgauss.linalg.Norms;
+import org.dpgauss.linalg.L2Clip;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.linalg.RowChunkMap;
 import org.dpgauss.rows.BlockMap;
 import org.dpgauss.rows.RowSource;
-import org.dpgauss.rows.RowTest;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -35,44 +34,6 @@ final class RowBounds {
     /** The clip target factor for dimension d. */
     static double safety(int d) {
         return 1 - 4.0 * (d + 2) * LevelSchedule.U;
-    }
-
-    /** Relative slack above the public radius accepted in public-bound mode. */
-    static final double BOUND_SLACK = 0x1p-40;
-
-    /**
-     * Rejects (public-bound mode) the first row whose L2 norm exceeds {@code radius} by more than the relative
-     * slack {@link #BOUND_SLACK}. The message names the row and
-     * the rule, never the row's norm or values (issue 14, finding 8).
-     *
-     * @throws IllegalArgumentException naming the 1-based row
-     */
-    static void checkBound(RowSource x, double radius) {
-        long i = x.firstRejected(new AboveRadius(radius));
-        if (i >= 0) {
-            throw aboveRadius(i, radius);
-        }
-    }
-
-    private static IllegalArgumentException aboveRadius(long i, double radius) {
-        return new IllegalArgumentException("row " + (i + 1) + " has an L2 norm above the public covering"
-                + " radius R=" + radius + ": the guarantee is stated for rows with ||x|| <= R; raise R,"
-                + " rescale the data, or clip to R explicitly (--clip R)");
-    }
-
-    /** The row test of {@link #checkBound}: norm above {@code radius (1 + 2^-40)}. */
-    private static final class AboveRadius implements RowTest {
-        private static final long serialVersionUID = 1L;
-        private final double limit;
-
-        AboveRadius(double radius) {
-            this.limit = radius * (1 + BOUND_SLACK);
-        }
-
-        @Override
-        public boolean rejects(double[] row) {
-            return Norms.euclidean(row) > limit;
-        }
     }
 
     /** {@link #scaleAndClip} as a row map. */
@@ -133,21 +94,6 @@ final class RowBounds {
         public RowBlockMatrix apply(RowBlockMatrix block, ComputeEngine engine) {
             // unscaled: the block itself when no row needs clipping (the same values, no copy; maps only read it)
             return scale == 1.0 ? clipOrShare(block, radius) : scaleAndClip(block, scale, radius);
-        }
-    }
-
-    static void checkBound(RowBlockMatrix x, double radius) {
-        int d = x.cols();
-        double[] row = new double[d];
-        // Rows normalised to norm R carry a few ulps of rounding (1.0000000000000002): accepting a public relative
-        // slack of 2^-40 costs nothing, since every method then clips its rows to R (or to its own tau) before any
-        // sensitivity applies (issue 14, finding 9).
-        double limit = radius * (1 + BOUND_SLACK);
-        for (int i = 0; i < x.rows(); i++) {
-            x.copyRow(i, row, 0);
-            if (Norms.euclidean(row) > limit) {
-                throw aboveRadius(i, radius);
-            }
         }
     }
 
@@ -266,36 +212,7 @@ final class RowBounds {
      * @return the factor applied (1 when unchanged; 0 when the norm overflowed)
      */
     static double clip(double[] row, double radius, double target) {
-        double max = maxAbs(row);
-        if (max < SAFE_LOW || max > SAFE_HIGH) {
-            if (max == 0) {
-                return 1.0;
-            }
-            int e = Math.getExponent(max);
-            double[] w = new double[row.length];
-            for (int j = 0; j < row.length; j++) {
-                w[j] = Math.scalb(row[j], -e);
-            }
-            double nw = plainNorm(w);
-            double norm = Math.scalb(nw, e);
-            if (norm <= target) {
-                return 1.0;
-            }
-            double c = target / nw;
-            for (int j = 0; j < row.length; j++) {
-                row[j] = w[j] * c;
-            }
-            return target / norm;
-        }
-        double norm = plainNorm(row);
-        if (norm <= target) {
-            return 1.0;
-        }
-        double c = target / norm;
-        for (int j = 0; j < row.length; j++) {
-            row[j] *= c;
-        }
-        return c;
+        return L2Clip.clip(row, 0, row.length, target); // the one clipping routine (issue 24)
     }
 
     /**
@@ -311,60 +228,8 @@ final class RowBounds {
      * Only a row near or above the target pays for the sequential sum, which then decides as in {@code clip}.
      */
     static boolean clipPlain(double[] a, int off, int len, double target) {
-        double s0 = 0;
-        double s1 = 0;
-        double s2 = 0;
-        double s3 = 0;
-        double m0 = 0;
-        double m1 = 0;
-        int j = off;
-        int end = off + len;
-        for (; j + 3 < end; j += 4) { // max is exact in any order
-            double x = a[j];
-            double y = a[j + 1];
-            double z = a[j + 2];
-            double w = a[j + 3];
-            s0 += x * x;
-            s1 += y * y;
-            s2 += z * z;
-            s3 += w * w;
-            double ax = Math.abs(x);
-            double ay = Math.abs(y);
-            double az = Math.abs(z);
-            double aw = Math.abs(w);
-            m0 = ax > m0 ? ax : m0;
-            m1 = ay > m1 ? ay : m1;
-            m0 = az > m0 ? az : m0;
-            m1 = aw > m1 ? aw : m1;
-        }
-        for (; j < end; j++) {
-            double x = a[j];
-            s0 += x * x;
-            double ax = Math.abs(x);
-            m0 = ax > m0 ? ax : m0;
-        }
-        double fast = (s0 + s1) + (s2 + s3);
-        double max = Math.max(m0, m1);
-        if (!Double.isFinite(fast) || max < SAFE_LOW || max > SAFE_HIGH) {
-            return false; // a NaN or infinite entry makes every order of the sum NaN or infinite
-        }
-        if (fast < target * target * (1 - 4.0 * (len + 2) * LevelSchedule.U)) {
-            return true; // kept: the sequential norm is below the target as well
-        }
-        double s = 0; // the sequential sum of clip (plainNorm)
-        for (int k = off; k < end; k++) {
-            s += a[k] * a[k];
-        }
-        double norm = Math.sqrt(s);
-        if (norm > target) {
-            double c = target / norm;
-            for (int k = off; k < end; k++) {
-                a[k] *= c;
-            }
-        }
-        return true;
+        return L2Clip.clipPlain(a, off, len, target); // the one clipping routine (issue 24)
     }
-
 
     private static double plainNorm(double[] row) {
         return plainNorm(row, 0, row.length);

@@ -363,9 +363,8 @@ public final class SubsampleAndAggregate implements SecondMomentMethod, RowSourc
         return aggregate(groupSecondMoments(x, x.rows() / m(x.cols()), random, engine), x.cols(), random, engine);
     }
 
-    /** The rows' dimension and number must be the public ones the statement was made for. */
-    @Override
-    public void validate(RowSource rows, Statement stated) {
+    /** The rows' dimension and number must be the public ones the statement was made for. Public facts only; run by compute, after the charge (issue 24). */
+    void validate(RowSource rows, Statement stated) {
         if (rows.rows() != stated.context().rows() || rows.cols() != stated.context().dimension()) {
             throw new IllegalArgumentException("the data are " + rows.rows() + " x " + rows.cols() + " but the"
                     + " release was stated for " + stated.context().rows() + " x " + stated.context().dimension());

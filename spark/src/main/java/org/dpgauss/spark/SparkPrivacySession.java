@@ -24,8 +24,8 @@ import org.dpgauss.rows.RowSourceMechanism;
  * A Spark table opened with a total privacy budget and a neighbouring relation: the release contract of
  * {@link org.dpgauss.release.PrivacySession} on a {@code Dataset<Row>}. Opening the session orders the rows by the
  * id column, checks every value and caches the rows as dense blocks ({@link SparkRows}). Each release is then, on
- * the driver: stated from public facts; refused if it would exceed the budget, before any Spark job runs; checked
- * against its public preconditions (one pass, for mechanisms with a row bound); charged; computed, with the
+ * the driver: stated from public facts; refused if it would exceed the budget, before any Spark job runs; charged
+ * (before anything reads a row: a failure afterwards stays charged); computed, with the
  * executors running the row passes and the driver doing the d x d work and drawing every noise value from the
  * context's random source; and assembled into an immutable {@link PrivateRelease}, so nothing is ever
  * re-evaluated with fresh noise. Mechanisms that run here implement {@link RowSourceMechanism}. Thread-safe.
@@ -59,13 +59,13 @@ public final class SparkPrivacySession implements AutoCloseable {
     }
 
     /**
-     * States, budget-checks, validates, charges, computes and assembles one release.
+     * States, charges (refused over budget, before any Spark job), computes and assembles one release.
      *
      * @param mechanism a {@link RowSourceMechanism} under the session's relation
      * @return the release (PASS with its values, or FAIL with none)
      * @throws BudgetExceededException if it would exceed the budget (no Spark job has run, nothing is charged)
      * @throws IllegalArgumentException if the mechanism does not run on Spark, its relation or public parameters
-     *         do not suit the session, or a row violates its public precondition (then nothing is charged)
+     *         do not suit the session (raised while stating, before the charge)
      */
     public synchronized PrivateRelease release(PrivateMechanism mechanism) {
         Objects.requireNonNull(mechanism, "mechanism");
@@ -79,9 +79,9 @@ public final class SparkPrivacySession implements AutoCloseable {
                     + ": open a session with the mechanism's relation");
         }
         RowSourceMechanism m = (RowSourceMechanism) mechanism;
+        // state (public facts) -> charge (refused over budget before any Spark job) -> compute; a failure after the
+        // charge stays charged, and no data-dependent check runs before it (issue 24, item 6)
         Statement stated = state(m);
-        accountant.requireFits(stated.accounting()); // before any Spark job runs
-        m.validate(rows, stated);
         accountant.spend(stated.accounting());
         Outcome outcome = Objects.requireNonNull(m.compute(rows, stated, context), "outcome");
         // the executors' engine is a public choice: the release says where it was computed

@@ -331,9 +331,8 @@ public final class CoordinateWiseMean implements RowSourceMechanism {
         return r.isFail() ? Outcome.fail() : Outcome.pass().vector("mean", r.estimate()).build();
     }
 
-    /** The rows must be n x d (finite by the row source's contract): n is public and fixes the noise. */
-    @Override
-    public void validate(RowSource rows, Statement stated) {
+    /** The rows must be n x d (finite by the row source's contract): n is public and fixes the noise. Public facts only; run by compute, after the charge (issue 24). */
+    void validate(RowSource rows, Statement stated) {
         if (rows.rows() != n || rows.cols() != width.length) {
             throw new IllegalArgumentException("data are " + rows.rows() + " x " + rows.cols() + ", expected n x d = "
                     + n + " x " + width.length + ": n is public and fixes the noise");

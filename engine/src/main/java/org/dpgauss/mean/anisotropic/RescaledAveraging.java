@@ -453,9 +453,8 @@ public final class RescaledAveraging implements org.dpgauss.rows.RowSourceMechan
         return r.isFail() ? Outcome.fail() : Outcome.pass().vector("mean", r.estimate()).build();
     }
 
-    /** The rows must have M's dimension (finite by the row source's contract). */
-    @Override
-    public void validate(org.dpgauss.rows.RowSource rows, Statement stated) {
+    /** The rows must have M's dimension (finite by the row source's contract). Public facts only; run by compute, after the charge (issue 24). */
+    void validate(org.dpgauss.rows.RowSource rows, Statement stated) {
         if (rows.cols() != shape.dimension()) {
             throw new IllegalArgumentException("data have " + rows.cols() + " columns but M is " + shape.dimension()
                     + " x " + shape.dimension());

@@ -650,9 +650,8 @@ public final class UnknownCovarianceMean implements RowSourceMechanism {
         return r.isFail() ? Outcome.fail() : Outcome.pass().vector("mean", r.estimate()).build();
     }
 
-    /** The rows must be N x d (finite by the row source's contract): N is public and fixes the split. */
-    @Override
-    public void validate(RowSource x, Statement stated) {
+    /** The rows must be N x d (finite by the row source's contract): N is public and fixes the split. Public facts only; run by compute, after the charge (issue 24). */
+    void validate(RowSource x, Statement stated) {
         if (x.rows() != rows || x.cols() != d) {
             throw new IllegalArgumentException("the data are " + x.rows() + " x " + x.cols() + " but the estimator"
                     + " was made for N x d = " + rows + " x " + d + " (N is public and fixes the split)");
