@@ -147,13 +147,22 @@ class NdisMechanismTest {
         double[] empty = g.posterior(new double[0][], new double[0]);
         assertEquals(0, empty[0]);
         assertEquals(2, empty[1]);
-        // labels beyond B are clipped (the mechanism's per-record map); more rows than N are refused, without the count
-        double[][][] r = g.records(org.dpgauss.linalg.RowBlockMatrix.of(new double[][] {{0, 0, 0.5}, {1, 1, 1.5}}));
+        // labels beyond B are clipped (the mechanism's per-record map); more rows than N: a secret random N are kept
+        double[][][] r = g.records(org.dpgauss.linalg.RowBlockMatrix.of(new double[][] {{0, 0, 0.5}, {1, 1, 1.5}}),
+                null);
         assertEquals(1.0, r[1][0][1]);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> g.records(org.dpgauss.linalg.RowBlockMatrix.of(new double[11][3])));
-        assertTrue(e.getMessage().contains("more rows than the public maximum N=10"), e.getMessage());
-        assertFalse(e.getMessage().contains("11 rows"), e.getMessage());
+        double[][] eleven = new double[11][3];
+        for (int i = 0; i < 11; i++) {
+            eleven[i] = new double[] {i, 0, 0};
+        }
+        double[][][] kept = g.records(org.dpgauss.linalg.RowBlockMatrix.of(eleven),
+                org.dpgauss.privacy.RandomSource.insecureSeeded(1));
+        assertEquals(10, kept[0].length, "N=10 of the 11 rows");
+        java.util.Set<Double> distinct = new java.util.TreeSet<>();
+        for (double[] row : kept[0]) {
+            distinct.add(row[0]);
+        }
+        assertEquals(10, distinct.size(), "distinct rows, in order");
     }
 
     /**

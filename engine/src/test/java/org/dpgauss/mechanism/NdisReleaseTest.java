@@ -69,7 +69,7 @@ class NdisReleaseTest {
         assertEquals(a.parameters(), b.parameters(), "the parameters are public: the same on both neighbours");
         assertEquals(5, b.vector("theta").length);
         // both are Newton's certified points, not the fallback
-        double[][][] xy = m.records(Dataset.of(rows).matrix());
+        double[][][] xy = m.records(Dataset.of(rows).matrix(), null);
         assertTrue(m.newton(xy[0], xy[1][0]) != null);
     }
 
@@ -86,7 +86,7 @@ class NdisReleaseTest {
         }
         BayesianLogisticRegression m = BayesianLogisticRegression.builder().dimension(5).lambda(0.01)
                 .rowBound(10000).maxRows(200000).budget(BUDGET).build();
-        double[][][] xy = m.records(Dataset.of(rows).matrix());
+        double[][][] xy = m.records(Dataset.of(rows).matrix(), null);
         double[] theta = m.newton(xy[0], xy[1][0]);
         assertTrue(theta != null, "certified");
         double norm = Math.sqrt(BayesianLogisticRegression.dot(theta, theta));
@@ -167,21 +167,25 @@ class NdisReleaseTest {
         BayesianLogisticRegression m = NdisMechanismTest.blr(2, 1, 1, 10, 1, 1e-5,
                 NdisGaussianMechanism.DEFAULT_VARIANT);
         double[][][] xy = m.records(Dataset.of(new double[][] {{3, 4, 0}, {0.3, 0.4, 7}, {1e300, -1e300, -2}})
-                .matrix());
-        assertEquals(0.6, xy[0][0][0], 1e-15);
-        assertEquals(0.8, xy[0][0][1], 1e-15);
+                .matrix(), null);
+        assertEquals(0.6, xy[0][0][0], 1e-14); // clipped to l (1 - 4 (d + 2) u): true norm <= l (L2Clip.safeTarget)
+        assertEquals(0.8, xy[0][0][1], 1e-14); // clipped to l (1 - 4 (d + 2) u): true norm <= l (L2Clip.safeTarget)
         assertEquals(0.3, xy[0][1][0]);
-        assertEquals(Math.sqrt(0.5), xy[0][2][0], 1e-15);
+        assertEquals(Math.sqrt(0.5), xy[0][2][0], 1e-14);
         assertEquals(-1, xy[1][0][0]);
         assertEquals(1, xy[1][0][1]);
         assertEquals(-1, xy[1][0][2]);
         PrivateRelease r = Releases.run(m, Dataset.of(new double[][] {{3, 4, 0}, {1e300, -1e300, -2}}), 1e-5,
                 seeded(4));
         assertTrue(r.isPass());
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> Releases.run(m, Dataset.of(new double[12][3]), 1e-5, seeded(5)));
-        assertTrue(e.getMessage().contains("more rows than the public maximum N=10"), e.getMessage());
-        assertFalse(e.getMessage().contains("12"), "the exact n is private: " + e.getMessage());
+        // more rows than N=10: a secret random 10 are used, never an error (issue 24, item 5; failed before: "more
+        // rows than the public maximum N=10"); the release has the same fields as one on at most N rows
+        PrivateRelease over = Releases.run(m, Dataset.of(new double[12][3]), 1e-5, seeded(5));
+        PrivateRelease under = Releases.run(m, Dataset.of(new double[10][3]), 1e-5, seeded(5));
+        assertTrue(over.isPass() && under.isPass());
+        assertEquals(under.toMap().keySet(), over.toMap().keySet());
+        assertEquals(under.parameters(), over.parameters());
+        assertTrue(over.guarantee().notes().contains("secret uniformly random"), over.guarantee().notes());
     }
 
     /**
@@ -217,7 +221,7 @@ class NdisReleaseTest {
         assertEquals(a.toMap().keySet(), b.toMap().keySet());
         // the factorisation succeeded (the covered prior fallback would give mean 0): n identical rows at the query
         // with y = 1 give mu* = n/(n + sn2) ~ 1
-        double[][][] xy = g.records(Dataset.of(rows).matrix());
+        double[][][] xy = g.records(Dataset.of(rows).matrix(), null);
         assertEquals(1, g.posterior(xy[0], xy[1][0])[0], 1e-9);
     }
 
