@@ -105,11 +105,7 @@ public final class L2Clip {
             if (norm <= target) {
                 return 1.0;
             }
-            double c = target / norm;
-            for (int j = off; j < off + len; j++) {
-                v[j] *= c;
-            }
-            return c;
+            return scaleTo(v, off, len, norm, target);
         }
         if (max == 0 || !(max < Double.POSITIVE_INFINITY)) {
             return 1.0; // a zero row is inside every ball; a non-finite row is the caller's error
@@ -125,11 +121,65 @@ public final class L2Clip {
         if (norm <= target) {
             return 1.0; // a subnormal norm is below every admitted (normal) target
         }
-        double c = target / nw;
         for (int j = off; j < off + len; j++) {
-            v[j] = Math.scalb(v[j], -e) * c;
+            v[j] = Math.scalb(v[j], -e);
         }
+        scaleTo(v, off, len, nw, target);
         return target / norm;
+    }
+
+    /**
+     * {@code v <- v (target / norm)}: a product by {@code c = target / norm} when c is a normal double with room
+     * to spare (the earlier code of every caller, bit for bit), else {@code (v_j / norm) target}, so that a tiny
+     * target against a moderate norm (c below the normal range, e.g. {@code 1e-300 / 1e100}) does not round the row
+     * to zero.
+     *
+     * @return {@code target / norm}
+     */
+    private static double scaleTo(double[] v, int off, int len, double norm, double target) {
+        double c = target / norm;
+        if (c >= 0x1p-960) {
+            for (int j = off; j < off + len; j++) {
+                v[j] *= c;
+            }
+        } else {
+            for (int j = off; j < off + len; j++) {
+                v[j] = v[j] / norm * target;
+            }
+        }
+        return c;
+    }
+
+    /**
+     * In place: {@code v[off, off + len) <- v (target / ||v||)}, the row scaled onto the sphere of radius target
+     * whatever its norm (a caller that has already decided to clip, e.g. from a scaled norm), with the same
+     * arithmetic as {@link #clip(double[], int, int, double)}.
+     *
+     * @param v the entries (finite, not all zero)
+     * @param off the first entry
+     * @param len the number of entries
+     * @param target the target norm, finite and {@code > 0}
+     */
+    public static void ontoSphere(double[] v, int off, int len, double target) {
+        double max = maxAbs(v, off, len);
+        if (max >= SAFE_LOW && max <= SAFE_HIGH) {
+            double s = 0;
+            for (int j = off; j < off + len; j++) {
+                s += v[j] * v[j];
+            }
+            scaleTo(v, off, len, Math.sqrt(s), target);
+            return;
+        }
+        if (max == 0 || !(max < Double.POSITIVE_INFINITY)) {
+            return;
+        }
+        int e = Math.getExponent(max);
+        double s = 0;
+        for (int j = off; j < off + len; j++) {
+            v[j] = Math.scalb(v[j], -e);
+            s += v[j] * v[j];
+        }
+        scaleTo(v, off, len, Math.sqrt(s), target);
     }
 
     /**
@@ -243,10 +293,7 @@ public final class L2Clip {
         }
         double norm = Math.sqrt(s);
         if (norm > target) {
-            double c = target / norm;
-            for (int k = off; k < end; k++) {
-                a[k] *= c;
-            }
+            scaleTo(a, off, len, norm, target);
         }
         return true;
     }

@@ -117,22 +117,12 @@ final class RowBounds {
                 int off = r * d;
                 double[] dst = out.block(i / outRows);
                 int dOff = (i % outRows) * d;
-                // unit scale and moderate entries (the common case): read the row in place, the same operations
-                // as scaleAndClipRow (a product by 1 is exact), without the copies
+                // unit scale (the common case): the one clipping routine on the copied row, at every scale (the
+                // same operations as scaleAndClipRow: a product by 1 is exact)
                 if (scale == 1.0) {
-                    double max = maxAbs(src, off, d);
-                    if (max >= SAFE_LOW && max <= SAFE_HIGH) {
-                        double norm = plainNorm(src, off, d);
-                        if (norm <= target) {
-                            System.arraycopy(src, off, dst, dOff, d);
-                        } else {
-                            double c = target / norm;
-                            for (int j = 0; j < d; j++) {
-                                dst[dOff + j] = src[off + j] * c;
-                            }
-                        }
-                        continue;
-                    }
+                    System.arraycopy(src, off, dst, dOff, d);
+                    L2Clip.clip(dst, dOff, d, target);
+                    continue;
                 }
                 System.arraycopy(src, off, row, 0, d);
                 scaleAndClipRow(row, scale, radius, target);
@@ -190,12 +180,13 @@ final class RowBounds {
             row[j] = Math.scalb(row[j], -e);
         }
         double nw = plainNorm(row); // in [1, 2 sqrt(d)): no overflow
-        double scaledNorm = scale * Math.scalb(nw, e); // may be +inf (then certainly above target)
+        // nw * scale is a finite normal double for every scale in [2^-1000, 2^1000] (the callers' 1 and
+        // 1/sqrt(lambda (1 - alpha))); the power of two is applied last, so the comparison with the target is exact
+        // up to the one rounding of the product (+inf: certainly above the target; below the normal range: below
+        // every target, which is at least a normal radius times safety)
+        double scaledNorm = Math.scalb(nw * scale, e);
         if (scaledNorm > target) {
-            double c = target / nw;
-            for (int j = 0; j < row.length; j++) {
-                row[j] *= c;
-            }
+            L2Clip.ontoSphere(row, 0, row.length, target); // w (target / ||w||), tiny targets included
             return;
         }
         for (int j = 0; j < row.length; j++) { // the scaled row is bounded by about target: finite
