@@ -7,7 +7,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dpgauss.io.DataReader;
-import org.dpgauss.linalg.Norms;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.mechanism.BayesianLogisticRegression;
 import org.dpgauss.mechanism.GaussianProcessRegression;
@@ -52,18 +51,14 @@ final class MechanismCommand extends CommandGroup {
     }
 
     /**
-     * Checks the data before the release, naming the row and the rule, never a value: at most --max-rows rows
-     * (without saying how many there are). The mechanisms themselves are defined on every finite row (see their
-     * Javadoc); these checks catch input errors at the command line.
+     * The file's schema, a public fact: the features followed by the label. Rows outside the public bounds
+     * (labels, norms, more rows than --max-rows) are not checked here: each mechanism brings them into its domain by
+     * the rule its guarantee states (issue 24, item 5); `dpgauss validate` reports them, non-privately.
      */
-    static void checkRows(RowBlockMatrix m, Path input, int maxRows) {
+    static void checkColumns(RowBlockMatrix m, Path input) {
         if (m.cols() < 2) {
             throw new IllegalArgumentException(input.getFileName() + " has " + m.cols() + " column(s): it needs the "
                     + "features followed by the label in the last column");
-        }
-        if (m.rows() > maxRows) {
-            throw new IllegalArgumentException(input.getFileName() + " has more rows than --max-rows=" + maxRows
-                    + ", the public maximum the guarantee is calibrated for: raise --max-rows");
         }
     }
 
@@ -94,9 +89,13 @@ final class MechanismCommand extends CommandGroup {
                     + "sum log(1+exp(-y x^T theta)) + (lambda/2)||theta||^2, computed by a fixed, public procedure "
                     + "(Newton with a certificate, else gradient descent) whose distance to the exact minimiser is "
                     + "covered by the noise (parameter residualBound); it never fails after reading the data.",
-                "Input: features then a label in {-1, +1} in the last column; every feature row must have L2 norm "
-                        + "<= --row-bound (rows above, and other labels, are an error naming the row).",
-                "Guarantee: (epsilon, delta)-DP under add/remove-one-record neighbours for at most --max-rows records.",
+                "Input: features then a label in {-1, +1} in the last column. Part of the mechanism (never an "
+                        + "error): a feature row above --row-bound is scaled onto the ball, a label is mapped to +1 if "
+                        + "positive, else -1, and of more than --max-rows records a secret uniformly random "
+                        + "--max-rows are used. `dpgauss validate` reports such rows first (not private).",
+                "Guarantee: (epsilon, delta)-DP under add/remove-one-record neighbours for at most --max-rows records; "
+                        + "for neighbours one of which has more, that of two add/remove steps, (2 epsilon, "
+                        + "(1 + e^epsilon) delta).",
                 "JSON: status, mechanism (mechanism.blr), theta, parameters, guarantee, insecure, randomness, input."})
     static final class Blr implements Callable<Integer> {
 
@@ -122,20 +121,10 @@ final class MechanismCommand extends CommandGroup {
             // the public parameters are validated before the data are read (d = 1 for this check)
             builder(1, v).build();
             RowBlockMatrix m = DataReader.read(input);
-            checkRows(m, input, calibration.maxRows);
-            int d = m.cols() - 1;
-            double[] row = new double[m.cols()];
-            for (int i = 0; i < m.rows(); i++) {
-                m.copyRow(i, row, 0);
-                if (row[d] != 1 && row[d] != -1) {
-                    throw new IllegalArgumentException("row " + (i + 1) + ": the label (last column) must be -1 or +1");
-                }
-                if (Norms.euclidean(row, d) > rowBound * (1 + 1e-9)) {
-                    throw new IllegalArgumentException("row " + (i + 1) + ": the feature vector's L2 norm exceeds"
-                            + " --row-bound=" + rowBound + " (spec ndis §6.6); rescale the features or raise the bound");
-                }
-            }
-            return run(parent.main, builder(d, v).build(), m, calibration.delta, input);
+            checkColumns(m, input);
+            // features above --row-bound are clipped, labels sign-mapped, rows beyond --max-rows a secret random
+            // subset: the mechanism's domain map, never an error (issue 24, item 5)
+            return run(parent.main, builder(m.cols() - 1, v).build(), m, calibration.delta, input);
         }
 
         private BayesianLogisticRegression.Builder builder(int d, Variant v) {
@@ -148,13 +137,19 @@ final class MechanismCommand extends CommandGroup {
             description = {"Private Gaussian-process regression at one public query point (spec ndis §6.7): "
                     + "N(mu*, Sigma* + sigma*) with the GP posterior mean and variance under the RBF kernel "
                     + "k(a,b) = s^2 exp(-||a-b||^2/(2 h^2)) and noise variance sigma_n^2.",
-                "Input: inputs then a label with |y| <= --label-bound in the last column. Cost: Cholesky of n x n.",
+                "Input: inputs then a label with |y| <= --label-bound in the last column. Cost: Cholesky of n x n. "
+                        + "Part of the mechanism (never an error): a label beyond the bound is clipped to it, and of "
+                        + "more than --max-rows records a secret uniformly random --max-rows are used (above "
+                        + GaussianProcessRegression.MAX_FACTORISED_ROWS + " records the prior predictive is "
+                        + "released). `dpgauss validate` reports such rows first (not private).",
                 "--max-rows sets the noise: the sensitivity grows as sqrt(n), so the added noise variance grows in "
                         + "proportion to --max-rows (about 200 times from 500 to 100000); choose the smallest bound "
                         + "the data are sure not to exceed.",
                 "--noise-variance must be at least 4 n (n + p + 8) 2^-53 s^2 (n = --max-rows, p inputs), so that the "
                         + "factorisation of K + sigma_n^2 I cannot fail on any data.",
-                "Guarantee: (epsilon, delta)-DP under add/remove-one-record neighbours for at most --max-rows records.",
+                "Guarantee: (epsilon, delta)-DP under add/remove-one-record neighbours for at most --max-rows records; "
+                        + "for neighbours one of which has more, that of two add/remove steps, (2 epsilon, "
+                        + "(1 + e^epsilon) delta).",
                 "JSON: status, mechanism (mechanism.gpr), prediction, parameters, guarantee, insecure, randomness, "
                         + "input."})
     static final class Gpr implements Callable<Integer> {
@@ -195,22 +190,14 @@ final class MechanismCommand extends CommandGroup {
                     .labelBound(labelBound).maxRows(calibration.maxRows).query(query).budget(calibration.budget())
                     .bound(calibration.variant()).build();
             RowBlockMatrix m = DataReader.read(input);
-            checkRows(m, input, calibration.maxRows);
-            if (m.rows() > GaussianProcessRegression.MAX_FACTORISED_ROWS) {
-                throw new IllegalArgumentException(input.getFileName() + " has more than "
-                        + GaussianProcessRegression.MAX_FACTORISED_ROWS + " rows: gpr factorises the n x n kernel"
-                        + " matrix, which must fit one Java array (spec ndis §10: n up to a few thousand)");
-            }
+            checkColumns(m, input);
             if (m.cols() - 1 != query.length) {
                 throw new IllegalArgumentException("--query has " + query.length + " coordinates but "
                         + input.getFileName() + " has " + (m.cols() - 1) + " input columns (plus the label)");
             }
-            for (int i = 0; i < m.rows(); i++) {
-                if (!(Math.abs(m.get(i, query.length)) <= labelBound)) {
-                    throw new IllegalArgumentException("row " + (i + 1) + ": the label (last column) is outside"
-                            + " [-B, B] with B = --label-bound=" + labelBound + " (spec ndis §6.7)");
-                }
-            }
+            // labels above --label-bound are clipped to it, rows beyond --max-rows a secret random subset: the
+            // mechanism's domain map, never an error (issue 24, item 5); more than MAX_FACTORISED_ROWS kept rows give
+            // the covered prior predictive (GaussianProcessRegression), not an error either
             return run(parent.main, gpr, m, calibration.delta, input);
         }
     }

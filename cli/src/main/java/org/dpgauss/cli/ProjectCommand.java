@@ -30,8 +30,9 @@ import picocli.CommandLine.ParentCommand;
                     + "<= --row-bound l (a public bound chosen without looking at the data), up to a public slack: "
                     + "rows within a relative 2^-40 of l (what floating-point normalisation produces) are accepted, "
                     + "and the ridge lambda = l'^2/p*(epsilon, delta; r) is calibrated for l' = l(1 + 2^-40) "
-                    + "(exact, Lemma 4). Rows beyond that are an error naming the row, before anything private is "
-                    + "computed, unless --clip-rows scales them onto the ball (how many is private and not reported).",
+                    + "(exact, Lemma 4). Rows beyond that are scaled onto the ball, with or without --clip-rows "
+                    + "(part of the mechanism, never an error; how many is private and not reported; `dpgauss "
+                    + "validate --row-bound l` reports them first, not privately).",
             "Wrappers: none (M_RP); lsv (the same mechanism with Sheffet's larger LSV ridge, a baseline, §7); "
                     + "poisson (keep each row with probability --q in (delta, 1], run M_RP at eps0 = "
                     + "ln(1+(e^eps-1)/q), delta0 = delta/q; the Gram estimate is divided by q, §6.3); ptr (a private "
@@ -107,8 +108,9 @@ final class ProjectCommand implements Callable<Integer> {
                     + "alpha=50. A value too small is refused with the s_T that would suffice.")
     Double ptrNoise;
 
-    @Option(names = "--clip-rows", description = "Scale rows with norm above l onto the ball instead of failing "
-            + "(the number of such rows is not reported).")
+    @Option(names = "--clip-rows", description = "Declare that rows with norm above l are expected (the accuracy "
+            + "statement then speaks of the clipped rows). Such rows are scaled onto the ball with or without it; "
+            + "the number of such rows is not reported.")
     boolean clipRows;
 
     @Option(names = "--output", required = true, paramLabel = "M.npy", description = "Where to write M (d x r, .npy).")

@@ -80,9 +80,10 @@ final class SecondMomentCommand implements Callable<Integer> {
 
     static final class Radius {
         @Option(names = "--radius", required = true, paramLabel = "R",
-                description = "Public covering radius R > 0: every row must have L2 norm <= R; a longer row is an "
-                        + "input error (exit 1). Choose R without looking at the data. The noise scales as R^2: a "
-                        + "loose R costs accuracy quadratically.")
+                description = "Public covering radius R > 0: rows are expected to have L2 norm <= R; a longer row "
+                        + "is clipped to R (part of the mechanism, never an error; `dpgauss validate --row-bound R` "
+                        + "reports such rows first, not privately). Choose R without looking at the data. The noise "
+                        + "scales as R^2: a loose R costs accuracy quadratically.")
         Double bound;
 
         @Option(names = "--clip", required = true, paramLabel = "R",
@@ -176,8 +177,8 @@ final class SecondMomentCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--rho RHO is required: the zCDP budget (> 0) of the release");
         }
         if (radius == null) {
-            throw new IllegalArgumentException("a covering radius is required: --radius R (public bound, longer rows "
-                    + "are rejected) or --clip R (longer rows are clipped)");
+            throw new IllegalArgumentException("a covering radius is required: --radius R (public bound) or --clip R"
+                    + " (clipping radius); longer rows are clipped to R either way");
         }
         boolean clip = radius.clip != null;
         SecondMomentParams.Builder b = SecondMomentParams.builder().budget(Zcdp.of(rho))
