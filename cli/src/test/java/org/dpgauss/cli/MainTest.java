@@ -210,6 +210,33 @@ class MainTest {
         assertEquals(3, v.json().get("cols").asInt());
     }
 
+    /**
+     * Issue 24, item 5: the releases map rows outside a public bound into their domain without a word; the
+     * non-private validate command is where the data owner is told, with the row numbers, and it says it is not
+     * private.
+     */
+    @Test
+    void validateReportsRowsOutsideThePublicBoundsAndSaysItIsNotPrivate(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path f = dir.resolve("b.csv");
+        java.nio.file.Files.writeString(f, "0.1,0.2,1\n3e200,4e200,-1\n0.3,0.4,0.5\n0.6,0.8,7\n");
+        Run v = run("validate", "--input", f.toString(), "--row-bound", "1", "--features", "2", "--label-bound", "1",
+                "--binary-labels", "--max-rows", "3", "--json");
+        assertEquals(0, v.code, v.err);
+        JsonNode b = v.json().get("bounds");
+        assertFalse(v.json().get("private").asBoolean());
+        assertEquals(1, b.get("rowsAboveRowBound").get("count").asInt());
+        assertEquals(2, b.get("rowsAboveRowBound").get("firstRows").get(0).asInt());
+        assertEquals(1, b.get("labelsAboveLabelBound").get("count").asInt());
+        assertEquals(4, b.get("labelsAboveLabelBound").get("firstRows").get(0).asInt());
+        assertEquals(2, b.get("labelsNotPlusMinusOne").get("count").asInt());
+        assertTrue(b.get("rowsBeyondMaxRows").get("exceeded").asBoolean());
+        Run t = run("validate", "--input", f.toString(), "--row-bound", "1e-300");
+        assertEquals(0, t.code, t.err);
+        assertTrue(t.out.contains("NOT private"), t.out);
+        assertTrue(t.out.contains("count=4"), "every row is above 1e-300: " + t.out);
+    }
+
     @Test
     void noCommandIsAUsageError() {
         Run r = run();
