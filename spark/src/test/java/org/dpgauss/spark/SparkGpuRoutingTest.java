@@ -210,7 +210,6 @@ class SparkGpuRoutingTest {
         try {
             ReleaseContext ctx = ReleaseContext.of(cpu, RandomSource.insecureSeeded(SEED));
             Statement stated = Releases.state(m, PublicContext.forPlanning(N, D, m.relation(), DELTA));
-            m.validate(rows, stated);
             PrivateRelease onCluster = Releases.assemble(stated, m.compute(rows, stated, ctx), ctx.random());
             assertTrue(local.isPass());
             assertTrue(TestSpark.sameBits(local.toMap(), onCluster.toMap()),

@@ -88,7 +88,7 @@ class SparkSessionContractTest {
     void anOverBudgetReleaseRunsNoJobAndChargesNothing() throws InterruptedException {
         try (SparkPrivacySession s = open(TestSpark.table(X, 2, 1), ApproxDp.of(1.0, 1e-6))) {
             group("over-budget");
-            // public-bound mode: its validation is a pass, which must not run either
+            // public-bound mode: nothing reads the rows before the charge, so no job runs for a refused release
             assertThrows(BudgetExceededException.class, () -> s.release(AnalyzeGauss.builder().radius(50.0)
                     .budget(Zcdp.of(5.0)).clipToRadius(false).build()));
             TestSpark.get().sparkContext().clearJobGroup();
@@ -103,17 +103,33 @@ class SparkSessionContractTest {
         }
     }
 
+    /**
+     * Issue 24, items 5 and 6 on Spark: a row above the public radius is clipped (no error one neighbour alone
+     * triggers), the release is charged before any job reads a row, and the neighbours D and D with that row
+     * replaced by a short one give the same status, fields, parameters and charge. Failed before issue 24 (the
+     * release threw "row .. has an L2 norm above the public covering radius", for free).
+     */
     @Test
-    void aRowAboveTheBoundIsRefusedBeforeAnyCharge() {
-        try (SparkPrivacySession s = open(TestSpark.table(X, 2, 2), ApproxDp.of(5.0, 1e-6))) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> s.release(AnalyzeGauss.builder().radius(0.05).budget(Zcdp.of(0.1)).clipToRadius(false)
-                            .build()));
-            assertTrue(e.getMessage().matches("row \\d+ has an L2 norm above the public covering radius R=0.05.*"),
-                    e.getMessage());
-            assertEquals(0.0, s.spent().epsilon(), "a refused release charges nothing");
-            assertTrue(s.report().releases().isEmpty());
+    void aRowAboveTheBoundIsClippedAndCharged() {
+        double[][] shortRow = X.clone();
+        shortRow[0] = new double[X[0].length];
+        PrivateRelease[] r = new PrivateRelease[2];
+        ApproxDp[] spent = new ApproxDp[2];
+        int k = 0;
+        for (double[][] x : new double[][][] {X, shortRow}) {
+            try (SparkPrivacySession s = open(TestSpark.table(x, 2, 2), ApproxDp.of(5.0, 1e-6))) {
+                r[k] = s.release(AnalyzeGauss.builder().radius(0.05).budget(Zcdp.of(0.1)).clipToRadius(false)
+                        .build());
+                spent[k] = s.spent();
+                assertEquals(1, s.report().releases().size());
+                k++;
+            }
         }
+        assertEquals(r[0].status(), r[1].status());
+        assertEquals(r[0].values().keySet(), r[1].values().keySet());
+        assertEquals(r[0].parameters(), r[1].parameters());
+        assertEquals(spent[0], spent[1]);
+        assertTrue(spent[0].epsilon() > 0);
     }
 
     /** Runs a pass, then FAILs: the release carries the statement and no value, and stays charged. */
@@ -128,10 +144,6 @@ class SparkSessionContractTest {
         @Override
         public Statement state(PublicContext context) {
             return inner.state(context);
-        }
-
-        @Override
-        public void validate(RowSource rows, Statement stated) {
         }
 
         @Override
