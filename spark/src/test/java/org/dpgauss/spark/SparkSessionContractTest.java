@@ -158,6 +158,42 @@ class SparkSessionContractTest {
         }
     }
 
+    /** Runs a pass, then throws: a data-dependent failure after the charge (issue 24, item 6). */
+    static final class ThrowsAfterAPass implements RowSourceMechanism {
+        private final AnalyzeGauss inner = AnalyzeGauss.of(2.0, Zcdp.of(0.1));
+
+        @Override
+        public NeighbouringRelation relation() {
+            return inner.relation();
+        }
+
+        @Override
+        public Statement state(PublicContext context) {
+            return inner.state(context);
+        }
+
+        @Override
+        public Outcome compute(RowSource rows, Statement stated, ReleaseContext context) {
+            rows.gram(rows.rows());
+            throw new IllegalStateException("a failure after reading the rows");
+        }
+
+        @Override
+        public Outcome compute(org.dpgauss.release.Dataset data, Statement stated, ReleaseContext context) {
+            throw new IllegalStateException("a failure after reading the rows");
+        }
+    }
+
+    /** The charge comes before anything reads a row: a failure after a pass stays charged. */
+    @Test
+    void aFailureAfterReadingStaysCharged() {
+        try (SparkPrivacySession s = open(TestSpark.table(X, 2, 4), ApproxDp.of(5.0, 1e-6))) {
+            assertThrows(IllegalStateException.class, () -> s.release(new ThrowsAfterAPass()));
+            assertEquals(1, s.report().releases().size(), "charged before the rows were read");
+            assertTrue(s.spent().epsilon() > 0);
+        }
+    }
+
     @Test
     void failReleasesNothingButTheStatementAndStaysCharged() {
         try (SparkPrivacySession s = open(TestSpark.table(X, 2, 3), ApproxDp.of(5.0, 1e-6))) {
