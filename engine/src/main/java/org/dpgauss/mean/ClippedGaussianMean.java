@@ -59,6 +59,14 @@ import org.dpgauss.rows.RowSourceMechanism;
  * by a relative {@code 2^-20 (1 + sqrt(d / (2 rho))) + 2 u n (4 + ||c||/C)} at most (since
  * {@code g <= 2^-20 Delta / sqrt(2 rho)}).
  *
+ * <p><b>Every scale</b> (issue 24, item 1). The clipped terms come from {@link L2Clip#clipDifference}, the project's
+ * one clipping routine: it compares the norm of {@code x - c} with C (never a squared norm with {@code C * C}, which
+ * overflows above C ~ 1e154 and underflows below C ~ 1e-154) and survives a difference {@code x - c} that overflows,
+ * so every finite row contributes a term of norm at most {@code C (1 + (d + 2) u)}. C is admitted in
+ * {@code [2^-1022, 2^1000]} ({@link L2Clip#checkRadius}); the statement then checks, for the public n, that
+ * {@code 2C/n} is a normal double and that the noise scale lies on the noise grid, so a radius whose sensitivity
+ * would overflow or vanish is refused before the data are read.
+ *
  * <p>Clipping is the mechanism's definition, not input cleaning: rows outside the ball contribute their
  * projection. Accuracy degrades when C is small relative to the data's spread around c. How many rows were
  * clipped is itself a function of the data and is not reported.

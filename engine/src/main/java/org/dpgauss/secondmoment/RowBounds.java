@@ -14,6 +14,8 @@ import org.ejml.data.DMatrixRMaj;
  * despite the rounding of the norm and of the scaling ({@code u = 2^-53}); the sensitivity accounting of
  * {@link LevelSchedule} relies on it.
  *
+ * <p>The clipping itself is {@link L2Clip}'s, the project's one clipping routine (issue 24, item 1).
+ *
  * <p><b>Every finite input</b> (issue 14, finding 3). Norms are computed overflow- and underflow-safely: a row whose
  * largest entry lies outside {@code [2^-400, 2^400]} is first scaled by the power of two {@code 2^-e} of that entry
  * (exact), so a row of entries near {@code Double.MAX_VALUE} has a finite direction and a norm that is compared,
@@ -206,18 +208,7 @@ final class RowBounds {
         return L2Clip.clip(row, 0, row.length, target); // the one clipping routine (issue 24)
     }
 
-    /**
-     * {@link #clip} on {@code a[off, off + len)} in place for a row on its plain path, bit for bit. Returns false,
-     * the row untouched, when the row is not finite (the sum is then NaN or infinite) or its largest |entry| lies
-     * outside the plain range: the caller takes the careful path.
-     *
-     * <p>One pass with four independent sums of squares (the sequential sum is a chain of dependent additions, four
-     * times slower) and the largest |entry| beside them decides most rows: every order of adding d non-negative
-     * rounded squares lies within a relative {@code gamma_d = d U / (1 - d U)} of the exact sum (Higham, <i>Accuracy
-     * and Stability of Numerical Algorithms</i>, 2nd ed., §4.2), so a four-way sum below {@code target^2 (1 - 4 (d +
-     * 2) U)} puts the sequential sum below {@code target^2} too and the row is kept, as {@code clip} would keep it.
-     * Only a row near or above the target pays for the sequential sum, which then decides as in {@code clip}.
-     */
+    /** {@link L2Clip#clipPlain}: {@link #clip} on a row in place on its plain path, faster; false if undecided. */
     static boolean clipPlain(double[] a, int off, int len, double target) {
         return L2Clip.clipPlain(a, off, len, target); // the one clipping routine (issue 24)
     }

@@ -163,6 +163,26 @@ class NeighbouringPairsTest {
                 () -> ClippedGaussianMean.builder().clipRadius(Double.MIN_VALUE).rho(1).build(2), "subnormal C");
     }
 
+    /**
+     * The same through the privately chosen radius with a wide bucket range (issue 24, item 1): 2000 rows at 1e200
+     * and one at 1e280; the chosen radius is about 2^665, whose square overflows, so a C*C comparison would leave
+     * the far row unclipped and move the mean by 5e276.
+     */
+    @Test
+    void theAutoClippedMeanClipsAtHugeRadii() {
+        double[][] x = new double[2001][];
+        for (int i = 0; i < 2000; i++) {
+            x[i] = new double[] {1e200, 0};
+        }
+        x[2000] = new double[] {1e280, 0};
+        PrivacySession s = session(x, NeighbouringRelation.REPLACE_ONE);
+        PrivateRelease r = s.release(org.dpgauss.mean.AutoClippedGaussianMean.of(new double[2], Zcdp.of(1), 0.5,
+                -10, 950));
+        assertTrue(r.isPass());
+        double[] mean = r.vector("mean");
+        assertTrue(mean[0] > 0.5e200 && mean[0] < 2e200, "mean " + mean[0] + " at radius " + r.scalar("clipRadius"));
+    }
+
     /** A mechanism that records, when it computes, how many releases its session had already charged. */
     private static final class ChargeProbe implements PrivateMechanism {
         PrivacySession session;
