@@ -211,6 +211,32 @@ class MainTest {
     }
 
     /**
+     * Issue 24, item 1, the issue's repro on the command line: one row at 1e205 with --clip 1e200 moved the mean to
+     * 2e203; now the row is clipped, the mean stays within the clip radius' scale, and the neighbour with that row
+     * at 0 gives the same exit code and fields.
+     */
+    @Test
+    void theClippedMeanClipsAHugeRowAtAHugeRadius(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path far = dir.resolve("far.csv");
+        java.nio.file.Path near = dir.resolve("near.csv");
+        StringBuilder rest = new StringBuilder();
+        for (int i = 0; i < 9; i++) {
+            rest.append("0,0\n");
+        }
+        java.nio.file.Files.writeString(far, "1e205,0\n" + rest);
+        java.nio.file.Files.writeString(near, "0,0\n" + rest);
+        MechanismCommandTest.sameOnNeighbours(new String[] {"mean"}, near, far, "--method", "clipped", "--clip",
+                "1e200", "--rho", "10");
+        Run r = run("mean", "--input", far.toString(), "--method", "clipped", "--clip", "1e200", "--rho", "10",
+                "--json");
+        assertEquals(0, r.code, r.err);
+        double m = r.json().get("mean").get(0).asDouble();
+        double sigma = r.json().get("parameters").get("noiseSigma").asDouble();
+        assertTrue(Math.abs(m) <= 1e200 / 10 + 6 * sigma, "mean " + m + ", sigma " + sigma);
+    }
+
+    /**
      * Issue 24, item 5: the releases map rows outside a public bound into their domain without a word; the
      * non-private validate command is where the data owner is told, with the row numbers, and it says it is not
      * private.
