@@ -1,6 +1,7 @@
 package org.dpgauss.projection;
 
 import org.dpgauss.engine.ComputeEngine;
+import org.dpgauss.linalg.L2Clip;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.rows.BlockMap;
 import org.dpgauss.rows.RowSource;
@@ -13,29 +14,29 @@ import org.dpgauss.rows.RowSource;
  * rows beyond l and changes the accuracy statement's wording). Nothing about how many rows were clipped leaves this
  * class: the count is a function of the data and has no place in a release.
  *
- * <p><b>Scale.</b> The decision compares a pairwise sum of squares with {@code l^2 (1 + 2^-40)}: l is admitted in
- * {@code [1e-100, 1e100]} ({@link #checkBound}), so {@code l^2} is a normal double; a row whose sum overflows is
- * beyond the bound (and is scaled from its direction, {@link #scaleOntoBall}), a row whose squares underflow is far
- * inside it. This is the one place that does not call {@link org.dpgauss.linalg.L2Clip}: the slack proof below needs
- * the pairwise sum's error bound for every d up to 2^31, tighter than the sequential sum's.
+ * <p><b>Scale.</b> Rows are clipped by {@link L2Clip}, the project's one clipping routine (issue 24, item 1): the
+ * computed norm (power-of-two scaled outside {@code [2^-400, 2^400]}, so nothing overflows or underflows) is
+ * compared with the target, never a squared norm with a squared bound.
  *
  * <p><b>Slack (public, data-independent).</b> Rows normalised to the unit ball in floating point have norms like
- * {@code 1.0000000000000002}: a few ulps above the bound. A row is therefore accepted when its computed squared
- * norm is at most {@code l^2 (1 + 2^-40)} ({@link #SLACK}), and every guarantee is calibrated for the larger bound
- * {@code l' = l (1 + 2^-40)} ({@link #effectiveBound}), so the claim stays true for every accepted row. The value
- * 2^-40 is about 4000 ulps: far above what a normalisation produces (its squared norm is off by a relative
- * {@code ~d u}, {@code u = 2^-53}), and far below anything that changes the result (the ridge grows by a relative
- * {@code 2^-39}, i.e. {@code 2e-12}).
+ * {@code 1.0000000000000002}: a few ulps above the bound. Every guarantee is therefore calibrated for the larger
+ * bound {@code l' = l (1 + 2^-40)} ({@link #SLACK}, {@link #effectiveBound}), and rows are clipped to the target
+ * {@code l' (1 - 4 (d + 2) u)} ({@link #target}), which is above l for {@code d <= 2000}: such rows are left as
+ * they are. The value 2^-40 is about 4000 ulps: far above what a normalisation produces (its norm is off by a
+ * relative {@code ~d u}, {@code u = 2^-53}), and far below anything that changes the result (the ridge grows by a
+ * relative {@code 2^-39}, i.e. {@code 2e-12}). For larger d the target is below l by a relative {@code 4 (d + 2) u}
+ * at most (4e-10 at d = 1e6): such rows are shortened by that much, which changes nothing a release can show.
  *
- * <p><b>Why the accepted rows satisfy {@code ||x|| <= l'} exactly.</b> The squared norm is summed pairwise
- * (blocks of 8): for {@code d < 2^31} its relative error is at most {@code gamma_36 < 2^-47} (Higham, <i>Accuracy
- * and Stability of Numerical Algorithms</i>, §4.2; one more rounding per square), plus an absolute
- * {@code d 2^-1074} from squares that underflow, which is below {@code 2^-240 l^2} for the admitted range of l
- * ({@link #MIN_BOUND}). So an accepted row has {@code ||x||^2 <= l^2 (1 + 2^-40)(1 + 2^-46) <= l'^2}.
+ * <p><b>Why every row used satisfies {@code ||x|| <= l'} exactly.</b> The computed norm of a row errs by a relative
+ * {@code (d + 2) u} at most (Higham, <i>Accuracy and Stability of Numerical Algorithms</i>, §3.1 and §4.2; the
+ * squares of a plain-range row that underflow add an absolute {@code d 2^-1074}, far below {@code 2^-200 l^2} for
+ * the admitted {@code l >= 1e-100}), so a row left unchanged has a true norm at most
+ * {@code l' (1 - 4 (d + 2) u) / (1 - (d + 2) u) <= l'}, and a clipped row ({@link L2Clip}: true norm at most
+ * {@code target (1 + (d + 2) u)}) too.
  */
 final class BoundedRows {
 
-    /** The public relative slack on the squared row norm accepted without clipping: {@code 2^-40}. */
+    /** The public relative slack of the calibrated bound {@code l' = l (1 + 2^-40)}. */
     static final double SLACK = 0x1p-40;
 
     /** Smallest admitted row bound: l^2 must be a normal double with room for the underflow term. */
@@ -43,9 +44,6 @@ final class BoundedRows {
 
     /** Largest admitted row bound: l^2 and the ridge {@code l^2/p*} must be finite. */
     static final double MAX_BOUND = 1e100;
-
-    /** Shrink factor applied after {@code l/||x||} so that a clipped row's norm is {@code <= l'} in floating point. */
-    private static final double CLIP_SAFETY = 1 - 0x1p-50;
 
     private BoundedRows() {
     }
@@ -114,8 +112,8 @@ final class BoundedRows {
         if (data == null || data.rows() == 0) {
             return null;
         }
-        double limit = rowBound * rowBound * (1 + SLACK);
         int d = data.cols();
+        double target = target(rowBound, d);
         RowBlockMatrix out = null;
         double[] row = new double[d];
         for (int i = 0; i < data.rows(); i++) {
@@ -126,43 +124,27 @@ final class BoundedRows {
                             + "number (NaN or infinite): every value must be finite");
                 }
             }
-            if (sumOfSquares(row, 0, d) <= limit) { // l^2 is normal (l in [1e-100, 1e100]): no overflow
+            // the one scale-safe clipping routine: the norm compared with the target, never squared (issue 24)
+            if (L2Clip.clip(row, 0, d, target) == 1.0) {
                 continue;
             }
             if (out == null) {
                 out = data.copy();
             }
-            scaleOntoBall(row, rowBound);
             out.setRow(i, row);
         }
         return out == null ? data : out;
     }
 
-    /** Scales {@code row} (non-zero, finite) to norm {@code l (1 - 2^-50)}, overflow- and underflow-safe. */
-    private static void scaleOntoBall(double[] row, double rowBound) {
-        double m = 0;
-        for (double v : row) {
-            m = Math.max(m, Math.abs(v));
-        }
-        for (int j = 0; j < row.length; j++) {
-            row[j] /= m; // in [-1, 1]
-        }
-        double f = rowBound / Math.sqrt(sumOfSquares(row, 0, row.length)) * CLIP_SAFETY;
-        for (int j = 0; j < row.length; j++) {
-            row[j] *= f;
-        }
-    }
-
-    /** Pairwise sum of {@code x_j^2} over {@code [from, to)}, recursive below 8 terms (error bound: class comment). */
-    static double sumOfSquares(double[] x, int from, int to) {
-        if (to - from <= 8) {
-            double s = 0;
-            for (int j = from; j < to; j++) {
-                s += x[j] * x[j];
-            }
-            return s;
-        }
-        int mid = (from + to) >>> 1;
-        return sumOfSquares(x, from, mid) + sumOfSquares(x, mid, to);
+    /**
+     * The clip target for rows of length d: {@code l' (1 - 4 (d + 2) u)} ({@link L2Clip#safeTarget}), so that every
+     * row the clip leaves unchanged or produces has a true norm at most {@code l'} (class comment).
+     *
+     * @param rowBound the public bound l
+     * @param d the row length
+     * @return the target
+     */
+    static double target(double rowBound, int d) {
+        return L2Clip.safeTarget(effectiveBound(rowBound), d);
     }
 }
