@@ -69,7 +69,10 @@ public interface RowSource {
     ExactColumnSums exactColumnSums();
 
     /**
-     * @param test a public precondition
+     * A non-private diagnostic pass: no release path calls it (issue 24: nothing reads a row before the charge, and a
+     * row outside a public bound is clipped, not refused).
+     *
+     * @param test a row test
      * @return the position (0-based, in the data-independent order) of the first row the test rejects, or -1
      */
     long firstRejected(RowTest test);

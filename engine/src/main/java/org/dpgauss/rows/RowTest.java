@@ -2,7 +2,10 @@ package org.dpgauss.rows;
 
 import java.io.Serializable;
 
-/** A public precondition on one row (for example a norm bound), checked before any budget is charged. */
+/**
+ * A test on one row (for example a norm bound), for the non-private diagnostic pass {@link RowSource#firstRejected};
+ * no release checks its rows with it (issue 24: a row outside a public bound is clipped by the mechanism).
+ */
 @FunctionalInterface
 public interface RowTest extends Serializable {
 
