@@ -158,6 +158,23 @@ class SparkSessionContractTest {
         }
     }
 
+    /**
+     * Issue 24, item 1 on Spark: the clipped mean's executors clip with the same scale-safe routine, so one row at
+     * 1e205 with C = 1e200 moves the mean by at most C/n (it moved it to 1e205/n with the C*C comparison).
+     */
+    @Test
+    void theClippedMeanClipsAtAHugeRadiusOnTheCluster() {
+        double[][] x = new double[X.length][D];
+        x[7][0] = 1e205;
+        try (SparkPrivacySession s = open(TestSpark.table(x, 2, 5), ApproxDp.of(50.0, 1e-6))) {
+            org.dpgauss.mean.ClippedGaussianMean m = org.dpgauss.mean.ClippedGaussianMean.builder().clipRadius(1e200)
+                    .rho(10).build(D);
+            double[] mean = s.release(m).vector("mean");
+            double sigma = m.sigma(x.length);
+            assertTrue(Math.abs(mean[0]) <= 1e200 / x.length + 6 * sigma, mean[0] + " (sigma " + sigma + ")");
+        }
+    }
+
     /** Runs a pass, then throws: a data-dependent failure after the charge (issue 24, item 6). */
     static final class ThrowsAfterAPass implements RowSourceMechanism {
         private final AnalyzeGauss inner = AnalyzeGauss.of(2.0, Zcdp.of(0.1));
