@@ -994,7 +994,7 @@ public final class CudaDevice implements AutoCloseable {
 
     /**
      * Cholesky of a symmetric d x d matrix (row-major, lower triangle read) with cuSOLVER's dpotrf: the factor
-     * L (row-major, upper triangle zero), or null when dpotrf reports a non-positive pivot (info > 0); info < 0 (an
+     * L (row-major, upper triangle zero), or null when dpotrf reports a non-positive pivot (info > 0); info &lt; 0 (an
      * illegal argument) throws a CudaFailure ({@link VendorStatus#infoSucceeded}).
      */
     public double[] cholesky(double[] a, int d) {
@@ -1031,7 +1031,7 @@ public final class CudaDevice implements AutoCloseable {
     /**
      * Symmetric eigendecomposition (row-major, lower triangle read) with cuSOLVER's dsyevd: {eigenvalues
      * ascending, eigenvectors as the rows of a row-major d x d array}, or null when dsyevd did not converge
-     * (info > 0); info < 0 (an illegal argument) throws a CudaFailure ({@link VendorStatus#infoSucceeded}).
+     * (info > 0); info &lt; 0 (an illegal argument) throws a CudaFailure ({@link VendorStatus#infoSucceeded}).
      */
     public double[][] symmetricEigen(double[] a, int d) {
         return onOwner("cuSOLVER eigendecomposition", () -> {

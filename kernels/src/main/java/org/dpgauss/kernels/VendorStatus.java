@@ -74,7 +74,7 @@ final class VendorStatus {
      * in the call rather than a property of the data.
      *
      * @return true for info = 0, false for info > 0
-     * @throws CudaFailure (status {@value #ILLEGAL_ARGUMENT}) for info < 0, naming the routine and the argument
+     * @throws CudaFailure (status {@value #ILLEGAL_ARGUMENT}) for info &lt; 0, naming the routine and the argument
      */
     static boolean infoSucceeded(String routine, int info) {
         if (info < 0) {
