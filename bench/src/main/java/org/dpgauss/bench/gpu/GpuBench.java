@@ -298,6 +298,7 @@ public final class GpuBench {
             }
             JSON.writeValue(jsonFile.toFile(), report);
         }
+        pool.shutdown(); // the thread ends with its task (an abandoned one runs on until the JVM exits)
         summary.put("spentSeconds", (System.nanoTime() - start) * 1e-9);
         summary.put("measured", done);
         summary.put("skipped", skipped);

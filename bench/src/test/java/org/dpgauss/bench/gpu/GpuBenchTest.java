@@ -67,4 +67,27 @@ class GpuBenchTest {
         assertEquals(3, r.get("cpuReferences").get("skipped").asInt());
         assertTrue(r.get("status").asText().startsWith("harness-check"));
     }
+
+    /**
+     * A reference still running when the budget ends is abandoned (its row says at least how long it ran) and the
+     * next ones are skipped; the run ends without waiting for it. Neighbour counts on 12000 rows (7.2e7 pairs)
+     * take far longer than the 10 ms budget on any machine.
+     */
+    @Test
+    void aReferenceRunningPastTheBudgetIsAbandoned(@TempDir Path out) throws Exception {
+        long t0 = System.nanoTime();
+        int rc = GpuBench.run(new String[] {"--out", out.toString(), "--candidate", "none", "--shapes", "12000x40",
+            "--pairs-rows", "12000", "--ops", "neighbours,gram", "--cpu-budget", "0.01"});
+        assertEquals(0, rc);
+        JsonNode r = new ObjectMapper().readTree(out.resolve("gpu-bench.json").toFile());
+        JsonNode first = r.get("results").get(1); // gram (a product) first, then the neighbour counts
+        assertTrue(first.get("op").asText().startsWith("neighbourCounts"), first.toString());
+        JsonNode gram = r.get("results").get(0);
+        // the Gram ran first: measured, or abandoned itself on a slow machine; the neighbour counts never finish
+        assertTrue(first.get("cpuReference").asText().matches("(abandoned|skipped).*"), first.toString());
+        assertNull(first.get("cpuMedianSeconds"), first.toString());
+        assertNotNull(r.get("cpuReferences").get("abandoned"), r.toString());
+        assertEquals(2, r.get("cpuReferences").get("measured").asInt() + r.get("cpuReferences").get("skipped").asInt()
+                + 1, gram.toString());
+    }
 }
