@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Compiles every .cu under SRC into one fatbin per source (sm_90 SASS + compute_90 PTX) in OUT.
-# Without nvcc the build goes on and the GPU backend reports itself unavailable at run time.
+# Without nvcc the build goes on and the GPU backend reports itself unavailable at run time. A fatbin is rebuilt
+# when its source or a header is newer, or when the targets (DPGAUSS_CUDA_ARCHS) or the nvcc release differ from
+# those recorded in OUT/.fatbin-targets by the last build (so no stale sm_90-only fatbin survives a change of targets).
 set -euo pipefail
 src=$1; out=$2; cuda_home=${3:-/usr/local/cuda}; skip=${4:-false}
 reports=${5:-$out}   # nvcc's -Xptxas -v report per source, repeated in the log when the fatbin is up to date
@@ -13,6 +15,13 @@ if [ -z "$nvcc" ]; then
 fi
 mkdir -p "$out"
 archs=${DPGAUSS_CUDA_ARCHS:-"-gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90"}
+# the targets the fatbins in $out were built for: a fatbin is up to date only for the same targets (and nvcc)
+stamp="$out/.fatbin-targets"
+targets="$("$nvcc" --version | tail -n 1) $archs"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$targets" ]; then
+  [ -f "$stamp" ] && echo "[dpgauss-kernels] targets changed (was: $(cat "$stamp")): rebuilding every fatbin"
+  rm -f "$out"/*.fatbin "$stamp"
+fi
 shopt -s nullglob
 for cu in "$src"/*.cu; do
   name=$(basename "$cu" .cu)
@@ -28,3 +37,4 @@ for cu in "$src"/*.cu; do
   "$nvcc" -fatbin -O3 -std=c++17 $archs -Xptxas -v -I "$src" -o "$out/$name.fatbin" "$cu" 2>&1 | tee "$report"
   [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "[dpgauss-kernels] nvcc failed on $name.cu" >&2; exit 1; }
 done
+echo "$targets" > "$stamp"

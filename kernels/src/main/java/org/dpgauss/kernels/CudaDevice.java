@@ -994,7 +994,8 @@ public final class CudaDevice implements AutoCloseable {
 
     /**
      * Cholesky of a symmetric d x d matrix (row-major, lower triangle read) with cuSOLVER's dpotrf: the factor
-     * L (row-major, upper triangle zero), or null when dpotrf reports a non-positive pivot (info > 0).
+     * L (row-major, upper triangle zero), or null when dpotrf reports a non-positive pivot (info > 0); info &lt; 0 (an
+     * illegal argument) throws a CudaFailure ({@link VendorStatus#infoSucceeded}).
      */
     public double[] cholesky(double[] a, int d) {
         return onOwner("cuSOLVER Cholesky", () -> {
@@ -1010,8 +1011,8 @@ public final class CudaDevice implements AutoCloseable {
                 solver.potrf(d, m.ptr, work.ptr, lwork, info.ptr);
                 int[] status = new int[1];
                 download(status, 0, info.ptr, 1);
-                if (status[0] != 0) {
-                    return null;
+                if (!VendorStatus.infoSucceeded("cusolverDnDpotrf", status[0])) {
+                    return null; // info > 0: a leading minor is not positive definite
                 }
                 double[] l = new double[d * d];
                 download(l, 0, m.ptr, (long) d * d);
@@ -1029,7 +1030,8 @@ public final class CudaDevice implements AutoCloseable {
 
     /**
      * Symmetric eigendecomposition (row-major, lower triangle read) with cuSOLVER's dsyevd: {eigenvalues
-     * ascending, eigenvectors as the rows of a row-major d x d array}, or null when dsyevd did not converge.
+     * ascending, eigenvectors as the rows of a row-major d x d array}, or null when dsyevd did not converge
+     * (info > 0); info &lt; 0 (an illegal argument) throws a CudaFailure ({@link VendorStatus#infoSucceeded}).
      */
     public double[][] symmetricEigen(double[] a, int d) {
         return onOwner("cuSOLVER eigendecomposition", () -> {
@@ -1046,8 +1048,8 @@ public final class CudaDevice implements AutoCloseable {
                 solver.syevd(d, m.ptr, w.ptr, work.ptr, lwork, info.ptr);
                 int[] status = new int[1];
                 download(status, 0, info.ptr, 1);
-                if (status[0] != 0) {
-                    return null;
+                if (!VendorStatus.infoSucceeded("cusolverDnDsyevd", status[0])) {
+                    return null; // info > 0: did not converge
                 }
                 double[] values = new double[d];
                 double[] vectors = new double[d * d];

@@ -64,14 +64,14 @@ final class FfmLibraries {
                     + String.join("; ", passedOver)) + ")";
         }
 
-        MethodHandle function(String name, FunctionDescriptor fd, String... alternatives) {
+        /**
+         * A downcall handle for exactly {@code name}: no fall-back names (a library's other names for a routine can
+         * carry other signatures, e.g. cuBLAS's legacy API).
+         */
+        MethodHandle function(String name, FunctionDescriptor fd) {
             Optional<MemorySegment> sym = symbols.find(name);
-            for (int k = 0; sym.isEmpty() && k < alternatives.length; k++) {
-                sym = symbols.find(alternatives[k]);
-            }
             if (sym.isEmpty()) {
-                throw new CudaFailure(file + " has no symbol " + name + (alternatives.length == 0 ? ""
-                        : " (nor " + String.join(", ", alternatives) + ")") + ": not the CUDA 13 library dpgauss expects",
+                throw new CudaFailure(file + " has no symbol " + name + ": not the CUDA 13 library dpgauss expects",
                         "DPGAUSS_NO_SYMBOL", null);
             }
             return Linker.nativeLinker().downcallHandle(sym.get(), fd);

@@ -23,72 +23,79 @@ final class FfmSolver implements DenseSolver {
     /** The CUDA 13 cuSOLVER, found by {@link FfmLibraries} in the order of {@link LibrarySearch}. */
     static final String LIBRARY = "libcusolver.so.12";
 
-    private static final FfmCalls CALLS = new FfmCalls("cuSOLVER", FfmSolver::statusName);
+    private static final FfmCalls CALLS = new FfmCalls("cuSOLVER", VendorStatus::cusolver);
 
     private static final int FILL_UPPER = 1;   // cublasFillMode_t CUBLAS_FILL_MODE_UPPER
     private static final int EIG_VECTORS = 1;  // cusolverEigMode_t CUSOLVER_EIG_MODE_VECTOR
 
-    private final MemorySegment handle;
-    private final MethodHandle potrfBufferSize;
-    private final MethodHandle potrf;
-    private final MethodHandle syevdBufferSize;
-    private final MethodHandle syevd;
-    private final MethodHandle destroy;
+    /** Every routine this binding calls, resolved before a handle exists (a missing symbol leaks nothing). */
+    private static final class Routines {
+        final MethodHandle create;
+        final MethodHandle destroy;
+        final MethodHandle setStream;
+        final MethodHandle getVersion;
+        final MethodHandle potrfBufferSize;
+        final MethodHandle potrf;
+        final MethodHandle syevdBufferSize;
+        final MethodHandle syevd;
 
+        Routines(FfmLibraries.Loaded lib) {
+            create = lib.function("cusolverDnCreate", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+            destroy = lib.function("cusolverDnDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+            setStream = lib.function("cusolverDnSetStream", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+            getVersion = lib.function("cusolverGetVersion", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+            potrfBufferSize = lib.function("cusolverDnDpotrf_bufferSize",
+                    FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
+            potrf = lib.function("cusolverDnDpotrf", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT,
+                    ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
+            syevdBufferSize = lib.function("cusolverDnDsyevd_bufferSize", FunctionDescriptor.of(JAVA_INT, ADDRESS,
+                    JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
+            syevd = lib.function("cusolverDnDsyevd", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT,
+                    JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
+        }
+    }
+
+    private final MemorySegment handle;
+    private final Routines r;
     private final String detail;
 
-    private FfmSolver(MemorySegment handle, FfmLibraries.Loaded lib, int version) {
+    private FfmSolver(MemorySegment handle, Routines r, FfmLibraries.Loaded lib, int version) {
         this.handle = handle;
+        this.r = r;
         this.detail = lib.describe() + ", cuSOLVER version " + version;
-        potrfBufferSize = lib.function("cusolverDnDpotrf_bufferSize",
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
-        potrf = lib.function("cusolverDnDpotrf",
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
-        syevdBufferSize = lib.function("cusolverDnDsyevd_bufferSize",
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
-        syevd = lib.function("cusolverDnDsyevd", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT,
-                JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
-        destroy = lib.function("cusolverDnDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     }
 
     static String unavailableReason() {
         return FfmCalls.unavailableReason(LIBRARY);
     }
 
+    /**
+     * A cuSOLVER dense handle on the device stream; throws CudaFailure (DPGAUSS_NO_LIBRARY, DPGAUSS_NO_SYMBOL or a
+     * cuSOLVER status). Once the handle exists, a later failure (SetStream) destroys it before throwing.
+     */
     static FfmSolver open(CUstream stream) {
         FfmLibraries.Loaded lib = FfmLibraries.load(LIBRARY);
-        MethodHandle create = lib.function("cusolverDnCreate", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        MethodHandle setStream = lib.function("cusolverDnSetStream", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        MethodHandle getVersion = lib.function("cusolverGetVersion", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        Routines r = new Routines(lib);
         MemorySegment h;
         int version;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment v = arena.allocate(JAVA_INT);
-            CALLS.call("cusolverGetVersion", getVersion, v);
+            CALLS.call("cusolverGetVersion", r.getVersion, v);
             version = v.get(JAVA_INT, 0);
             MemorySegment out = arena.allocate(ADDRESS);
-            CALLS.call("cusolverDnCreate", create, out);
+            CALLS.call("cusolverDnCreate", r.create, out);
             h = out.get(ADDRESS, 0);
         }
-        CALLS.call("cusolverDnSetStream", setStream, h, MemorySegment.ofAddress(Handles.address(stream)));
         try {
-            return new FfmSolver(h, lib, version); // resolves the routines' symbols
-        } catch (CudaFailure e) {
-            CALLS.invoke(lib.function("cusolverDnDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS)), h); // no handle leaks
+            CALLS.call("cusolverDnSetStream", r.setStream, h, MemorySegment.ofAddress(Handles.address(stream)));
+            return new FfmSolver(h, r, lib, version);
+        } catch (RuntimeException | Error e) {
+            try {
+                CALLS.invoke(r.destroy, h); // no handle leaks; the first failure is the one reported
+            } catch (RuntimeException | Error cleanup) {
+                e.addSuppressed(cleanup);
+            }
             throw e;
-        }
-    }
-
-    static String statusName(int s) {
-        switch (s) {
-            case 1: return "CUSOLVER_STATUS_NOT_INITIALIZED";
-            case 2: return "CUSOLVER_STATUS_ALLOC_FAILED";
-            case 3: return "CUSOLVER_STATUS_INVALID_VALUE";
-            case 4: return "CUSOLVER_STATUS_ARCH_MISMATCH";
-            case 6: return "CUSOLVER_STATUS_EXECUTION_FAILED";
-            case 7: return "CUSOLVER_STATUS_INTERNAL_ERROR";
-            case 8: return "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED";
-            default: return "CUSOLVER_STATUS_" + s;
         }
     }
 
@@ -110,21 +117,21 @@ final class FfmSolver implements DenseSolver {
     public int potrfWorkspace(int d, CUdeviceptr a) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment lwork = arena.allocate(JAVA_INT);
-            CALLS.call("cusolverDnDpotrf_bufferSize", potrfBufferSize, handle, FILL_UPPER, d, at(a), d, lwork);
+            CALLS.call("cusolverDnDpotrf_bufferSize", r.potrfBufferSize, handle, FILL_UPPER, d, at(a), d, lwork);
             return lwork.get(JAVA_INT, 0);
         }
     }
 
     @Override
     public void potrf(int d, CUdeviceptr a, CUdeviceptr work, int lwork, CUdeviceptr info) {
-        CALLS.call("cusolverDnDpotrf", potrf, handle, FILL_UPPER, d, at(a), d, at(work), lwork, at(info));
+        CALLS.call("cusolverDnDpotrf", r.potrf, handle, FILL_UPPER, d, at(a), d, at(work), lwork, at(info));
     }
 
     @Override
     public int syevdWorkspace(int d, CUdeviceptr a, CUdeviceptr w) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment lwork = arena.allocate(JAVA_INT);
-            CALLS.call("cusolverDnDsyevd_bufferSize", syevdBufferSize, handle, EIG_VECTORS, FILL_UPPER, d, at(a), d,
+            CALLS.call("cusolverDnDsyevd_bufferSize", r.syevdBufferSize, handle, EIG_VECTORS, FILL_UPPER, d, at(a), d,
                     at(w), lwork);
             return lwork.get(JAVA_INT, 0);
         }
@@ -132,12 +139,12 @@ final class FfmSolver implements DenseSolver {
 
     @Override
     public void syevd(int d, CUdeviceptr a, CUdeviceptr w, CUdeviceptr work, int lwork, CUdeviceptr info) {
-        CALLS.call("cusolverDnDsyevd", syevd, handle, EIG_VECTORS, FILL_UPPER, d, at(a), d, at(w), at(work), lwork,
+        CALLS.call("cusolverDnDsyevd", r.syevd, handle, EIG_VECTORS, FILL_UPPER, d, at(a), d, at(w), at(work), lwork,
                 at(info));
     }
 
     @Override
     public void close() {
-        CALLS.call("cusolverDnDestroy", destroy, handle);
+        CALLS.call("cusolverDnDestroy", r.destroy, handle);
     }
 }

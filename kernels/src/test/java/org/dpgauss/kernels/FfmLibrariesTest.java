@@ -132,7 +132,7 @@ class FfmLibrariesTest {
     }
 
     /** target/classes packed as a multi-release jar (a directory of classes is not multi-release); Java 22+ only. */
-    private static Path multiReleaseJar(Path tmp) throws IOException {
+    static Path multiReleaseJar(Path tmp) throws IOException {
         assumeTrue(Runtime.version().feature() >= 22, "the FFM section needs a Java 22+ runtime (this is "
                 + Runtime.version() + "); build and test with JAVA_HOME on a JDK 25 to run it");
         Path classes = Path.of("target/classes");
