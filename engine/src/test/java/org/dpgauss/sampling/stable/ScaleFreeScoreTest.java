@@ -202,6 +202,36 @@ class ScaleFreeScoreTest {
     }
 
     /**
+     * The reviewer's certified-size case (d = 10, m = 3e6 pairs, lambda0 = 317, k = 98 as in spec §2.2's table): an
+     * outlier near 2e10 used to move the score from 0 to k. Production and row-pass paths (the literal one would run
+     * 197 thresholds from scratch); a few seconds, hence slow.
+     */
+    @Test
+    @org.junit.jupiter.api.Tag("slow")
+    void reviewersCertifiedSizeCase() {
+        int m = 3_000_000;
+        int d = 10;
+        StableCov sc = StableCov.of(317, 98);
+        SplittableRandom r = new SplittableRandom(19);
+        RowBlockMatrix y = RowBlockMatrix.zeros(m, d);
+        double[] row = new double[d];
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < d; j++) {
+                row[j] = GaussianTestData.standardNormal(r);
+            }
+            y.setRow(i, row);
+        }
+        assertEquals(0, sc.applyToPairs(y, engine).score());
+        for (double scale : new double[] {2e10, 1e300}) {
+            java.util.Arrays.fill(row, scale / Math.sqrt(d));
+            y.setRow(123_456, row);
+            assertEquals(1, sc.applyToPairs(y, engine).score(), "production, outlier " + scale);
+            assertEquals(1, StableRows.stableCov(LocalRows.of(y, engine), 317, 98, engine).score(),
+                    "row passes, outlier " + scale);
+        }
+    }
+
+    /**
      * Scale-free: the exact algorithm depends on Y only through Mahalanobis norms, which do not change when a
      * coordinate is rescaled (Y -> Y D). A power-of-two rescaling is exact in floating point, so the scores must be
      * equal. Kills the mutant that makes the pivot tolerance relative to the largest diagonal entry again: with one
