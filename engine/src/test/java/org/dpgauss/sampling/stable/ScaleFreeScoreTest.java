@@ -202,8 +202,43 @@ class ScaleFreeScoreTest {
     }
 
     /**
+     * Small m (200 pairs) below the top threshold e^2 lambda0 = 236: a row at any scale has norm just below m = 200,
+     * so in exact arithmetic it stays in S_6 (lambda_6 = 236) and leaves every lower set: Score = 1 and its weight is
+     * 1/(k m) (one weight threshold), every other row 1/m. Its Gram is swamped, so this needs the dominant-row
+     * basis (cpu.DominantRows); without it the top set was called singular, the production version carried the
+     * empty set down the ladder (Score = k) and the literal one gave other weights. With the rest confined to a
+     * plane the outlier is the only support of the third direction: its norm is exactly m, S_6 = [m] and every lower
+     * set is empty (Score = k, every weight 1/(k m)).
+     */
+    @Test
+    void smallSetsKeepADominantRowWhereExactArithmeticDoes() {
+        int m = 200;
+        double km = K * (double) m;
+        for (double scale : SCALES) {
+            double[][] y = gaussianPairs(m, 21);
+            assertEquals(0, score(y));
+            y[5] = new double[] {scale, scale / 3, -scale / 2};
+            assertEquals(1, score(y), "at " + scale);
+            double[] w = stableCov.applyToPairs(RowBlockMatrix.of(y), engine).weights();
+            for (int i = 0; i < m; i++) {
+                assertEquals(i == 5 ? 1 / km : 3 / km, w[i], 1e-15, "weight of row " + i + " at " + scale);
+            }
+            for (double[] row : y) {
+                row[2] = 0;
+            }
+            y[5] = new double[] {scale / 7, scale / 3, -scale / 2};
+            assertEquals(K, score(y), "rank-deficient rest at " + scale);
+            double[] v = stableCov.applyToPairs(RowBlockMatrix.of(y), engine).weights();
+            for (int i = 0; i < m; i++) {
+                assertEquals(1 / km, v[i], 1e-15, "rank-deficient rest: weight of row " + i + " at " + scale);
+            }
+        }
+    }
+
+    /**
      * The reviewer's certified-size case (d = 10, m = 3e6 pairs, lambda0 = 317, k = 98 as in spec §2.2's table): an
-     * outlier near 2e10 used to move the score from 0 to k. Production and row-pass paths (the literal one would run
+     * outlier at 2e10 on one axis used to move the score from 0 to k (at 1e300 the Gram overflowed and StableCov
+     * threw). Production and row-pass paths (the literal one would run
      * 197 thresholds from scratch); a few seconds, hence slow.
      */
     @Test
@@ -223,7 +258,8 @@ class ScaleFreeScoreTest {
         }
         assertEquals(0, sc.applyToPairs(y, engine).score());
         for (double scale : new double[] {2e10, 1e300}) {
-            java.util.Arrays.fill(row, scale / Math.sqrt(d));
+            java.util.Arrays.fill(row, 0);
+            row[4] = scale; // on one axis: a_44 = 4e20 / 3e6, tolerance 4 d 2^-52 a_44 = 1.2 above the other pivots
             y.setRow(123_456, row);
             assertEquals(1, sc.applyToPairs(y, engine).score(), "production, outlier " + scale);
             assertEquals(1, StableRows.stableCov(LocalRows.of(y, engine), 317, 98, engine).score(),
