@@ -109,7 +109,7 @@ public final class CertifiedViolators {
         }
     }
 
-    /** Per-coordinate largest magnitude over the active rows of a block-row matrix. */
+    /** Per-coordinate largest magnitude over the active rows of a block-row matrix (StableRows' scales). */
     public static double[] columnMax(RowBlockMatrix y, int[] active) {
         int d = y.cols();
         double[] max = new double[d];
@@ -139,10 +139,30 @@ public final class CertifiedViolators {
         return sq;
     }
 
-    /** The columns of the active rows (two passes: scales, then scaled squares). */
+    /**
+     * The columns of the active rows in one pass: per coordinate the running largest magnitude and the sum of
+     * squares in its units, rescaled whenever a larger magnitude arrives (LAPACK's dlassq), so nothing overflows.
+     */
     public static Columns columns(RowBlockMatrix y, int[] active) {
-        double[] max = columnMax(y, active);
-        return new Columns(max, scaledSquares(y, active, max));
+        int d = y.cols();
+        double[] max = new double[d];
+        double[] sq = new double[d];
+        double[] r = new double[d];
+        for (int i : active) {
+            y.copyRow(i, r, 0);
+            for (int j = 0; j < d; j++) {
+                double a = Math.abs(r[j]);
+                if (a > max[j]) {
+                    double t = max[j] / a;
+                    sq[j] = 1 + sq[j] * t * t;
+                    max[j] = a;
+                } else if (a > 0) {
+                    double t = a / max[j];
+                    sq[j] += t * t;
+                }
+            }
+        }
+        return new Columns(max, sq);
     }
 
     /**
@@ -157,13 +177,49 @@ public final class CertifiedViolators {
      * @return the number of rows removed
      */
     public static int remove(RowBlockMatrix y, boolean[] s, int[] active, double lambda, double divisor) {
+        return removeAll(y, s, active, lambda, divisor).removed();
+    }
+
+    /** What {@link #removeAll} did: the rows removed and the columns of the set that remains. */
+    public static final class Outcome {
+        private final int removed;
+        private final Columns columns;
+
+        Outcome(int removed, Columns columns) {
+            this.removed = removed;
+            this.columns = columns;
+        }
+
+        /** @return the number of rows removed */
+        public int removed() {
+            return removed;
+        }
+
+        /** @return the columns of the remaining set (null when it is empty) */
+        public Columns columns() {
+            return columns;
+        }
+    }
+
+    /**
+     * {@link #remove}, also returning the columns of the set that remains (so a caller can tell whether a row
+     * dominates it, {@link DominantRows}, without another pass).
+     *
+     * @param y       the rows
+     * @param s       membership, updated in place
+     * @param active  the members of s, increasing
+     * @param lambda  the threshold, > 0
+     * @param divisor m, the divisor of the Gram
+     * @return the outcome
+     */
+    public static Outcome removeAll(RowBlockMatrix y, boolean[] s, int[] active, double lambda, double divisor) {
         int removed = 0;
         int[] cur = active;
         double[] r = new double[y.cols()];
         while (cur.length > 0) {
             Columns c = columns(y, cur);
             if (!c.anyPossible(lambda, divisor)) {
-                return removed;
+                return new Outcome(removed, c);
             }
             int kept = 0;
             int[] next = new int[cur.length];
@@ -177,10 +233,10 @@ public final class CertifiedViolators {
                 }
             }
             if (kept == cur.length) {
-                return removed;
+                return new Outcome(removed, c);
             }
             cur = java.util.Arrays.copyOf(next, kept);
         }
-        return removed;
+        return new Outcome(removed, null);
     }
 }

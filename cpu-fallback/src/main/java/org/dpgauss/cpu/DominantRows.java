@@ -57,7 +57,19 @@ public final class DominantRows {
      * @return the rotated rows, or null
      */
     public static RowBlockMatrix deflate(RowBlockMatrix y, int[] active) {
-        if (!isDominated(y, active)) {
+        return deflate(y, active, active.length == 0 ? null : CertifiedViolators.columns(y, active));
+    }
+
+    /**
+     * {@link #deflate(RowBlockMatrix, int[])} with the set's columns already computed.
+     *
+     * @param y       the rows
+     * @param active  the set
+     * @param columns the columns of exactly that set (null for an empty set)
+     * @return the rotated rows, or null
+     */
+    public static RowBlockMatrix deflate(RowBlockMatrix y, int[] active, CertifiedViolators.Columns columns) {
+        if (columns == null || !(columns.largestShare() > SHARE)) {
             return null;
         }
         int n = active.length;

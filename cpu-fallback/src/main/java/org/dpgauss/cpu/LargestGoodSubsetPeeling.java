@@ -102,12 +102,13 @@ public final class LargestGoodSubsetPeeling {
                 return new GoodSubset(s, rounds);
             }
             // rows that dominate a coordinate of A leave first: their norm exceeds lambda whatever A is
-            if (CertifiedViolators.remove(y, s, active, lambda, divisor) > 0) {
+            CertifiedViolators.Outcome pre = CertifiedViolators.removeAll(y, s, active, lambda, divisor);
+            if (pre.removed() > 0) {
                 continue;
             }
             rounds++;
             // a set with a dominant row runs in a basis of its own where no row swamps the others (DominantRows)
-            RowBlockMatrix rotated = DominantRows.deflate(y, active);
+            RowBlockMatrix rotated = DominantRows.deflate(y, active, pre.columns());
             RowBlockMatrix rows = rotated == null ? y : rotated;
             int[] idx = rotated == null ? active : identity(active.length);
             DMatrixRMaj a = p.weightedGram(rows, idx, divisor);

@@ -661,10 +661,11 @@ public final class GpuEngine implements ComputeEngine {
                     return new GoodSubset(s, rounds[0]);
                 }
                 // as the CPU twin: rows dominating a coordinate of A leave before it is formed (host pass, O(m d))
-                if (CertifiedViolators.remove(y, s, active, lambda, divisor) > 0) {
+                CertifiedViolators.Outcome pre = CertifiedViolators.removeAll(y, s, active, lambda, divisor);
+                if (pre.removed() > 0) {
                     continue;
                 }
-                if (DominantRows.isDominated(y, active)) {
+                if (pre.columns().largestShare() > DominantRows.SHARE) {
                     return handOver(y, lambda, s, divisor, rounds[0]); // the CPU twin rotates the set's basis
                 }
                 int[][][] parts = partition(y, active);
