@@ -42,12 +42,45 @@ public final class CertifiedViolators {
      */
     public static final class Columns implements java.io.Serializable {
         private static final long serialVersionUID = 1L;
+        /** How many of the largest magnitudes per coordinate {@link #columns} keeps (DominantRows' swamp test). */
+        public static final int TOP = 4;
         private final double[] max;
         private final double[] squares;
+        /** The TOP largest magnitudes per coordinate, descending ({@code top[j * TOP + t]}); null if not kept. */
+        private final double[] top;
 
         Columns(double[] max, double[] squares) {
+            this(max, squares, null);
+        }
+
+        Columns(double[] max, double[] squares, double[] top) {
             this.max = max;
             this.squares = squares;
+            this.top = top;
+        }
+
+        /**
+         * @param swamp a fraction, e.g. 1e-3
+         * @return whether in some coordinate the {@link #TOP} largest entries hold more than {@code 1 - swamp} of
+         *     the sum of squares (the other rows are then swamped in the Gram); false if the top entries were not kept
+         */
+        public boolean swamped(double swamp) {
+            if (top == null) {
+                return false;
+            }
+            for (int j = 0; j < max.length; j++) {
+                if (max[j] > 0) {
+                    double t = 0;
+                    for (int u = 0; u < TOP; u++) {
+                        double v = top[j * TOP + u] / max[j];
+                        t += v * v;
+                    }
+                    if (t > (1 - swamp) * squares[j]) {
+                        return true;
+                    }
+                }
+            }
+            return false;
         }
 
         /**
@@ -145,8 +178,10 @@ public final class CertifiedViolators {
      */
     public static Columns columns(RowBlockMatrix y, int[] active) {
         int d = y.cols();
+        int k = Columns.TOP;
         double[] max = new double[d];
         double[] sq = new double[d];
+        double[] top = new double[d * k];
         double[] r = new double[d];
         for (int i : active) {
             y.copyRow(i, r, 0);
@@ -160,9 +195,38 @@ public final class CertifiedViolators {
                     double t = a / max[j];
                     sq[j] += t * t;
                 }
+                insertTop(top, j * k, a);
             }
         }
-        return new Columns(max, sq);
+        return new Columns(max, sq, top);
+    }
+
+    /** Inserts a into the descending list top[at .. at + TOP) if it is among the TOP largest. */
+    public static void insertTop(double[] top, int at, double a) {
+        int k = Columns.TOP;
+        if (a <= top[at + k - 1]) {
+            return;
+        }
+        int p = at + k - 1;
+        while (p > at && top[p - 1] < a) {
+            top[p] = top[p - 1];
+            p--;
+        }
+        top[p] = a;
+    }
+
+    /** The TOP largest magnitudes per coordinate over the active rows, descending ({@code [j * TOP + t]}). */
+    public static double[] columnTop(RowBlockMatrix y, int[] active) {
+        int d = y.cols();
+        double[] top = new double[d * Columns.TOP];
+        double[] r = new double[d];
+        for (int i : active) {
+            y.copyRow(i, r, 0);
+            for (int j = 0; j < d; j++) {
+                insertTop(top, j * Columns.TOP, Math.abs(r[j]));
+            }
+        }
+        return top;
     }
 
     /**

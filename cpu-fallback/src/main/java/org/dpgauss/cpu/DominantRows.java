@@ -12,8 +12,10 @@ import org.dpgauss.linalg.RowBlockMatrix;
  * <p>{@link CertifiedViolators} removes such a row whenever its share exceeds lambda/m (its norm then exceeds
  * lambda whatever A is), which is always the case at the sizes the stability lemmas assume (lambda/m below
  * 1/(16k)). When lambda is a large fraction of m (small, uncertified sizes, or the top thresholds of the ladder
- * there) a row holding more than {@link #SHARE} of a coordinate's total can legitimately stay (its norm is at
- * most m). For such a set {@link #deflate} returns its rows in a rotated basis: each dominant row, one at a time,
+ * there) a row holding most of a coordinate's total can legitimately stay (its norm is at most m). When a set is
+ * swamped (in some coordinate its four largest entries hold all but {@link #SWAMP} of the sum of squares),
+ * {@link #deflate} returns its rows in a rotated basis: each row holding more than {@link #SHARE} of a
+ * coordinate's total (over the rows not yet handled, in the coordinates not yet owned), one at a time,
  * is reflected (Householder) onto a coordinate of its own and its remaining coordinates are set to exact zeros;
  * every other row is reflected with it. The Gram of the rotated rows then holds the dominant rows only in their
  * own leading coordinates and the other rows, unswamped, in the trailing ones; the Cholesky factor takes the
@@ -29,8 +31,15 @@ import org.dpgauss.linalg.RowBlockMatrix;
  */
 public final class DominantRows {
 
-    /** A row holding more than this share of a coordinate's total (sum of squares over the set) is dominant. */
-    public static final double SHARE = 0.25;
+    /**
+     * A set is swamped when in some coordinate its {@code Columns.TOP} = 4 largest entries hold more than
+     * {@code 1 - SWAMP} of the sum of squares: the other rows then keep fewer than three of their digits in the
+     * Gram's diagonal entry. Only then is the basis rotated.
+     */
+    public static final double SWAMP = 1e-3;
+
+    /** In a swamped set, a row holding more than this share of a coordinate's total gets a coordinate of its own. */
+    public static final double SHARE = 0.2;
 
     private DominantRows() {
     }
@@ -38,19 +47,19 @@ public final class DominantRows {
     /**
      * @param y      the rows
      * @param active the set
-     * @return whether some row of the set holds more than {@link #SHARE} of some coordinate's total
+     * @return whether the set is swamped: in some coordinate its 4 largest entries hold more than
+     *     {@code 1 - SWAMP} of the sum of squares
      */
     public static boolean isDominated(RowBlockMatrix y, int[] active) {
         if (active.length == 0) {
             return false;
         }
-        CertifiedViolators.Columns c = CertifiedViolators.columns(y, active);
-        return c.largestShare() > SHARE;
+        return CertifiedViolators.columns(y, active).swamped(SWAMP);
     }
 
     /**
-     * The rows of the set in a basis where no row is dominant (see the class comment), or null when no row of the
-     * set is dominant in the original basis (then the set is used as it is).
+     * The rows of the set in a basis where no row is dominant (see the class comment), or null when the set is not
+     * swamped in the original basis (then it is used as it is).
      *
      * @param y      the rows
      * @param active the set (row t of the result is row {@code active[t]} of y, rotated and column-scaled)
@@ -69,7 +78,7 @@ public final class DominantRows {
      * @return the rotated rows, or null
      */
     public static RowBlockMatrix deflate(RowBlockMatrix y, int[] active, CertifiedViolators.Columns columns) {
-        if (columns == null || !(columns.largestShare() > SHARE)) {
+        if (columns == null || !columns.swamped(SWAMP)) {
             return null;
         }
         int n = active.length;

@@ -616,9 +616,8 @@ public final class GpuEngine implements ComputeEngine {
      * {@code tau > 1e-3} is handed to the CPU twin from the current set; since every earlier round removed
      * exactly the rows the CPU removes, the CPU then finishes with exactly its own answer. As on the CPU, each
      * round first removes the set's certified violators ({@link CertifiedViolators}, a host pass) so that no
-     * row dominates the Gram whose singularity is decided (issue 24, item 3); a set in which a row still holds more
-     * than a quarter of a coordinate's total ({@link DominantRows}) is handed to the CPU twin, which runs it in a
-     * rotated basis.
+     * row dominates the Gram whose singularity is decided (issue 24, item 3); a set still swamped by a few rows
+     * ({@link DominantRows}) is handed to the CPU twin, which runs it in a rotated basis.
      */
     @Override
     public GoodSubset largestGoodSubset(RowBlockMatrix y, double lambda, boolean[] start, double divisor) {
@@ -665,7 +664,7 @@ public final class GpuEngine implements ComputeEngine {
                 if (pre.removed() > 0) {
                     continue;
                 }
-                if (pre.columns().largestShare() > DominantRows.SHARE) {
+                if (pre.columns().swamped(DominantRows.SWAMP)) {
                     return handOver(y, lambda, s, divisor, rounds[0]); // the CPU twin rotates the set's basis
                 }
                 int[][][] parts = partition(y, active);

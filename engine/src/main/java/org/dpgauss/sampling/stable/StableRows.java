@@ -169,7 +169,7 @@ public final class StableRows {
         boolean single = layout.blockCount(mm) == 1;
         Round first = round(pairs, removed, null, 0, 0, m, single, null);
         DMatrixRMaj gram = first.gram;
-        double[] colMax = first.colMax; // per-coordinate largest |y| of the active rows
+        double[] colTop = first.colTop; // per coordinate the 4 largest |y| of the active rows
         DMatrixRMaj lower = null; // the factor of gram, once computed
         double[] known = null; // norms above lambda_0 of the current set with the current factor (sorted)
         int best = k;
@@ -178,9 +178,9 @@ public final class StableRows {
                 if (known != null && (known.length == 0 || known[known.length - 1] <= lambdas[l])) {
                     break; // the set's norms are known and none exceeds lambda_l: nothing leaves, no pass
                 }
-                if (lower == null && mayDominate(gram, colMax, lambdas[l])) {
+                if (lower == null && mayDominate(gram, maxOf(colTop), lambdas[l])) {
                     // certified violators at lambda_l leave before A_S is factored (cpu.CertifiedViolators)
-                    Round pf = certifiedViolators(pairs, removed, colMax, lambdas[l], m, single);
+                    Round pf = certifiedViolators(pairs, removed, maxOf(colTop), lambdas[l], m, single);
                     if (pf != null && pf.removed.length > 0) {
                         long[] merged = new long[removed.length + pf.removed.length];
                         int[] levels = new int[merged.length];
@@ -189,15 +189,15 @@ public final class StableRows {
                         level = levels;
                         active -= pf.removed.length;
                         gram = pf.gram;
-                        colMax = pf.colMax;
+                        colTop = pf.colTop;
                         known = null;
                         continue;
                     }
                 }
-                if (lower == null && lambdas[l] > m * DominantRows.SHARE && mayBeDominated(gram, colMax, m)) {
-                    // a row may hold more than a quarter of a coordinate's total and stay (lambda > m/4: small m
-                    // only, so the pairs fit on this machine): the in-memory production version, which runs such
-                    // a set in a rotated basis (cpu.DominantRows)
+                if (lower == null && lambdas[l] > 0.24 * m && mayBeSwamped(gram, colTop, m)) {
+                    // four rows may hold nearly all of a coordinate's total and stay (each at most lambda/m of it,
+                    // so lambda > m/4: small m only, the pairs fit on this machine): the in-memory production
+                    // version, which runs such a set in a rotated basis (cpu.DominantRows)
                     return inMemory(pairs, lambda0, k, engine);
                 }
                 if (lower == null) {
@@ -222,7 +222,7 @@ public final class StableRows {
                 level = levels;
                 active -= round.removed.length;
                 gram = round.gram;
-                colMax = round.colMax;
+                colTop = round.colTop;
                 lower = null;
                 known = null;
             }
@@ -247,15 +247,25 @@ public final class StableRows {
         long[] removed;
         double[] above;
         DMatrixRMaj gram;
-        /** Per-coordinate largest |y| of the rows that stay (the scales of CertifiedViolators). */
-        double[] colMax;
+        /** Per coordinate the 4 largest |y| of the rows that stay ({@code [j * 4 + t]}, descending). */
+        double[] colTop;
 
-        Round(long[] removed, double[] above, DMatrixRMaj gram, double[] colMax) {
+        Round(long[] removed, double[] above, DMatrixRMaj gram, double[] colTop) {
             this.removed = removed;
             this.above = above;
             this.gram = gram;
-            this.colMax = colMax;
+            this.colTop = colTop;
         }
+    }
+
+    /** The per-coordinate largest magnitudes from the top lists. */
+    private static double[] maxOf(double[] colTop) {
+        int k = CertifiedViolators.Columns.TOP;
+        double[] max = new double[colTop.length / k];
+        for (int j = 0; j < max.length; j++) {
+            max[j] = colTop[j * k];
+        }
+        return max;
     }
 
     /**
@@ -277,19 +287,25 @@ public final class StableRows {
     }
 
     /**
-     * Whether the largest entry of some coordinate may hold more than DominantRows.SHARE of its total:
-     * {@code colMax_j^2 > SHARE m a_jj}, loosely (a factor 1e-3), or a diagonal entry that overflowed.
+     * Whether the set may be swamped (cpu.DominantRows): the 4 largest entries of some coordinate hold more than
+     * {@code 1 - 2 SWAMP} of its sum of squares {@code m a_jj} (looser than DominantRows' own test), or a diagonal
+     * entry that overflowed or underflowed.
      */
-    private static boolean mayBeDominated(DMatrixRMaj gram, double[] colMax, double m) {
-        for (int j = 0; j < colMax.length; j++) {
-            double c = colMax[j];
-            if (c > 0) {
+    private static boolean mayBeSwamped(DMatrixRMaj gram, double[] colTop, double m) {
+        int k = CertifiedViolators.Columns.TOP;
+        for (int j = 0; j < colTop.length / k; j++) {
+            if (colTop[j * k] > 0) {
                 double a = gram.unsafe_get(j, j);
                 if (!Double.isFinite(a)) {
                     return true;
                 }
-                double r = c / (Math.sqrt(m) * Math.sqrt(a)); // sqrt(share of the largest entry); no overflow
-                if (!(r * r <= DominantRows.SHARE * (1 - 1e-3))) {
+                double den = Math.sqrt(m) * Math.sqrt(a);
+                double t = 0;
+                for (int u = 0; u < k; u++) {
+                    double r = colTop[j * k + u] / den; // no overflow
+                    t += r * r;
+                }
+                if (!(t <= 1 - 2 * DominantRows.SWAMP)) {
                     return true;
                 }
             }
@@ -409,7 +425,7 @@ public final class StableRows {
             DMatrixRMaj g = stay.length == 0 ? new DMatrixRMaj(d, d) : e.weightedGram(rows, stay, null, divisor);
             return new Round(out.stream().mapToLong(Long::longValue).toArray(),
                     above.stream().mapToDouble(Double::doubleValue).toArray(), g,
-                    CertifiedViolators.columnMax(rows, stay));
+                    CertifiedViolators.columnTop(rows, stay));
         }, (acc, p) -> {
             if (acc == null) {
                 return p;
@@ -421,8 +437,9 @@ public final class StableRows {
             System.arraycopy(p.above, 0, q, acc.above.length, p.above.length);
             acc.above = q;
             acc.gram = RowSource.fold(acc.gram, p.gram);
-            for (int j = 0; j < acc.colMax.length; j++) {
-                acc.colMax[j] = Math.max(acc.colMax[j], p.colMax[j]);
+            int k = CertifiedViolators.Columns.TOP;
+            for (int t = 0; t < p.colTop.length; t++) {
+                CertifiedViolators.insertTop(acc.colTop, (t / k) * k, p.colTop[t]);
             }
             return acc;
         });
