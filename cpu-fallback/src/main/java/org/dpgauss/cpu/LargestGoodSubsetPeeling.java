@@ -13,10 +13,10 @@ import org.ejml.data.DMatrixRMaj;
  * <p>Each round first removes the {@link CertifiedViolators} of S (rows holding more than lambda/m of some
  * coordinate's total, whose norm exceeds lambda whatever A is) and only then forms and factors A: the same
  * largest good set in exact arithmetic (one more removal order), and in floating point no row dominates the
- * Gram whose singularity is decided (issue 24, item 3). A row that still holds more than a quarter of a
- * coordinate's total (possible only when lambda is a large fraction of m) is handled by a change of basis
- * ({@link DominantRows}): the round runs on the set's rows reflected so that each dominant row owns a coordinate,
- * which leaves the norms and the exact singularity unchanged and keeps the other rows from being swamped.
+ * Gram whose singularity is decided (issue 24, item 3). A set still swamped by at most four rows (possible only
+ * when lambda is a large fraction of m) is handled by a change of basis ({@link DominantRows}): the round runs on
+ * the set's rows reflected so that each dominant row owns a coordinate, which leaves the norms and the exact
+ * singularity unchanged and keeps the other rows from being swamped.
  *
  * <p>Good sets are closed under union and the result does not depend on the removal order, so a warm
  * start from a superset of the answer (the set for a larger threshold) returns the same set.

@@ -48,8 +48,8 @@ import org.ejml.data.DMatrixRMaj;
  * <p><b>Scale-free rounds (issue 24, item 3).</b> A canonical round first lets the set's certified violators go
  * ({@code cpu.CertifiedViolators}: rows holding more than lambda/m of a coordinate's sum of squares, whose norm
  * exceeds lambda whatever A is), decides "A singular" with a pivot tolerance relative to each column's own
- * diagonal entry ({@code CholeskyResult}), and runs a set with a dominant row (more than a quarter of a
- * coordinate's total, possible only when lambda > m/4) in a basis of its own ({@code cpu.DominantRows}); the
+ * diagonal entry ({@code CholeskyResult}), and runs a set swamped by at most four rows (they hold all but 1e-3
+ * of a coordinate's total, possible only when lambda > m/4) in a basis of its own ({@code cpu.DominantRows}); the
  * production version refits instead of downdating such a factor. One row at any scale therefore cannot empty
  * a set that exact arithmetic keeps. Design record {@code docs/design/largest-good-subset.md}.
  */

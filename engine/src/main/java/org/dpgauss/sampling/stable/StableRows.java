@@ -28,8 +28,8 @@ import org.ejml.data.DMatrixRMaj;
  * the results have the same bits. Not private on their own (spec §5).
  *
  * <p>As in {@link LargestGoodSubset}, the certified violators of a set leave before its Gram is factored (passes
- * run only when the column maxima and the Gram's diagonal say one may exist), and a set that may hold a dominant
- * row (only when lambda > m/4, i.e. few pairs) is finished on the pairs collected on the caller's machine by the
+ * run only when the column maxima and the Gram's diagonal say one may exist), and a set that four rows may swamp
+ * (only when lambda > m/4, i.e. few pairs) is finished on the pairs collected on the caller's machine by the
  * production version, which decides it in a rotated basis (issue 24, item 3).
  */
 public final class StableRows {

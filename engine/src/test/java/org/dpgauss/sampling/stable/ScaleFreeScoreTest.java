@@ -223,6 +223,23 @@ class ScaleFreeScoreTest {
             for (int i = 0; i < m; i++) {
                 assertEquals(i == 5 ? 1 / km : 3 / km, w[i], 1e-15, "weight of row " + i + " at " + scale);
             }
+            // two copies of the row: each has norm m/2 = 100 (they share their direction), so they stay wherever
+            // lambda_l > 100 (l = 4, 5, 6: every weight threshold) and leave below (Score = 2); this needs the copy to
+            // get no direction of its own in the rotated basis
+            double[][] twin = copy(y);
+            twin[9] = twin[5].clone();
+            assertEquals(2, score(twin), "two copies at " + scale);
+            double[] tw = stableCov.applyToPairs(RowBlockMatrix.of(twin), engine).weights();
+            for (int i = 0; i < m; i++) {
+                assertEquals(3 / km, tw[i], 1e-15, "two copies: weight of row " + i + " at " + scale);
+            }
+            // two such rows in different directions: each nearly the only support of its own, norms just below m
+            twin[9] = new double[] {-scale / 5, scale, scale / 4};
+            assertEquals(2, score(twin), "two rows at " + scale);
+            tw = stableCov.applyToPairs(RowBlockMatrix.of(twin), engine).weights();
+            for (int i = 0; i < m; i++) {
+                assertEquals(i == 5 || i == 9 ? 1 / km : 3 / km, tw[i], 1e-15, "two rows: weight " + i + " at " + scale);
+            }
             for (double[] row : y) {
                 row[2] = 0;
             }
