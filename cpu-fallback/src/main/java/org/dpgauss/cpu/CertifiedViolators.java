@@ -182,6 +182,7 @@ public final class CertifiedViolators {
         double[] max = new double[d];
         double[] sq = new double[d];
         double[] top = new double[d * k];
+        double[] inv = new double[d]; // 1 / max[j]: a multiplication per entry instead of a division
         double[] r = new double[d];
         for (int i : active) {
             y.copyRow(i, r, 0);
@@ -191,11 +192,14 @@ public final class CertifiedViolators {
                     double t = max[j] / a;
                     sq[j] = 1 + sq[j] * t * t;
                     max[j] = a;
+                    inv[j] = a >= Double.MIN_NORMAL ? 1.0 / a : 0.0; // 1/a overflows for a subnormal a
                 } else if (a > 0) {
-                    double t = a / max[j];
+                    double t = inv[j] != 0 ? a * inv[j] : a / max[j];
                     sq[j] += t * t;
                 }
-                insertTop(top, j * k, a);
+                if (a > top[j * k + k - 1]) {
+                    insertTop(top, j * k, a);
+                }
             }
         }
         return new Columns(max, sq, top);

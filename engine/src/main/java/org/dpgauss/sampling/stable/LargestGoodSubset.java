@@ -194,9 +194,16 @@ public final class LargestGoodSubset {
 
     /** One canonical round on a set: Gram of the sorted rows with divisor m, Cholesky, norms. */
     static Canonical canonicalRound(RowBlockMatrix y, int[] activeSorted, ComputeEngine engine) {
+        return canonicalRound(y, activeSorted, engine,
+                org.dpgauss.cpu.CertifiedViolators.columns(y, activeSorted));
+    }
+
+    /** {@link #canonicalRound(RowBlockMatrix, int[], ComputeEngine)} with the set's columns already computed. */
+    static Canonical canonicalRound(RowBlockMatrix y, int[] activeSorted, ComputeEngine engine,
+            org.dpgauss.cpu.CertifiedViolators.Columns columns) {
         int m = y.rows();
         // a set with a dominant row runs in a basis of its own (cpu.DominantRows): same norms, no swamping
-        RowBlockMatrix rotated = org.dpgauss.cpu.DominantRows.deflate(y, activeSorted);
+        RowBlockMatrix rotated = org.dpgauss.cpu.DominantRows.deflate(y, activeSorted, columns);
         RowBlockMatrix rows = rotated == null ? y : rotated;
         int[] idx = rotated == null ? activeSorted
                 : org.dpgauss.cpu.LargestGoodSubsetPeeling.identity(activeSorted.length);
@@ -299,9 +306,10 @@ public final class LargestGoodSubset {
         private void refit(double lambda) {
             fitted = true;
             int[] active = GoodSubset.indicesOf(s);
-            int gone = org.dpgauss.cpu.CertifiedViolators.remove(y, s, active, lambda, m);
-            if (gone > 0) {
-                count -= gone;
+            org.dpgauss.cpu.CertifiedViolators.Outcome pre =
+                    org.dpgauss.cpu.CertifiedViolators.removeAll(y, s, active, lambda, m);
+            if (pre.removed() > 0) {
+                count -= pre.removed();
                 active = GoodSubset.indicesOf(s);
             }
             stats.canonicalRounds++;
@@ -317,7 +325,7 @@ public final class LargestGoodSubset {
                 rotated = false;
                 return;
             }
-            Canonical c = canonicalRound(y, active, engine);
+            Canonical c = canonicalRound(y, active, engine, pre.columns()); // the columns of exactly this set
             exact = true;
             nearSingular = c.nearSingular;
             rotated = c.rotated;
