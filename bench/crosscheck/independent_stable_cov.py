@@ -3,7 +3,11 @@
 
 Shares no code with dpgauss: numpy only, Algorithm 3 with Algorithm 4 run from scratch at every threshold,
 the Mahalanobis norms by np.linalg.solve (LU), not by a Cholesky factor; "A singular" when the smallest
-eigenvalue of A is <= 1e-12 times its largest diagonal entry (spec §9).
+eigenvalue of the equilibrated matrix D^-1/2 A D^-1/2 (D = diag A) is <= 1e-12. (Until issue 24 it was 1e-12
+times A's largest diagonal entry, as spec §9 suggests; one row at 1e10 then makes every A singular. The generated
+cases are well conditioned, so both tests give the same verdicts on them.) Like dpgauss, each round first removes the
+rows holding more than lam/m of a coordinate's sum of squares (their norm exceeds lam whatever A is), so one huge
+row no longer swamps A; dpgauss's dominant-row basis (lam > m/4 only) is not reproduced here.
 
   independent_stable_cov.py stable-cov Y.csv LAMBDA0 K     -> {"score":..,"weights":[..]} on stdout
   independent_stable_cov.py check [--dpgauss ./dpgauss] [--seed S] [--cases N]
@@ -27,8 +31,19 @@ def largest_good_subset(y, lam):
         if not s.any():
             return s
         ys = y[s]
+        # rows holding more than lam/m of a coordinate's sum of squares exceed lam whatever A is (Cauchy-Schwarz:
+        # q_i >= m y_ij^2 / sum_S y_lj^2): they leave first, as in dpgauss (same set in exact arithmetic)
+        c = np.max(np.abs(ys), axis=0)
+        c[c == 0] = 1
+        sh = (ys / c) ** 2
+        cert = np.any(m * sh > lam * sh.sum(axis=0) * (1 + 1e-6), axis=1)
+        if cert.any():
+            idx = np.flatnonzero(s)
+            s[idx[cert]] = False
+            continue
         a = ys.T @ ys / m                      # divide by m, not |S| (spec §3.3 line 3)
-        if np.linalg.eigvalsh(a)[0] <= 1e-12 * np.max(np.abs(np.diag(a))):
+        dg = np.diag(a)
+        if np.any(dg <= 0) or np.linalg.eigvalsh(a / np.sqrt(np.outer(dg, dg)))[0] <= 1e-12:
             return np.zeros(m, dtype=bool)     # singular: OUT = S
         q = np.einsum('ij,ji->i', ys, np.linalg.solve(a, ys.T))
         out = q > lam                          # strict

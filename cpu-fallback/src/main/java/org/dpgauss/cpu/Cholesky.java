@@ -22,7 +22,6 @@ public final class Cholesky {
         for (int j = 0; j < d; j++) {
             maxDiag = Math.max(maxDiag, Math.abs(a.unsafe_get(j, j)));
         }
-        double tol = CholeskyResult.pivotTolerance(d, maxDiag);
         double[] l = new double[d * d];
         double[] src = a.data;
         // Row-oriented (Cholesky–Banachiewicz) so both inner loops read rows of L contiguously.
@@ -35,6 +34,8 @@ public final class Cholesky {
                     s -= l[ri + k] * l[rj + k];
                 }
                 if (i == j) {
+                    // tolerance relative to this column's own diagonal entry (scale-free, CholeskyResult)
+                    double tol = CholeskyResult.pivotTolerance(d, src[ri + i]);
                     if (s > tol) {
                         l[ri + i] = Math.sqrt(s);
                     } else {

@@ -10,6 +10,14 @@ import org.ejml.data.DMatrixRMaj;
  * {@code A = (1/m) sum_{j in S} y_j y_j^T}; if A is singular remove all of S, otherwise remove every
  * {@code i in S} with {@code y_i^T A^{-1} y_i > lambda} (strict); until nothing is removed.
  *
+ * <p>Each round first removes the {@link CertifiedViolators} of S (rows holding more than lambda/m of some
+ * coordinate's total, whose norm exceeds lambda whatever A is) and only then forms and factors A: the same
+ * largest good set in exact arithmetic (one more removal order), and in floating point no row dominates the
+ * Gram whose singularity is decided (issue 24, item 3). A set still swamped by at most four rows (possible only
+ * when lambda is a large fraction of m) is handled by a change of basis ({@link DominantRows}): the round runs on
+ * the set's rows reflected so that each dominant row owns a coordinate, which leaves the norms and the exact
+ * singularity unchanged and keeps the other rows from being swamped.
+ *
  * <p>Good sets are closed under union and the result does not depend on the removal order, so a warm
  * start from a superset of the answer (the set for a larger threshold) returns the same set.
  */
@@ -93,14 +101,23 @@ public final class LargestGoodSubsetPeeling {
             if (active.length == 0) {
                 return new GoodSubset(s, rounds);
             }
+            // rows that dominate a coordinate of A leave first: their norm exceeds lambda whatever A is
+            CertifiedViolators.Outcome pre = CertifiedViolators.removeAll(y, s, active, lambda, divisor);
+            if (pre.removed() > 0) {
+                continue;
+            }
             rounds++;
-            DMatrixRMaj a = p.weightedGram(y, active, divisor);
+            // a set with a dominant row runs in a basis of its own where no row swamps the others (DominantRows)
+            RowBlockMatrix rotated = DominantRows.deflate(y, active, pre.columns());
+            RowBlockMatrix rows = rotated == null ? y : rotated;
+            int[] idx = rotated == null ? active : identity(active.length);
+            DMatrixRMaj a = p.weightedGram(rows, idx, divisor);
             CholeskyResult chol = p.cholesky(a);
             if (!chol.isPositiveDefinite()) {
                 // convention of §3.3: ||A^{-1/2} v|| = +inf for singular A, so every active row is removed
                 return new GoodSubset(new boolean[n], rounds);
             }
-            double[] q = p.mahalanobisNorms(y, chol.lower(), active);
+            double[] q = p.mahalanobisNorms(rows, chol.lower(), idx);
             boolean removed = false;
             for (int k = 0; k < active.length; k++) {
                 if (q[k] > lambda) {
@@ -114,4 +131,12 @@ public final class LargestGoodSubsetPeeling {
         }
     }
 
+    /** {@code 0, 1, ..., n-1}. */
+    public static int[] identity(int n) {
+        int[] out = new int[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = i;
+        }
+        return out;
+    }
 }

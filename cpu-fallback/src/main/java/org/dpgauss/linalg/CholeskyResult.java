@@ -8,11 +8,15 @@ import org.ejml.data.DMatrixRMaj;
  * {@link CholeskyVerdict#POSITIVE_DEFINITE}; otherwise {@link #failedPivot()} names the first pivot
  * that fell below the tolerance and {@link #pivotValue()} its value.
  *
- * <p>Tolerance (shared by every backend so verdicts agree): a pivot {@code p_j} is accepted when
- * {@code p_j > tol} with {@code tol = 4 * d * 2^-52 * max_i |a_ii|}, the size of the rounding error of
- * the factorization itself; {@code |p_j| <= tol} is SINGULAR and {@code p_j < -tol} NOT_POSITIVE_DEFINITE.
- * A zero matrix is SINGULAR.
- */
+ * <p>Tolerance (shared by every backend so verdicts agree): the pivot {@code p_j} of column j is accepted when
+ * {@code p_j > tol_j} with {@code tol_j = 4 * d * 2^-52 * |a_jj|}, i.e. relative to <b>its own</b> diagonal
+ * entry: {@code p_j / a_jj} is the squared sine of the angle between column j and the span of the earlier ones
+ * (the pivot of the equilibrated matrix {@code D^-1/2 A D^-1/2}), so the verdict does not change when a
+ * coordinate is rescaled, and one huge coordinate cannot make the others look singular. {@code |p_j| <= tol_j}
+ * is SINGULAR and {@code p_j < -tol_j} NOT_POSITIVE_DEFINITE. A zero matrix (or a zero column) is SINGULAR.
+ * Issue 24 (3): the earlier tolerance, relative to the largest diagonal entry, let one row at 1e10 declare
+ * the Gram of all other rows singular in LargestGoodSubset (see cpu.CertifiedViolators for the other half).
+  */
 public final class CholeskyResult {
 
     private final CholeskyVerdict verdict;
@@ -38,9 +42,20 @@ public final class CholeskyResult {
         return new CholeskyResult(verdict, null, failedPivot, pivotValue);
     }
 
-    /** The pivot tolerance every backend uses for a d x d matrix whose largest |diagonal| is maxAbsDiag. */
-    public static double pivotTolerance(int d, double maxAbsDiag) {
-        return 4.0 * d * Math.ulp(1.0) * maxAbsDiag;
+    /**
+     * The relative pivot tolerance {@code 4 d 2^-52} of a d x d factorization: a pivot is SINGULAR when it is at
+     * most this fraction of its own diagonal entry (the rounding error of the factorization itself).
+     */
+    public static double relativePivotTolerance(int d) {
+        return 4.0 * d * Math.ulp(1.0);
+    }
+
+    /**
+     * The tolerance every backend applies to the pivot of column j of a d x d matrix whose diagonal entry
+     * there is {@code diag} (a_jj): {@code relativePivotTolerance(d) * |a_jj|}.
+     */
+    public static double pivotTolerance(int d, double diag) {
+        return relativePivotTolerance(d) * Math.abs(diag);
     }
 
     public CholeskyVerdict verdict() {

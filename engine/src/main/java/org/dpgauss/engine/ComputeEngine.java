@@ -96,7 +96,9 @@ public interface ComputeEngine extends AutoCloseable {
 
     /**
      * LargestGoodSubset peeling (spec unbounded-gaussian-sampling §3.3) from {@code start} (null: all
-     * rows) at threshold lambda with Gram divisor m.
+     * rows) at threshold lambda with Gram divisor m. Every backend returns the set of
+     * {@code cpu.LargestGoodSubsetPeeling}: certified violators leave before each Gram, and a set with a dominant
+     * row is decided in a rotated basis (issue 24, item 3), so no row at any scale swamps the singularity test.
      */
     GoodSubset largestGoodSubset(RowBlockMatrix y, double lambda, boolean[] start, double divisor);
 

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.dpgauss.cpu.Checks;
 import org.dpgauss.cpu.Cholesky;
+import org.dpgauss.cpu.CertifiedViolators;
+import org.dpgauss.cpu.DominantRows;
 import org.dpgauss.cpu.LargestGoodSubsetPeeling;
 import org.dpgauss.cpu.TriangularSolve;
 import org.dpgauss.engine.ComputeEngine;
@@ -505,7 +507,7 @@ public final class GpuEngine implements ComputeEngine {
 
     /**
      * cuSOLVER's dpotrf for d >= the solver threshold where it loads; the verdict stays the CPU twin's: a
-     * failed or near-tolerance pivot (within a factor 1e6 of {@link CholeskyResult#pivotTolerance}) is
+     * failed or near-tolerance pivot (within a factor 1e6 of its column's {@link CholeskyResult#pivotTolerance}) is
      * decided by the CPU twin, so SINGULAR / NOT_POSITIVE_DEFINITE verdicts are identical on both backends.
      */
     @Override
@@ -518,11 +520,7 @@ public final class GpuEngine implements ComputeEngine {
             return CpuEngine.instance().cholesky(a);
         }
         ran("cholesky", factorizationPath());
-        double maxDiag = 0;
-        for (int j = 0; j < d; j++) {
-            maxDiag = Math.max(maxDiag, Math.abs(a.unsafe_get(j, j)));
-        }
-        double tol = CholeskyResult.pivotTolerance(d, maxDiag);
+        double rel = CholeskyResult.relativePivotTolerance(d);
         double[] l = withFallback("cholesky", () -> device.cholesky(java.util.Arrays.copyOf(a.data, d * d), d),
                 () -> null);
         if (l == null) {
@@ -530,7 +528,8 @@ public final class GpuEngine implements ComputeEngine {
         }
         for (int j = 0; j < d; j++) {
             double p = l[j * d + j];
-            if (!(p * p > 1e6 * tol)) {
+            // the CPU twin's tolerance is relative to each column's own diagonal entry (CholeskyResult)
+            if (!(p * p > 1e6 * rel * Math.abs(a.unsafe_get(j, j)))) {
                 return CpuEngine.instance().cholesky(a);
             }
         }
@@ -615,7 +614,10 @@ public final class GpuEngine implements ComputeEngine {
      * {@code kappa = ||A||_F ||L^{-1}||_F^2 >= cond_2(A)}. A round with a row inside the band, a smallest
      * Cholesky pivot within a factor 1e6 of the CPU's singularity tolerance, a failed factorization or
      * {@code tau > 1e-3} is handed to the CPU twin from the current set; since every earlier round removed
-     * exactly the rows the CPU removes, the CPU then finishes with exactly its own answer.
+     * exactly the rows the CPU removes, the CPU then finishes with exactly its own answer. As on the CPU, each
+     * round first removes the set's certified violators ({@link CertifiedViolators}, a host pass) so that no
+     * row dominates the Gram whose singularity is decided (issue 24, item 3); a set still swamped by a few rows
+     * ({@link DominantRows}) is handed to the CPU twin, which runs it in a rotated basis.
      */
     @Override
     public GoodSubset largestGoodSubset(RowBlockMatrix y, double lambda, boolean[] start, double divisor) {
@@ -657,6 +659,14 @@ public final class GpuEngine implements ComputeEngine {
                 if (active.length == 0) {
                     return new GoodSubset(s, rounds[0]);
                 }
+                // as the CPU twin: rows dominating a coordinate of A leave before it is formed (host pass, O(m d))
+                CertifiedViolators.Outcome pre = CertifiedViolators.removeAll(y, s, active, lambda, divisor);
+                if (pre.removed() > 0) {
+                    continue;
+                }
+                if (pre.columns().swamped(DominantRows.SWAMP)) {
+                    return handOver(y, lambda, s, divisor, rounds[0]); // the CPU twin rotates the set's basis
+                }
                 int[][][] parts = partition(y, active);
                 DMatrixRMaj a = gram(dy, parts[0], null, divisor);
                 CholeskyResult chol = Cholesky.decompose(a);
@@ -664,13 +674,11 @@ public final class GpuEngine implements ComputeEngine {
                 double[] inv = null;
                 if (chol.isPositiveDefinite()) {
                     DMatrixRMaj l = chol.lower();
-                    double maxDiag = 0;
-                    double minPivot = Double.POSITIVE_INFINITY;
+                    double minRatio = Double.POSITIVE_INFINITY; // smallest pivot relative to its own diagonal entry
                     for (int j = 0; j < d; j++) {
-                        maxDiag = Math.max(maxDiag, Math.abs(a.get(j, j)));
-                        minPivot = Math.min(minPivot, l.get(j, j) * l.get(j, j));
+                        minRatio = Math.min(minRatio, l.get(j, j) * l.get(j, j) / Math.abs(a.get(j, j)));
                     }
-                    if (minPivot > 1e6 * CholeskyResult.pivotTolerance(d, maxDiag)) {
+                    if (minRatio > 1e6 * CholeskyResult.relativePivotTolerance(d)) {
                         inv = inverseFactor(l);
                         double invF2 = 0;
                         for (double v : inv) {

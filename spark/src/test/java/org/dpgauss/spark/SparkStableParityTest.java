@@ -68,15 +68,24 @@ class SparkStableParityTest {
     /** The two mechanisms released in sequence from one session (one noise stream, as in one local run). */
     private static List<PrivateRelease> spark(RowLayout layout, int inputPartitions, int blockPartitions,
             long shuffle) {
-        return TestSpark.releases(X, NeighbouringRelation.REPLACE_ONE, ApproxDp.of(10, DELTA),
+        return spark(X, layout, inputPartitions, blockPartitions, shuffle);
+    }
+
+    private static List<PrivateRelease> spark(double[][] x, RowLayout layout, int inputPartitions,
+            int blockPartitions, long shuffle) {
+        return TestSpark.releases(x, NeighbouringRelation.REPLACE_ONE, ApproxDp.of(10, DELTA),
                 seeded(), layout, inputPartitions, blockPartitions, shuffle, List.of(bhs(), sampler()));
     }
 
     private static List<PrivateRelease> library(RowLayout layout) {
+        return library(X, layout);
+    }
+
+    private static List<PrivateRelease> library(double[][] x, RowLayout layout) {
         ReleaseContext ctx = seeded();
         List<PrivateRelease> out = new ArrayList<>();
         for (RowSourceMechanism m : List.of(bhs(), sampler())) {
-            out.add(layout == null ? Releases.run(m, Dataset.of(X), DELTA, ctx) : TestSpark.local(m, X, layout, ctx,
+            out.add(layout == null ? Releases.run(m, Dataset.of(x), DELTA, ctx) : TestSpark.local(m, x, layout, ctx,
                     DELTA));
         }
         return out;
@@ -92,6 +101,27 @@ class SparkStableParityTest {
     private static void assertSame(PrivateRelease expected, PrivateRelease actual, String what) {
         assertTrue(TestSpark.sameBits(expected.toMap(), actual.toMap()), what + ": differs from the single-machine"
                 + " release:\n" + TestSpark.show(expected.toMap()) + "\n" + TestSpark.show(actual.toMap()));
+    }
+
+    /**
+     * Issue 24, item 3: two rows at 1e6 in the first coordinate, in different pairs, each hold half of its sum of
+     * squares over the pairs: below lambda/m at the top thresholds (m = 2000 and 1200 pairs, e^2 lambda0 about 1170),
+     * so they stay and swamp the Gram. StableRows collects the pairs on the driver and runs the in-memory production
+     * version (rotated basis). The Spark releases are still the single-machine ones, bit for bit.
+     */
+    @Test
+    void aDominantRowIsDecidedOnSparkAsOnOneMachine() {
+        double[][] x = new double[X.length][];
+        for (int i = 0; i < X.length; i++) {
+            x[i] = X[i].clone();
+        }
+        x[2000][0] += 1e6;
+        x[2600][0] += 1e6;
+        List<PrivateRelease> lib = library(x, null);
+        List<PrivateRelease> spark = spark(x, null, 3, 2, 1);
+        for (int i = 0; i < lib.size(); i++) {
+            assertSame(lib.get(i), spark.get(i), "dominant row");
+        }
     }
 
     @Test

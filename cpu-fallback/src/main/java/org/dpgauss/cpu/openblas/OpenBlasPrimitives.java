@@ -751,7 +751,8 @@ public final class OpenBlasPrimitives {
 
     /**
      * {@code A = L L^T} by {@code dpotrf} with the verdict of {@link CholeskyResult}: the first pivot
-     * {@code p_j <= tol} fails, SINGULAR when {@code |p_j| <= tol}, NOT_POSITIVE_DEFINITE when {@code p_j < -tol}.
+     * {@code p_j <= tol_j} fails, SINGULAR when {@code |p_j| <= tol_j}, NOT_POSITIVE_DEFINITE when
+     * {@code p_j < -tol_j}, with {@code tol_j} relative to the column's own diagonal entry a_jj.
      * Reads the lower triangle only.
      */
     public static CholeskyResult cholesky(DMatrixRMaj a) {
@@ -763,7 +764,6 @@ public final class OpenBlasPrimitives {
         for (int j = 0; j < d; j++) {
             maxDiag = Math.max(maxDiag, Math.abs(a.unsafe_get(j, j)));
         }
-        double tol = CholeskyResult.pivotTolerance(d, maxDiag);
         DoubleBuffer buf = put(a, 0);
         // (the _work variant skips LAPACKE's NaN scan: the entries were checked finite above)
         // Row-major 'L': LAPACKE transposes the lower triangle into column-major order, runs dpotrf('L') and
@@ -784,14 +784,14 @@ public final class OpenBlasPrimitives {
         int limit = info == 0 ? d : info - 1;
         for (int j = 0; j < limit; j++) {
             double p = l[j * d + j] * l[j * d + j];
-            if (!(p > tol)) {
+            if (!(p > CholeskyResult.pivotTolerance(d, a.unsafe_get(j, j)))) {
                 return CholeskyResult.failed(CholeskyVerdict.SINGULAR, j, p);
             }
         }
         if (info > 0) {
             int j = info - 1;
             double p = l[j * d + j];
-            CholeskyVerdict v = p < -tol && maxDiag != 0.0 ? CholeskyVerdict.NOT_POSITIVE_DEFINITE
+            CholeskyVerdict v = p < -CholeskyResult.pivotTolerance(d, a.unsafe_get(j, j)) && maxDiag != 0.0 ? CholeskyVerdict.NOT_POSITIVE_DEFINITE
                     : CholeskyVerdict.SINGULAR;
             return CholeskyResult.failed(v, j, p);
         }

@@ -44,12 +44,20 @@ import org.ejml.data.DMatrixRMaj;
  * remaining gap - the literal reference itself rounding a comparison at a set the production version
  * never visits - needs a norm within ~1e-13 of lambda at a superset of the answer; there the literal
  * answer is itself not the exact largest good set.
+ *
+ * <p><b>Scale-free rounds (issue 24, item 3).</b> A canonical round first lets the set's certified violators go
+ * ({@code cpu.CertifiedViolators}: rows holding more than lambda/m of a coordinate's sum of squares, whose norm
+ * exceeds lambda whatever A is), decides "A singular" with a pivot tolerance relative to each column's own
+ * diagonal entry ({@code CholeskyResult}), and runs a set swamped by at most four rows (they hold all but 1e-3
+ * of a coordinate's total, possible only when lambda > m/4) in a basis of its own ({@code cpu.DominantRows}); the
+ * production version refits instead of downdating such a factor. One row at any scale therefore cannot empty
+ * a set that exact arithmetic keeps. Design record {@code docs/design/largest-good-subset.md}.
  */
 public final class LargestGoodSubset {
 
     /** Relative margin around lambda inside which a comparison is re-done canonically (see class doc). */
     static final double MARGIN = 1e-7;
-    /** A canonical factor with {@code min L_jj^2 <= PIVOT_MARGIN * tol} is treated as a near tie. */
+    /** A canonical factor with {@code min_j L_jj^2 / a_jj <= PIVOT_MARGIN * tol} is treated as a near tie. */
     static final double PIVOT_MARGIN = 1e4;
     /** Refit instead of downdating when one round removes more than this fraction of the active rows. */
     static final double DOWNDATE_FRACTION = 0.25;
@@ -186,25 +194,35 @@ public final class LargestGoodSubset {
 
     /** One canonical round on a set: Gram of the sorted rows with divisor m, Cholesky, norms. */
     static Canonical canonicalRound(RowBlockMatrix y, int[] activeSorted, ComputeEngine engine) {
+        return canonicalRound(y, activeSorted, engine,
+                org.dpgauss.cpu.CertifiedViolators.columns(y, activeSorted));
+    }
+
+    /** {@link #canonicalRound(RowBlockMatrix, int[], ComputeEngine)} with the set's columns already computed. */
+    static Canonical canonicalRound(RowBlockMatrix y, int[] activeSorted, ComputeEngine engine,
+            org.dpgauss.cpu.CertifiedViolators.Columns columns) {
         int m = y.rows();
-        DMatrixRMaj a = engine.weightedGram(y, activeSorted, null, m);
+        // a set with a dominant row runs in a basis of its own (cpu.DominantRows): same norms, no swamping
+        RowBlockMatrix rotated = org.dpgauss.cpu.DominantRows.deflate(y, activeSorted, columns);
+        RowBlockMatrix rows = rotated == null ? y : rotated;
+        int[] idx = rotated == null ? activeSorted
+                : org.dpgauss.cpu.LargestGoodSubsetPeeling.identity(activeSorted.length);
+        DMatrixRMaj a = engine.weightedGram(rows, idx, null, m);
         CholeskyResult chol = engine.cholesky(a);
         if (!chol.isPositiveDefinite()) {
-            return new Canonical(null, null, false);
+            return new Canonical(null, null, false, rotated != null);
         }
         DMatrixRMaj lower = chol.lower();
-        double[] q = engine.mahalanobisNorms(y, lower, activeSorted);
-        double maxDiag = 0;
-        for (int j = 0; j < a.numRows; j++) {
-            maxDiag = Math.max(maxDiag, Math.abs(a.unsafe_get(j, j)));
-        }
-        double tol = CholeskyResult.pivotTolerance(a.numRows, maxDiag);
-        double minPivot = Double.POSITIVE_INFINITY;
+        double[] q = engine.mahalanobisNorms(rows, lower, idx);
+        // near tie with the singularity test: the smallest pivot relative to its own diagonal entry (the
+        // equilibrated pivot, CholeskyResult) within PIVOT_MARGIN of the relative tolerance
+        double minRatio = Double.POSITIVE_INFINITY;
         for (int j = 0; j < a.numRows; j++) {
             double p = lower.unsafe_get(j, j);
-            minPivot = Math.min(minPivot, p * p);
+            minRatio = Math.min(minRatio, p * p / Math.abs(a.unsafe_get(j, j)));
         }
-        return new Canonical(lower, q, minPivot <= PIVOT_MARGIN * tol);
+        return new Canonical(lower, q, minRatio <= PIVOT_MARGIN * CholeskyResult.relativePivotTolerance(a.numRows),
+                rotated != null);
     }
 
     /** Result of a canonical round; lower == null means singular (or not positive definite). */
@@ -212,11 +230,14 @@ public final class LargestGoodSubset {
         final DMatrixRMaj lower;
         final double[] norms;
         final boolean nearSingular;
+        /** Whether the round ran in a rotated basis (DominantRows): its factor is not one of A in y's basis. */
+        final boolean rotated;
 
-        Canonical(DMatrixRMaj lower, double[] norms, boolean nearSingular) {
+        Canonical(DMatrixRMaj lower, double[] norms, boolean nearSingular, boolean rotated) {
             this.lower = lower;
             this.norms = norms;
             this.nearSingular = nearSingular;
+            this.rotated = rotated;
         }
     }
 
@@ -257,6 +278,10 @@ public final class LargestGoodSubset {
         private boolean exact;
         private boolean nearSingular;
         private int downdatesSinceFit;
+        /** False until the first canonical round (which needs a threshold for its certified violators). */
+        private boolean fitted;
+        /** The factor is in a rotated basis (DominantRows): no downdates with y's rows, refit after removals. */
+        private boolean rotated;
 
         Peeler(RowBlockMatrix y, ComputeEngine engine, Stats stats) {
             this.y = y;
@@ -270,12 +295,24 @@ public final class LargestGoodSubset {
             this.q = new double[m];
             this.growthAt = new double[m];
             this.at = new long[m];
-            refit();
+            this.fitted = false; // the first canonical round needs the first (largest) threshold
         }
 
-        private void refit() {
-            stats.canonicalRounds++;
+        /**
+         * A canonical round on the current set, after its certified violators at lambda (the current threshold)
+         * have left: they are violators at every lower threshold too (nesting), and without them no row dominates
+         * the Gram whose singularity is decided (cpu.CertifiedViolators, issue 24 item 3).
+         */
+        private void refit(double lambda) {
+            fitted = true;
             int[] active = GoodSubset.indicesOf(s);
+            org.dpgauss.cpu.CertifiedViolators.Outcome pre =
+                    org.dpgauss.cpu.CertifiedViolators.removeAll(y, s, active, lambda, m);
+            if (pre.removed() > 0) {
+                count -= pre.removed();
+                active = GoodSubset.indicesOf(s);
+            }
+            stats.canonicalRounds++;
             downdatesSinceFit = 0;
             growth = 1;
             version++;
@@ -285,11 +322,13 @@ public final class LargestGoodSubset {
                 lower = null;
                 exact = true;
                 nearSingular = false;
+                rotated = false;
                 return;
             }
-            Canonical c = canonicalRound(y, active, engine);
+            Canonical c = canonicalRound(y, active, engine, pre.columns()); // the columns of exactly this set
             exact = true;
             nearSingular = c.nearSingular;
+            rotated = c.rotated;
             if (c.lower == null) {
                 lower = null;
                 return;
@@ -311,6 +350,9 @@ public final class LargestGoodSubset {
         GoodSubset peel(double lambda) {
             int rounds = 0;
             while (true) {
+                if (!fitted && count > 0) {
+                    refit(lambda);
+                }
                 if (count == 0) {
                     return new GoodSubset(s, rounds);
                 }
@@ -342,7 +384,7 @@ public final class LargestGoodSubset {
                 }
                 if (doubt) {
                     if (!exact) {
-                        refit();
+                        refit(lambda);
                         continue;
                     }
                     return replay(lambda, rounds);
@@ -366,14 +408,18 @@ public final class LargestGoodSubset {
                     exact = true;
                     continue;
                 }
+                if (rotated) {
+                    refit(lambda); // the factor is not in y's basis: no downdate
+                    continue;
+                }
                 // b downdates cost b d^2 against ~1.5 m d^2 for a refit
                 if (out > DOWNDATE_FRACTION * count || downdatesSinceFit + out > MAX_DOWNDATES) {
-                    refit();
+                    refit(lambda);
                     continue;
                 }
                 rho = Math.min(rho, spectralRho(removed, rho));
                 if (!downdate(removed)) {
-                    refit();
+                    refit(lambda);
                 } else if (rho < MAX_RHO) {
                     growth /= 1 - rho;
                     version++;
@@ -497,7 +543,7 @@ public final class LargestGoodSubset {
                 s[i] = g.contains(i);
             }
             count = g.size();
-            refit();
+            refit(lambda);
             return new GoodSubset(s, rounds + g.rounds());
         }
 

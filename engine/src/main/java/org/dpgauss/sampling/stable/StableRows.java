@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.dpgauss.cpu.CertifiedViolators;
+import org.dpgauss.cpu.DominantRows;
 import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.CholeskyResult;
 import org.dpgauss.linalg.RowBlockMatrix;
@@ -24,6 +26,11 @@ import org.ejml.data.DMatrixRMaj;
  * ladder costs one pass, plus one per round that removes rows, plus one to confirm each new set. {@link LargestGoodSubset} explains why the sets equal those of the production version;
  * on one block every engine call is the one {@link StableCov} and {@link StableMean} make on the whole matrix, so
  * the results have the same bits. Not private on their own (spec §5).
+ *
+ * <p>As in {@link LargestGoodSubset}, the certified violators of a set leave before its Gram is factored (passes
+ * run only when the column maxima and the Gram's diagonal say one may exist), and a set that four rows may swamp
+ * (only when lambda > m/4, i.e. few pairs) is finished on the pairs collected on the caller's machine by the
+ * production version, which decides it in a rotated basis (issue 24, item 3).
  */
 public final class StableRows {
 
@@ -160,7 +167,9 @@ public final class StableRows {
         long active = mm;
         RowLayout layout = pairs.layout();
         boolean single = layout.blockCount(mm) == 1;
-        DMatrixRMaj gram = round(pairs, removed, null, 0, 0, m, single).gram;
+        Round first = round(pairs, removed, null, 0, 0, m, single, null);
+        DMatrixRMaj gram = first.gram;
+        double[] colTop = first.colTop; // per coordinate the 4 largest |y| of the active rows
         DMatrixRMaj lower = null; // the factor of gram, once computed
         double[] known = null; // norms above lambda_0 of the current set with the current factor (sorted)
         int best = k;
@@ -168,6 +177,28 @@ public final class StableRows {
             while (active > 0 && collapsedAt < 0) {
                 if (known != null && (known.length == 0 || known[known.length - 1] <= lambdas[l])) {
                     break; // the set's norms are known and none exceeds lambda_l: nothing leaves, no pass
+                }
+                if (lower == null && mayDominate(gram, maxOf(colTop), lambdas[l])) {
+                    // certified violators at lambda_l leave before A_S is factored (cpu.CertifiedViolators)
+                    Round pf = certifiedViolators(pairs, removed, maxOf(colTop), lambdas[l], m, single);
+                    if (pf != null && pf.removed.length > 0) {
+                        long[] merged = new long[removed.length + pf.removed.length];
+                        int[] levels = new int[merged.length];
+                        merge(removed, level, pf.removed, l, merged, levels);
+                        removed = merged;
+                        level = levels;
+                        active -= pf.removed.length;
+                        gram = pf.gram;
+                        colTop = pf.colTop;
+                        known = null;
+                        continue;
+                    }
+                }
+                if (lower == null && lambdas[l] > 0.24 * m && mayBeSwamped(gram, colTop, m)) {
+                    // four rows may hold nearly all of a coordinate's total and stay (each at most lambda/m of it,
+                    // so lambda > m/4: small m only, the pairs fit on this machine): the in-memory production
+                    // version, which runs such a set in a rotated basis (cpu.DominantRows)
+                    return inMemory(pairs, lambda0, k, engine);
                 }
                 if (lower == null) {
                     CholeskyResult chol = engine.cholesky(gram);
@@ -178,7 +209,7 @@ public final class StableRows {
                     }
                     lower = chol.lower();
                 }
-                Round round = round(pairs, removed, lower, lambdas[l], lambdas[0], m, single);
+                Round round = round(pairs, removed, lower, lambdas[l], lambdas[0], m, single, null);
                 if (round.removed.length == 0) {
                     known = round.above;
                     Arrays.sort(known);
@@ -191,6 +222,7 @@ public final class StableRows {
                 level = levels;
                 active -= round.removed.length;
                 gram = round.gram;
+                colTop = round.colTop;
                 lower = null;
                 known = null;
             }
@@ -215,17 +247,143 @@ public final class StableRows {
         long[] removed;
         double[] above;
         DMatrixRMaj gram;
+        /** Per coordinate the 4 largest |y| of the rows that stay ({@code [j * 4 + t]}, descending). */
+        double[] colTop;
 
-        Round(long[] removed, double[] above, DMatrixRMaj gram) {
+        Round(long[] removed, double[] above, DMatrixRMaj gram, double[] colTop) {
             this.removed = removed;
             this.above = above;
             this.gram = gram;
+            this.colTop = colTop;
         }
     }
 
-    /** A pass: with {@code lower} null only the Gram of the active rows, else the canonical round's removals too. */
-    private static Round round(RowSource y, long[] removed, DMatrixRMaj lower, double lambda, double floor, double m,
+    /** The per-coordinate largest magnitudes from the top lists. */
+    private static double[] maxOf(double[] colTop) {
+        int k = CertifiedViolators.Columns.TOP;
+        double[] max = new double[colTop.length / k];
+        for (int j = 0; j < max.length; j++) {
+            max[j] = colTop[j * k];
+        }
+        return max;
+    }
+
+    /**
+     * Whether a row of the active set may hold more than lambda/m of a coordinate's total (a certified violator,
+     * cpu.CertifiedViolators): {@code max_i y_ij^2 > lambda a_jj} for some j, checked loosely (a factor 1e-3) so
+     * that no certified violator is missed, or a diagonal entry that overflowed or underflowed. False: no pass needed.
+     */
+    private static boolean mayDominate(DMatrixRMaj gram, double[] colMax, double lambda) {
+        for (int j = 0; j < colMax.length; j++) {
+            double c = colMax[j];
+            if (c > 0) {
+                double a = gram.unsafe_get(j, j);
+                if (!Double.isFinite(a) || !(c <= Math.sqrt(lambda * a * (1 - 1e-3)))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether the set may be swamped (cpu.DominantRows): the 4 largest entries of some coordinate hold more than
+     * {@code 1 - 2 SWAMP} of its sum of squares {@code m a_jj} (looser than DominantRows' own test), or a diagonal
+     * entry that overflowed or underflowed.
+     */
+    private static boolean mayBeSwamped(DMatrixRMaj gram, double[] colTop, double m) {
+        int k = CertifiedViolators.Columns.TOP;
+        for (int j = 0; j < colTop.length / k; j++) {
+            if (colTop[j * k] > 0) {
+                double a = gram.unsafe_get(j, j);
+                if (!Double.isFinite(a)) {
+                    return true;
+                }
+                double den = Math.sqrt(m) * Math.sqrt(a);
+                double t = 0;
+                for (int u = 0; u < k; u++) {
+                    double r = colTop[j * k + u] / den; // no overflow
+                    t += r * r;
+                }
+                if (!(t <= 1 - 2 * DominantRows.SWAMP)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * StableCov on the pairs collected on this machine (the production version, StableCov#applyToPairs), expressed
+     * as removal levels: a row in {@code c} of the k weight sets is recorded as removed at level {@code 2k - c}.
+     */
+    private static Cov inMemory(RowSource pairs, double lambda0, int k, ComputeEngine engine) {
+        RowLayout layout = pairs.layout();
+        int d = pairs.cols();
+        java.util.TreeMap<Long, double[]> blocks = pairs.reduce((b, rows, e) -> {
+            java.util.TreeMap<Long, double[]> t = new java.util.TreeMap<>();
+            double[] data = new double[rows.rows() * d];
+            for (int i = 0; i < rows.rows(); i++) {
+                rows.copyRow(i, data, i * d);
+            }
+            t.put(layout.blockStart(b), data);
+            return t;
+        }, (acc, p) -> {
+            if (acc == null) {
+                return p;
+            }
+            acc.putAll(p);
+            return acc;
+        });
+        int m = Math.toIntExact(pairs.rows());
+        double[][] y = new double[m][d];
+        for (java.util.Map.Entry<Long, double[]> en : blocks.entrySet()) {
+            int start = Math.toIntExact(en.getKey());
+            double[] data = en.getValue();
+            for (int i = 0; i < data.length / d; i++) {
+                System.arraycopy(data, i * d, y[start + i], 0, d);
+            }
+        }
+        StableCovResult r = StableCov.of(lambda0, k).applyToPairs(RowBlockMatrix.of(y), engine);
+        double[] w = r.weights();
+        List<Long> removed = new ArrayList<>();
+        List<Integer> level = new ArrayList<>();
+        for (int i = 0; i < m; i++) {
+            long c = Math.round(w[i] * k * (double) m);
+            if (c < k) {
+                removed.add((long) i);
+                level.add((int) (2L * k - c));
+            }
+        }
+        return new Cov(pairs, k, r.score(), removed.stream().mapToLong(Long::longValue).toArray(),
+                level.stream().mapToInt(Integer::intValue).toArray(), -1);
+    }
+
+    /**
+     * The certified violators of the active set at lambda (cpu.CertifiedViolators) in two passes: the scaled
+     * squares per coordinate, then (only if some row can qualify) the rows that leave with the Gram and scales of
+     * the rows that stay. Null when no row qualifies.
+     */
+    private static Round certifiedViolators(RowSource y, long[] removed, double[] colMax, double lambda, double m,
             boolean single) {
+        RowLayout layout = y.layout();
+        double[] squares = y.reduce((b, rows, e) -> {
+            int[] activeLocal = activeIn(removed, layout.blockStart(b), rows.rows());
+            return CertifiedViolators.scaledSquares(rows, activeLocal, colMax);
+        }, StableRows::add);
+        CertifiedViolators.Columns c = CertifiedViolators.Columns.of(colMax, squares);
+        if (!c.anyPossible(lambda, m)) {
+            return null;
+        }
+        return round(y, removed, null, lambda, 0, m, single, c);
+    }
+
+    /**
+     * A pass: with {@code lower} null only the Gram of the active rows, else the canonical round's removals too;
+     * with {@code pre} (and lower null) the certified violators at lambda leave instead.
+     */
+    private static Round round(RowSource y, long[] removed, DMatrixRMaj lower, double lambda, double floor, double m,
+            boolean single, CertifiedViolators.Columns pre) {
         RowLayout layout = y.layout();
         int d = y.cols();
         double divisor = single ? m : 1.0;
@@ -250,10 +408,24 @@ public final class StableRows {
                     }
                 }
                 stay = Arrays.copyOf(s, kept);
+            } else if (pre != null && activeLocal.length > 0) {
+                double[] row = new double[d];
+                int kept = 0;
+                int[] s = new int[activeLocal.length];
+                for (int t = 0; t < activeLocal.length; t++) {
+                    rows.copyRow(activeLocal[t], row, 0);
+                    if (pre.isViolator(row, 0, lambda, m)) {
+                        out.add(start + activeLocal[t]);
+                    } else {
+                        s[kept++] = activeLocal[t];
+                    }
+                }
+                stay = Arrays.copyOf(s, kept);
             }
             DMatrixRMaj g = stay.length == 0 ? new DMatrixRMaj(d, d) : e.weightedGram(rows, stay, null, divisor);
             return new Round(out.stream().mapToLong(Long::longValue).toArray(),
-                    above.stream().mapToDouble(Double::doubleValue).toArray(), g);
+                    above.stream().mapToDouble(Double::doubleValue).toArray(), g,
+                    CertifiedViolators.columnTop(rows, stay));
         }, (acc, p) -> {
             if (acc == null) {
                 return p;
@@ -265,6 +437,10 @@ public final class StableRows {
             System.arraycopy(p.above, 0, q, acc.above.length, p.above.length);
             acc.above = q;
             acc.gram = RowSource.fold(acc.gram, p.gram);
+            int k = CertifiedViolators.Columns.TOP;
+            for (int t = 0; t < p.colTop.length; t++) {
+                CertifiedViolators.insertTop(acc.colTop, (t / k) * k, p.colTop[t]);
+            }
             return acc;
         });
         if (!single) {
