@@ -140,6 +140,31 @@ class PrivateLinearRegressionTest {
         assertTrue(worst > 1e-3, "the excess is not trivially zero: " + worst);
     }
 
+    /**
+     * The adaptive ridge (post-processing): E on well-conditioned statistics (the floor the accuracy proof needs),
+     * 2E - lambda_min on ill-conditioned ones, and the solve stays finite on an indefinite released matrix.
+     */
+    @Test
+    void theRidgeIsAtLeastEAndAdaptsToTheConditioning() {
+        PrivateLinearRegression m = model(1);
+        double e = 0.01;
+        // features [f1, f2] with A = diag(1, 1) (intercept column: the second), b = (0.5, 0.25)
+        double[][] wellConditioned = {{1, 0, 0.5}, {0, 1, 0.25}, {0.5, 0.25, 1}};
+        PrivateLinearRegression.Fit f = m.solve(wellConditioned, e);
+        assertEquals(e, f.ridge, 0, "lambda_min(A~) = 1 >= 2E: the ridge is its floor E");
+        assertEquals(0.5 / 1.01, f.beta[0], 1e-12);
+        double[][] singular = {{1e-4, 0, 0.1}, {0, 1, 0.25}, {0.1, 0.25, 1}};
+        f = m.solve(singular, e);
+        assertEquals(2 * e - 1e-4, f.ridge, 1e-15);
+        assertEquals(0.25 / (1 + e), f.beta[1], 1e-12, "the intercept's coordinate gets E, not the features' ridge");
+        double[][] indefinite = {{-0.5, 0, 0.1}, {0, 1, 0.25}, {0.1, 0.25, 1}};
+        f = m.solve(indefinite, e);
+        assertEquals(2 * e + 0.5, f.ridge, 1e-12);
+        for (double v : f.beta) {
+            assertTrue(Double.isFinite(v));
+        }
+    }
+
     @Test
     void parametersAreRefusedBeforeTheDataAreRead() {
         assertThrows(IllegalStateException.class,

@@ -125,6 +125,7 @@ class PrivatePcaTest {
         assertEquals(2 * 2 * varBound, bound, 1e-9 * bound, "the loss bound is 2kE");
         int failures = 0;
         double worstVar = 0;
+        double worstLoss = 0;
         for (int t = 0; t < 200; t++) {
             PrivateRelease r = run(p, x, 100 + t);
             double[][] v = r.matrix("components");
@@ -132,6 +133,7 @@ class PrivatePcaTest {
             double loss = tl[0] + tl[1] - quadratic(c, v[0]) - quadratic(c, v[1]);
             double ve = Math.max(Math.abs(var[0] - tl[0]), Math.abs(var[1] - tl[1]));
             worstVar = Math.max(worstVar, ve / varBound);
+            worstLoss = Math.max(worstLoss, loss / bound);
             if (loss > bound || ve > varBound) {
                 failures++;
             }
