@@ -163,6 +163,15 @@ class PrivatePcaTest {
         double eps = s.guarantee().approxDp().orElseThrow().epsilon();
         assertTrue(eps <= 1.0 + 1e-12 && eps > 0.99, "composed epsilon " + eps);
         assertEquals(Release.Kind.ZCDP, s.accounting().kind());
+        // E = the second-moment step's bound + the squared bound of the mean step (the rank-one centring error)
+        org.dpgauss.release.PublicContext pc = org.dpgauss.release.PublicContext.forPlanning(500, 4,
+                org.dpgauss.privacy.NeighbouringRelation.REPLACE_ONE, 1e-6);
+        double sm = Releases.state(org.dpgauss.secondmoment.AnalyzeGauss.of(15, Zcdp.of(rho.rho() * 0.9)), pc)
+                .accuracy().orElseThrow().bound();
+        double mean = org.dpgauss.mean.ClippedGaussianMean.of(15, new double[4], Zcdp.of(rho.rho() * 0.1))
+                .accuracy(500, PrivatePca.MEAN_PROBABILITY).bound();
+        assertEquals(sm + mean * mean, s.parameters().number("varianceErrorBound"), 1e-9 * sm);
+        assertEquals(0.95 + PrivatePca.MEAN_PROBABILITY - 1, s.accuracy().orElseThrow().probability(), 1e-12);
         assertEquals(rho.rho(), s.accounting().zcdp().rho(), 1e-12 * rho.rho());
     }
 
