@@ -175,6 +175,27 @@ class PrivatePcaTest {
         assertEquals(rho.rho(), s.accounting().zcdp().rho(), 1e-12 * rho.rho());
     }
 
+    /**
+     * In a session both learners are one charge each (state, charge, compute): the second, over the budget, is
+     * refused before any row is read, and the first's charge is its total rho.
+     */
+    @Test
+    void aSessionChargesEachLearnerOnceAndRefusesOverBudgetBeforeReading() {
+        double[][] x = rows(300, 9);
+        org.dpgauss.release.PrivacySession session = org.dpgauss.release.PrivacySession.builder(Dataset.of(x))
+                .relation(org.dpgauss.privacy.NeighbouringRelation.REPLACE_ONE)
+                .budget(org.dpgauss.privacy.ApproxDp.of(1.0, 1e-6))
+                .context(ReleaseContext.of(CPU, RandomSource.insecureSeeded(1))).open();
+        Zcdp rho = ConversionPolicy.rhoFor(0.9, 1e-6);
+        assertTrue(session.release(PrivatePca.builder().k(1).radius(15).budget(rho).build()).isPass());
+        double spent = session.spent().epsilon();
+        assertTrue(spent <= 0.9 + 1e-9 && spent > 0.89, "one zCDP charge of the total rho: " + spent);
+        PrivateLinearRegression more = PrivateLinearRegression.builder().target(0).featureBound(20).targetBound(10)
+                .budget(rho).build();
+        assertThrows(org.dpgauss.privacy.accounting.BudgetExceededException.class, () -> session.release(more));
+        assertEquals(spent, session.spent().epsilon(), 0);
+    }
+
     @Test
     void parametersAreRefusedBeforeTheDataAreRead() {
         assertThrows(IllegalStateException.class, () -> PrivatePca.builder().radius(1).budget(Zcdp.of(1)).build());
