@@ -64,7 +64,10 @@ final class PcaCommand implements Callable<Integer> {
 
     @Option(names = "--method", defaultValue = "analyze-gauss", paramLabel = "NAME",
             description = "Second-moment method of the centred rows (default: ${DEFAULT-VALUE}): analyze-gauss "
-                    + "(noise law public and exact), coinpress or recursive (with --min-eigenvalue).")
+                    + "(noise law public and exact), coinpress, recursive (with --min-eigenvalue), or auto: the "
+                    + "planner's choice (org.dpgauss.plan.Planner, as `plan second-moment`) for n, d, R and the "
+                    + "second-moment step's budget, among those three. coinpress states a worst-case spectral bound, "
+                    + "so the PCA bound built on it is loose even where its error is small.")
     String method;
 
     @Option(names = "--min-eigenvalue", paramLabel = "L",
@@ -96,8 +99,9 @@ final class PcaCommand implements Callable<Integer> {
         }
         org.dpgauss.privacy.Zcdp rho = budget.rho != null ? org.dpgauss.privacy.Zcdp.of(budget.rho)
                 : org.dpgauss.privacy.ConversionPolicy.rhoFor(budget.epsilon, delta);
+        boolean auto = "auto".equalsIgnoreCase(method.strip());
         PrivatePca.Builder b = PrivatePca.builder().k(k).radius(radius).budget(rho).meanShare(meanShare)
-                .method(method).minEigenvalue(minEigenvalue);
+                .method(auto ? "analyze-gauss" : method).minEigenvalue(minEigenvalue);
         if (centre != null) {
             b.centre(centre);
         }
@@ -106,9 +110,28 @@ final class PcaCommand implements Callable<Integer> {
         }
         PrivatePca pca = b.build(); // parameters are validated before the data are read
         Dataset data = Dataset.read(input);
+        if (auto) { // public facts only: n (public under replace-one), d, R, the step's budget
+            pca = b.method(plannedMethod(data.size(), data.dimension(), centre == null ? rho.rho() * (1 - meanShare)
+                    : rho.rho())).build();
+        }
         PrivateRelease r = Releases.run(pca, data, delta, main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return ReleasePrinter.print(main, r, ctx);
+    }
+
+    /** The planner's second-moment method for the centred rows, among those PCA runs (else analyze-gauss). */
+    private String plannedMethod(int n, int d, double rhoStep) {
+        org.dpgauss.plan.PlanQuery.Builder q = org.dpgauss.plan.PlanQuery.builder(org.dpgauss.plan.Family.SECOND_MOMENT,
+                n, d, org.dpgauss.privacy.ConversionPolicy.toApproxDp(org.dpgauss.privacy.Zcdp.of(rhoStep), delta))
+                .rowBound(radius);
+        if (minEigenvalue != null) {
+            q.minEigenvalue(minEigenvalue);
+        }
+        String m = org.dpgauss.plan.Planner.plan(q.build()).recommended().map(org.dpgauss.plan.PlannedMethod::method)
+                .orElse("analyze-gauss");
+        boolean runs = m.equals("analyze-gauss") || m.equals("coinpress")
+                || (m.equals("recursive") && minEigenvalue != null);
+        return runs ? m : "analyze-gauss";
     }
 }

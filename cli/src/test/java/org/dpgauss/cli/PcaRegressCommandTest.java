@@ -93,6 +93,10 @@ class PcaRegressCommandTest {
         assertEquals(0, rho.code, rho.err);
         assertFalse(rho.json().has("mean"));
         assertEquals(0.1, rho.json().get("guarantee").get("rho").asDouble(), 1e-12);
+        MainTest.Run auto = pca(csv("c.csv", -1, null), "--rho", "1", "--method", "auto");
+        assertEquals(0, auto.code, auto.err);
+        String m = auto.json().get("parameters").get("secondMomentMethod").asText();
+        assertTrue(m.equals("analyze-gauss") || m.equals("coinpress"), m);
     }
 
     @Test
