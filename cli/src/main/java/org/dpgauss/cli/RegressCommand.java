@@ -71,6 +71,12 @@ final class RegressCommand implements Callable<Integer> {
                     + "are divided by B_X and the target by B_Y (default: ${DEFAULT-VALUE}).")
     double comparatorNorm;
 
+    @Option(names = "--no-intercept",
+            description = "Fit through the centres: no intercept column (the released intercept is then --target-centre"
+                    + " minus coefficients . --feature-centre); the scaled rows' norm bound drops from sqrt(3) to "
+                    + "sqrt(2), so the noise is 2/3 as large.")
+    boolean noIntercept;
+
     @ArgGroup(exclusive = true, multiplicity = "1")
     PcaCommand.Budget budget;
 
@@ -88,7 +94,7 @@ final class RegressCommand implements Callable<Integer> {
         int column = targetColumn(input, target);
         PrivateLinearRegression.Builder b = PrivateLinearRegression.builder().target(column)
                 .featureBound(featureBound).targetBound(targetBound).targetCentre(targetCentre)
-                .comparatorNorm(comparatorNorm).budget(rho);
+                .comparatorNorm(comparatorNorm).intercept(!noIntercept).budget(rho);
         if (featureCentre != null) {
             b.featureCentre(featureCentre);
         }

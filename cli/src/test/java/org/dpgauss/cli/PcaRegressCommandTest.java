@@ -112,6 +112,10 @@ class PcaRegressCommandTest {
         assertEquals(-0.25, j.get("coefficients").get(1).asDouble(), 0.05);
         assertEquals(0.1, j.get("intercept").asDouble(), 0.02);
         assertTrue(j.get("accuracy").get("bound").asDouble() > 0);
+        MainTest.Run through = regress(in, "--target", "y", "--rho", "1000", "--no-intercept", "--target-centre", "0.1");
+        assertEquals(0, through.code, through.err);
+        assertEquals(0.1, through.json().get("intercept").asDouble(), 0, "the intercept is the target centre");
+        assertEquals(0.5, through.json().get("coefficients").get(0).asDouble(), 0.05);
         MainTest.Run unknown = regress(in, "--target", "z", "--rho", "1");
         assertEquals(1, unknown.code);
         assertTrue(unknown.err.contains("x1, x2, y"), unknown.err);
