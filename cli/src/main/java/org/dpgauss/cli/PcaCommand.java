@@ -1,0 +1,137 @@
+package org.dpgauss.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.dpgauss.learn.PrivatePca;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.PrivateRelease;
+import org.dpgauss.release.Releases;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** Private principal component analysis of a data file (issue 26, item 1). */
+@Command(name = "pca", mixinStandardHelpOptions = true,
+        description = {"Release the top-k principal components and their variances of the centred rows of a CSV or "
+                + ".npy file, differentially privately, as one release with one guarantee.",
+            "How: the rows are centred (by a private clipped Gaussian mean with a share of the budget, or by a public "
+                    + "--centre), clipped to the public radius --radius, their second moment is released by a "
+                    + "second-moment method (--method, default analyze-gauss), and its eigen-decomposition is free "
+                    + "post-processing.",
+            "Guarantee: replace-one neighbours (n public); the centring and the second-moment steps are composed by "
+                    + "the privacy accountant into one (epsilon, delta)-DP statement at --delta.",
+            "Output: \"components\" (k rows of d entries, unit vectors, largest variance first), \"variances\" (k "
+                    + "private eigenvalues), \"mean\" (the private centre, when no --centre is given), and "
+                    + "\"accuracy\": the top-k variance missed, sum of the k largest eigenvalues of the covariance minus "
+                    + "the variance the released components capture, at most 2kE with the stated probability, where E "
+                    + "(parameter varianceErrorBound) also bounds every released variance's error."})
+final class PcaCommand implements Callable<Integer> {
+
+    @ParentCommand
+    Main main;
+
+    @Option(names = "--input", required = true, paramLabel = "FILE", description = "Data file (.csv or .npy), n x d.")
+    Path input;
+
+    @Option(names = "--k", required = true, paramLabel = "K",
+            description = "Number of components, 1 <= K <= d. The stated loss bound grows as 2KE.")
+    int k;
+
+    @Option(names = "--radius", required = true, paramLabel = "R",
+            description = "Public clipping radius R > 0 of the centred rows: a centred row longer than R is scaled "
+                    + "onto the ball (part of the mechanism, never an error). The noise scales as R^2; rows beyond R "
+                    + "bias the variances down, which the stated accuracy does not count.")
+    double radius;
+
+    @Option(names = "--centre", split = ",", paramLabel = "c1,c2,..",
+            description = "Public centre (d values): rows are centred on it and no budget is spent on a mean "
+                    + "(default: a private mean). The accuracy then refers to the second moment about this centre.")
+    double[] centre;
+
+    @Option(names = "--mean-share", defaultValue = "0.1", paramLabel = "S",
+            description = "Without --centre: the share of the budget spent on the private mean, in (0, 1) (default: "
+                    + "${DEFAULT-VALUE}). Its error enters the covariance squared, so a small share suffices.")
+    double meanShare;
+
+    @Option(names = "--mean-radius", paramLabel = "C",
+            description = "Without --centre: the clipping radius C > 0 of the private mean, around the origin "
+                    + "(default: --radius). Rows farther than C from the origin bias the centre.")
+    Double meanRadius;
+
+    @Option(names = "--method", defaultValue = "analyze-gauss", paramLabel = "NAME",
+            description = "Second-moment method of the centred rows (default: ${DEFAULT-VALUE}): analyze-gauss "
+                    + "(noise law public and exact), coinpress, recursive (with --min-eigenvalue), or auto: the "
+                    + "planner's choice (org.dpgauss.plan.Planner, as `plan second-moment`) for n, d, R and the "
+                    + "second-moment step's budget, among those three. coinpress states a worst-case spectral bound, "
+                    + "so the PCA bound built on it is loose even where its error is small.")
+    String method;
+
+    @Option(names = "--min-eigenvalue", paramLabel = "L",
+            description = "recursive: public lower bound L > 0 on lambda_min of the centred rows' second moment "
+                    + "(the other methods use it only in their statements).")
+    Double minEigenvalue;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Budget budget;
+
+    /** The budget, in the style of {@code mean}: zCDP rho or a target epsilon at --delta. */
+    static final class Budget {
+        @Option(names = "--rho", required = true, description = "Total zCDP budget rho > 0.")
+        Double rho;
+
+        @Option(names = "--epsilon", required = true,
+                description = "Target epsilon; rho is the largest value whose conversion at --delta meets it.")
+        Double epsilon;
+    }
+
+    @Option(names = "--delta", defaultValue = "1e-6",
+            description = "delta of the stated (epsilon, delta) guarantee, in (0, 1) (default: ${DEFAULT-VALUE}).")
+    double delta;
+
+    @Override
+    public Integer call() throws IOException {
+        if (!(delta > 0 && delta < 1)) {
+            throw new IllegalArgumentException("--delta=" + delta + " must be in (0, 1)");
+        }
+        org.dpgauss.privacy.Zcdp rho = budget.rho != null ? org.dpgauss.privacy.Zcdp.of(budget.rho)
+                : org.dpgauss.privacy.ConversionPolicy.rhoFor(budget.epsilon, delta);
+        boolean auto = "auto".equalsIgnoreCase(method.strip());
+        PrivatePca.Builder b = PrivatePca.builder().k(k).radius(radius).budget(rho).meanShare(meanShare)
+                .method(auto ? "analyze-gauss" : method).minEigenvalue(minEigenvalue);
+        if (centre != null) {
+            b.centre(centre);
+        }
+        if (meanRadius != null) {
+            b.meanRadius(meanRadius);
+        }
+        PrivatePca pca = b.build(); // parameters are validated before the data are read
+        Dataset data = Dataset.read(input);
+        if (auto) { // public facts only: n (public under replace-one), d, R, the step's budget
+            pca = b.method(plannedMethod(data.size(), data.dimension(), centre == null ? rho.rho() * (1 - meanShare)
+                    : rho.rho())).build();
+        }
+        PrivateRelease r = Releases.run(pca, data, delta, main.releaseContext());
+        Map<String, Object> ctx = new LinkedHashMap<>();
+        ctx.put("input", input.toString());
+        return ReleasePrinter.print(main, r, ctx);
+    }
+
+    /** The planner's second-moment method for the centred rows, among those PCA runs (else analyze-gauss). */
+    private String plannedMethod(int n, int d, double rhoStep) {
+        org.dpgauss.plan.PlanQuery.Builder q = org.dpgauss.plan.PlanQuery.builder(org.dpgauss.plan.Family.SECOND_MOMENT,
+                n, d, org.dpgauss.privacy.ConversionPolicy.toApproxDp(org.dpgauss.privacy.Zcdp.of(rhoStep), delta))
+                .rowBound(radius);
+        if (minEigenvalue != null) {
+            q.minEigenvalue(minEigenvalue);
+        }
+        String m = org.dpgauss.plan.Planner.plan(q.build()).recommended().map(org.dpgauss.plan.PlannedMethod::method)
+                .orElse("analyze-gauss");
+        boolean runs = m.equals("analyze-gauss") || m.equals("coinpress")
+                || (m.equals("recursive") && minEigenvalue != null);
+        return runs ? m : "analyze-gauss";
+    }
+}

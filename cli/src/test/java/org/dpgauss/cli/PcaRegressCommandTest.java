@@ -1,0 +1,162 @@
+package org.dpgauss.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code dpgauss pca} and {@code dpgauss regress} (issue 26, items 1 and 2): the JSON fields, the target by name and
+ * by index, both budget forms, and neighbouring pairs (one row replaced by an outlier at 1e300, far out of bound, or
+ * moved: the same exit code and fields, and no data value in any message). Deterministic (seeded noise).
+ */
+class PcaRegressCommandTest {
+
+    @TempDir
+    Path dir;
+
+    /** Rows [x1, x2, y] with y = 0.5 x1 - 0.25 x2 + 0.1 + noise; row {@code at} replaced by {@code row}. */
+    private Path csv(String name, int at, String row) throws Exception {
+        SplittableRandom r = new SplittableRandom(1);
+        Path p = dir.resolve(name);
+        try (BufferedWriter w = Files.newBufferedWriter(p)) {
+            w.write("x1,x2,y\n");
+            List<String> lines = new ArrayList<>();
+            for (int i = 0; i < 800; i++) {
+                double a = r.nextDouble() - 0.5;
+                double b = r.nextDouble() - 0.5;
+                double y = 0.5 * a - 0.25 * b + 0.1 + 0.05 * r.nextGaussian();
+                lines.add(String.format(Locale.ROOT, "%.17g,%.17g,%.17g", a, b, y));
+            }
+            if (at >= 0) {
+                lines.set(at, row);
+            }
+            for (String l : lines) {
+                w.write(l + "\n");
+            }
+        }
+        return p;
+    }
+
+    private static TreeSet<String> fields(JsonNode n, String prefix, TreeSet<String> out) {
+        if (n.isObject()) {
+            Iterator<String> it = n.fieldNames();
+            while (it.hasNext()) {
+                String k = it.next();
+                out.add(prefix + k);
+                fields(n.get(k), prefix + k + ".", out);
+            }
+        }
+        return out;
+    }
+
+    private static MainTest.Run pca(Path in, String... extra) {
+        List<String> a = new ArrayList<>(List.of("pca", "--input", in.toString(), "--k", "2", "--radius", "1.5",
+                "--json", "--insecure-seed", "4"));
+        a.addAll(List.of(extra));
+        return MainTest.run(a.toArray(new String[0]));
+    }
+
+    private static MainTest.Run regress(Path in, String... extra) {
+        List<String> a = new ArrayList<>(List.of("regress", "--input", in.toString(), "--feature-bound", "0.75",
+                "--target-bound", "1", "--json", "--insecure-seed", "4"));
+        a.addAll(List.of(extra));
+        return MainTest.run(a.toArray(new String[0]));
+    }
+
+    @Test
+    void pcaReleasesComponentsVariancesAccuracyAndOneGuarantee() throws Exception {
+        MainTest.Run r = pca(csv("a.csv", -1, null), "--epsilon", "1");
+        assertEquals(0, r.code, r.err);
+        JsonNode j = r.json();
+        assertEquals("pca.second-moment", j.get("mechanism").asText());
+        assertEquals(2, j.get("components").size());
+        assertEquals(3, j.get("components").get(0).size());
+        assertEquals(2, j.get("variances").size());
+        assertTrue(j.get("variances").get(0).asDouble() >= j.get("variances").get(1).asDouble());
+        assertTrue(j.has("mean"));
+        assertTrue(j.get("accuracy").get("bound").asDouble() > 0);
+        assertEquals(1.0, j.get("guarantee").get("epsilon").asDouble(), 1e-9);
+        MainTest.Run rho = pca(csv("b.csv", -1, null), "--rho", "0.1", "--centre", "0,0,0.1");
+        assertEquals(0, rho.code, rho.err);
+        assertFalse(rho.json().has("mean"));
+        assertEquals(0.1, rho.json().get("guarantee").get("rho").asDouble(), 1e-12);
+        MainTest.Run auto = pca(csv("c.csv", -1, null), "--rho", "1", "--method", "auto");
+        assertEquals(0, auto.code, auto.err);
+        String m = auto.json().get("parameters").get("secondMomentMethod").asText();
+        assertTrue(m.equals("analyze-gauss") || m.equals("coinpress"), m);
+    }
+
+    @Test
+    void regressTakesTheTargetByNameOrIndex() throws Exception {
+        Path in = csv("a.csv", -1, null);
+        MainTest.Run byName = regress(in, "--target", "y", "--rho", "1000");
+        MainTest.Run byIndex = regress(in, "--target", "2", "--rho", "1000");
+        assertEquals(0, byName.code, byName.err);
+        assertEquals(byName.out, byIndex.out.replace("\"targetColumn\":2", "\"targetColumn\":2"));
+        JsonNode j = byName.json();
+        assertEquals(2, j.get("coefficients").size());
+        assertEquals(0.5, j.get("coefficients").get(0).asDouble(), 0.05);
+        assertEquals(-0.25, j.get("coefficients").get(1).asDouble(), 0.05);
+        assertEquals(0.1, j.get("intercept").asDouble(), 0.02);
+        assertTrue(j.get("accuracy").get("bound").asDouble() > 0);
+        MainTest.Run through = regress(in, "--target", "y", "--rho", "1000", "--no-intercept", "--target-centre", "0.1");
+        assertEquals(0, through.code, through.err);
+        assertEquals(0.1, through.json().get("intercept").asDouble(), 0, "the intercept is the target centre");
+        assertEquals(0.5, through.json().get("coefficients").get(0).asDouble(), 0.05);
+        MainTest.Run unknown = regress(in, "--target", "z", "--rho", "1");
+        assertEquals(1, unknown.code);
+        assertTrue(unknown.err.contains("x1, x2, y"), unknown.err);
+    }
+
+    @Test
+    void aTargetNameOnAFileWithoutHeaderNamesNoValue() throws Exception {
+        Path p = dir.resolve("nohead.csv");
+        Files.writeString(p, "0.123456789,0.5,0.25\n0.1,0.2,0.3\n");
+        MainTest.Run r = regress(p, "--target", "y", "--rho", "1");
+        assertEquals(1, r.code);
+        assertFalse(r.err.contains("0.123456789"), r.err);
+    }
+
+    /** Outliers: 1e300 everywhere, the target far out of its bound, a huge feature; and the same rows moved. */
+    @Test
+    void neighbouringPairsGiveTheSameExitCodeAndFields() throws Exception {
+        String[] outliers = {"1e300,1e300,1e300", "0.1,0.1,1e300", "-1e300,0.2,-0.3", "1.7976931348623157e308,"
+                + "-1.7976931348623157e308,1e-300", "0.3,0.3,50"};
+        Path base = csv("base.csv", -1, null);
+        MainTest.Run p0 = pca(base, "--epsilon", "1");
+        MainTest.Run r0 = regress(base, "--target", "y", "--epsilon", "1");
+        TreeSet<String> pf = fields(p0.json(), "", new TreeSet<>());
+        TreeSet<String> rf = fields(r0.json(), "", new TreeSet<>());
+        for (int t = 0; t < outliers.length; t++) {
+            Path in = csv("n" + t + ".csv", 7, outliers[t]);
+            MainTest.Run p = pca(in, "--epsilon", "1");
+            MainTest.Run r = regress(in, "--target", "y", "--epsilon", "1");
+            assertEquals(p0.code, p.code, p.err);
+            assertEquals(r0.code, r.code, r.err);
+            assertEquals(pf, fields(p.json(), "", new TreeSet<>()), outliers[t]);
+            assertEquals(rf, fields(r.json(), "", new TreeSet<>()), outliers[t]);
+            assertFalse(p.out.contains("e+300") || p.out.contains("E300") || r.out.contains("E300"));
+        }
+        // the same rows, one moved to the end
+        List<String> lines = new ArrayList<>(Files.readAllLines(base));
+        lines.add(lines.remove(1));
+        Path moved = dir.resolve("moved.csv");
+        Files.write(moved, lines);
+        assertEquals(r0.json().get("coefficients").get(0).asDouble(),
+                regress(moved, "--target", "y", "--epsilon", "1").json().get("coefficients").get(0).asDouble(), 1e-9);
+        assertEquals(p0.code, pca(moved, "--epsilon", "1").code);
+    }
+}

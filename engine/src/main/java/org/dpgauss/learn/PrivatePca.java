@@ -1,0 +1,396 @@
+package org.dpgauss.learn;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import org.dpgauss.linalg.L2Clip;
+import org.dpgauss.linalg.RowBlockMatrix;
+import org.dpgauss.mean.ClippedGaussianMean;
+import org.dpgauss.privacy.NeighbouringRelation;
+import org.dpgauss.privacy.PrivacyGuarantee;
+import org.dpgauss.privacy.Zcdp;
+import org.dpgauss.privacy.accounting.PrivacyAccountant;
+import org.dpgauss.privacy.accounting.Release;
+import org.dpgauss.release.Accuracy;
+import org.dpgauss.release.Dataset;
+import org.dpgauss.release.Outcome;
+import org.dpgauss.release.PrivateMechanism;
+import org.dpgauss.release.PrivateRelease;
+import org.dpgauss.release.PublicContext;
+import org.dpgauss.release.PublicParameters;
+import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.Releases;
+import org.dpgauss.release.Statement;
+import org.dpgauss.secondmoment.AnalyzeGauss;
+import org.dpgauss.secondmoment.SecondMomentMethod;
+import org.dpgauss.secondmoment.SecondMomentMethods;
+import org.dpgauss.secondmoment.SecondMomentParams;
+import org.dpgauss.secondmoment.SpectralAccuracy;
+
+/**
+ * Private principal component analysis: the top-k principal subspace and variances of the centred rows, as
+ * post-processing of one private second-moment release of the centred rows (issue 26, item 1).
+ *
+ * <p><b>Algorithm.</b>
+ * <ol>
+ *   <li>Centre: a public centre c ({@link Builder#centre}), or a private mean {@code mu~} released by the clipped
+ *       Gaussian mechanism ({@link ClippedGaussianMean}: rows clipped to {@code meanRadius} around the origin) with a
+ *       share of the budget ({@link Builder#meanShare}).</li>
+ *   <li>Clip: every centred row {@code x_i - c} is scaled onto the L2 ball of the public radius R by the one
+ *       scale-safe routine {@link L2Clip#clipDifference} (no overflow even where {@code x_i - c} does not fit a
+ *       double), so the second-moment step's domain holds by construction.</li>
+ *   <li>Second moment: the centred, clipped rows' second moment {@code C~} is released by a registered second-moment
+ *       method ({@link SecondMomentMethods}; default {@code analyze-gauss}, whose noise law is public and exact).</li>
+ *   <li>Post-processing: the eigen-decomposition of {@code C~}; the k leading unit eigenvectors are released as
+ *       {@code components} (rows), their eigenvalues as {@code variances}; with a private mean, {@code mean} too.</li>
+ * </ol>
+ *
+ * <p><b>Guarantee.</b> Replace-one neighbours, n public. The centring step and the second-moment step are composed
+ * by {@link PrivacyAccountant#composeSteps} (adaptive composition: the second step's input depends on the first
+ * step's output; replacing row i changes only centred row i); the eigen-decomposition is post-processing. For the
+ * session the accounting form is the sum of the steps' zCDP rho when every step is zCDP.
+ *
+ * <p><b>Accuracy (a-priori, public).</b> Let C be the target matrix: {@code (1/n) sum_i (x_i - xbar)(x_i - xbar)^T}
+ * (the covariance of the rows as given) with a private mean, {@code (1/n) sum_i (x_i - c)(x_i - c)^T} with a public
+ * centre c. When no row is clipped, {@code C~ - C = N + e e^T} with N the second-moment step's error and
+ * {@code e = xbar - mu~} (zero with a public centre), so {@code ||C~ - C||_2 <= E := E_sm + b_mean^2}, where
+ * {@code E_sm} is the second-moment statement's bound and {@code b_mean} the mean statement's bound, with probability
+ * at least {@code p_sm + p_mean - 1} (a union bound). On that event:
+ * <ul>
+ *   <li>Captured variance (Ky Fan with Weyl): for the released orthonormal {@code V~} (d x k),
+ *       {@code tr(V~^T C V~) >= tr(V~^T C~ V~) - kE >= sum_{i<=k} lambda_i(C~) - kE >= sum_{i<=k} lambda_i(C) - 2kE}:
+ *       the stated metric is the top-k variance missed, {@code sum_{i<=k} lambda_i(C) - tr(V~^T C V~)}, bounded by
+ *       {@code 2kE};</li>
+ *   <li>variances (Weyl): {@code |variances_i - lambda_i(C)| <= E} for every i (public parameter
+ *       {@code varianceErrorBound}).</li>
+ * </ul>
+ * The expected value given is {@code 2k (E[||N||] + E[||e||]^2)} from the steps' expected values (an estimate of an
+ * upper bound, not an expectation of the loss).
+ *
+ * <p>Build with {@link #builder()}. Immutable.
+ */
+public final class PrivatePca implements PrivateMechanism {
+
+    /** The mechanism's identifier. */
+    public static final String ID = "pca.second-moment";
+
+    /** The default share of the budget spent on the private centre. */
+    public static final double DEFAULT_MEAN_SHARE = 0.1;
+
+    /** The probability of the mean step's bound (the second-moment step's comes from its own statement). */
+    static final double MEAN_PROBABILITY = 0.99;
+
+    private final int k;
+    private final double radius;
+    private final Zcdp budget;
+    private final double[] centre; // null: private mean
+    private final double meanShare;
+    private final double meanRadius;
+    private final String method;
+    private final Double minEigenvalue;
+
+    private PrivatePca(Builder b) {
+        this.k = b.k;
+        this.radius = b.radius;
+        this.budget = b.budget;
+        this.centre = b.centre;
+        this.meanShare = b.meanShare;
+        this.meanRadius = b.meanRadius != null ? b.meanRadius : b.radius;
+        this.method = b.method;
+        this.minEigenvalue = b.minEigenvalue;
+    }
+
+    /** @return a builder: {@code k}, {@code radius} and {@code budget} are required */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public NeighbouringRelation relation() {
+        return NeighbouringRelation.REPLACE_ONE;
+    }
+
+    /** The two sub-mechanisms for one release (public: a function of the parameters and delta). */
+    private ClippedGaussianMean meanStep(int d) {
+        return ClippedGaussianMean.of(meanRadius, new double[d], Zcdp.of(budget.rho() * meanShare));
+    }
+
+    private SecondMomentMethod secondMomentStep(double delta) {
+        double rho = centre == null ? budget.rho() * (1 - meanShare) : budget.rho();
+        SecondMomentParams.Builder p = SecondMomentParams.builder().budget(Zcdp.of(rho)).radius(radius)
+                .clipToRadius(true).delta(delta).minEigenvalue(minEigenvalue);
+        return SecondMomentMethods.create(method, p.build());
+    }
+
+    @Override
+    public Statement state(PublicContext context) {
+        int d = context.dimension();
+        int n = context.rows();
+        if (k > d) {
+            throw new IllegalArgumentException("k=" + k + " components exceed the data's d=" + d + " columns");
+        }
+        if (centre != null && centre.length != d) {
+            throw new IllegalArgumentException("the centre has " + centre.length + " coordinates but the data have "
+                    + d + " columns");
+        }
+        SecondMomentMethod sm = secondMomentStep(context.delta());
+        Statement smStated = Releases.state(sm, context);
+        Accuracy smAcc = smStated.accuracy().orElseThrow(() -> new IllegalArgumentException("second-moment method "
+                + method + " states no accuracy: PCA needs its spectral error bound"));
+        if (!smAcc.metric().equals(SpectralAccuracy.METRIC)) {
+            throw new IllegalArgumentException("second-moment method " + method + " states a " + smAcc.metric()
+                    + ", not the absolute spectral error PCA's bound is built on; use analyze-gauss, coinpress or"
+                    + " recursive");
+        }
+        List<Release> steps = new ArrayList<>();
+        double meanBound = 0;
+        double meanExpected = 0;
+        double probability = smAcc.probability();
+        Statement meanStated = null;
+        if (centre == null) {
+            ClippedGaussianMean m = meanStep(d);
+            meanStated = Releases.state(m, context);
+            Accuracy ma = m.accuracy(n, MEAN_PROBABILITY);
+            meanBound = ma.bound();
+            meanExpected = ma.expected();
+            probability = smAcc.probability() + MEAN_PROBABILITY - 1;
+            steps.add(meanStated.accounting());
+        }
+        steps.add(smStated.accounting());
+        boolean certified = smStated.guarantee().certified()
+                && (meanStated == null || meanStated.guarantee().certified());
+        String notes = (centre == null ? "private centre (clipped Gaussian mean, share " + num(meanShare)
+                + " of rho) then " : "public centre, then ") + "the second moment of the centred rows clipped to R by "
+                + sm.name() + "; components and variances are post-processing (eigen-decomposition)";
+        PrivacyGuarantee g = steps.size() == 1 ? smStated.guarantee()
+                : PrivacyAccountant.composeSteps(NeighbouringRelation.REPLACE_ONE, steps, context.delta(), certified,
+                        notes);
+        Release accounting = accounting(steps, g);
+        double e = smAcc.bound() + meanBound * meanBound;
+        double eExpected = smAcc.expected() + meanExpected * meanExpected;
+        Accuracy acc = Accuracy.of("top-k variance missed: sum_{i<=k} lambda_i(C) - tr(V~^T C V~), V~ the released"
+                + " components (orthonormal rows) and C = (1/n) sum_i (x_i - c)(x_i - c)^T with c "
+                + (centre == null ? "the rows' mean (C their covariance)" : "the public centre"),
+                finite(2.0 * k * eExpected), finite(2.0 * k * e), probability,
+                String.format(Locale.ROOT, "every row has norm <= meanRadius=%.4g (mean step) and every centred row"
+                        + " has norm <= R=%.4g (longer rows are clipped, which the bound does not count); then"
+                        + " ||C~ - C||_2 <= E=%.4g (the second-moment step's bound%s) and the loss is at most 2kE (Ky"
+                        + " Fan, Weyl); each released variance is within E of lambda_i(C). Second-moment step: %s",
+                        meanRadius, radius, e, centre == null ? " plus the squared mean-error bound" : "",
+                        smAcc.assumptions()));
+        if (Double.isFinite(radius * radius)) {
+            acc = acc.alsoIn(String.format(Locale.ROOT, "R^2 = %.4g (the largest possible total variance)",
+                    radius * radius), radius * radius);
+        }
+        PublicParameters.Builder p = PublicParameters.builder().put("n", n).put("d", d).put("k", k)
+                .put("radius", radius).put("rho", budget.rho()).put("secondMomentMethod", sm.name())
+                .put("centring", centre == null ? "private-mean" : "public-centre");
+        if (centre == null) {
+            p.put("meanShare", meanShare).put("meanRadius", meanRadius);
+        } else {
+            p.put("centre", centre);
+        }
+        p.put("varianceErrorBound", finite(e)).put("secondMoment", smStated.parameters());
+        return Statement.builder(context, ID, g)
+                .description("private principal components (top " + k + ") and variances of the centred rows")
+                .parameters(p.build())
+                .accounting(accounting)
+                .failMeaning(smStated.failMeaning())
+                .accuracy(acc)
+                .build();
+    }
+
+    /** The session's form: the sum of the steps' rho when every step is zCDP, else the composed guarantee. */
+    private static Release accounting(List<Release> steps, PrivacyGuarantee g) {
+        double rho = 0;
+        for (Release r : steps) {
+            if (r.kind() != Release.Kind.ZCDP) {
+                return Release.of(ID, g);
+            }
+            rho += r.zcdp().rho();
+        }
+        return Release.zcdp(ID, NeighbouringRelation.REPLACE_ONE, Zcdp.of(rho));
+    }
+
+    @Override
+    public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
+        int d = data.dimension();
+        double delta = stated.context().delta();
+        double[] c;
+        double[] privateMean = null;
+        if (centre == null) {
+            PrivateRelease mr = Releases.run(meanStep(d), data, delta, context);
+            if (!mr.isPass()) {
+                return Outcome.fail();
+            }
+            privateMean = mr.vector("mean");
+            c = privateMean;
+        } else {
+            c = centre;
+        }
+        Dataset centred = Dataset.of(centredClipped(data.matrix(), c, radius));
+        PrivateRelease sr = Releases.run(secondMomentStep(delta), centred, delta, context);
+        if (!sr.isPass()) {
+            return Outcome.fail();
+        }
+        SymmetricEigen eig = SymmetricEigen.of(sr.matrix("secondMoment"));
+        if (eig == null) {
+            return Outcome.fail();
+        }
+        Outcome.Builder out = Outcome.pass().matrix("components", eig.topVectors(k)).vector("variances",
+                eig.topValues(k));
+        if (privateMean != null) {
+            out.vector("mean", privateMean);
+        }
+        return out.build();
+    }
+
+    /**
+     * The rows {@code clip_R(x_i - c)}, by the one scale-safe clipping routine (finite for every finite row and
+     * centre).
+     */
+    static double[][] centredClipped(RowBlockMatrix x, double[] c, double r) {
+        int n = x.rows();
+        int d = x.cols();
+        double[][] out = new double[n][d];
+        double[] row = new double[d];
+        for (int i = 0; i < n; i++) {
+            x.copyRow(i, row, 0);
+            L2Clip.clipDifference(row, 0, c, out[i], r);
+        }
+        return out;
+    }
+
+    private static double finite(double v) {
+        return Double.isFinite(v) ? Math.max(0, v) : Double.MAX_VALUE;
+    }
+
+    private static String num(double v) {
+        return String.format(Locale.ROOT, "%.4g", v);
+    }
+
+    /** @return the number of components k */
+    public int k() {
+        return k;
+    }
+
+    /** @return the public radius R of the centred rows */
+    public double radius() {
+        return radius;
+    }
+
+    /** @return the total zCDP budget */
+    public Zcdp budget() {
+        return budget;
+    }
+
+    /** Builds a {@link PrivatePca} from named parameters. */
+    public static final class Builder {
+        private Integer k;
+        private Double radius;
+        private Zcdp budget;
+        private double[] centre;
+        private double meanShare = DEFAULT_MEAN_SHARE;
+        private Double meanRadius;
+        private String method = AnalyzeGauss.NAME;
+        private Double minEigenvalue;
+
+        private Builder() {
+        }
+
+        /** @param v the number of components k &gt;= 1 (at most d) @return this builder */
+        public Builder k(int v) {
+            this.k = v;
+            return this;
+        }
+
+        /**
+         * @param r the public clipping radius R of the centred rows {@code x_i - c}, finite and &gt; 0
+         * @return this builder
+         */
+        public Builder radius(double r) {
+            this.radius = r;
+            return this;
+        }
+
+        /** @param b the total zCDP budget @return this builder */
+        public Builder budget(Zcdp b) {
+            this.budget = Objects.requireNonNull(b, "budget");
+            return this;
+        }
+
+        /**
+         * @param c a public centre (length d): no budget is spent on centring (default: a private mean)
+         * @return this builder
+         */
+        public Builder centre(double[] c) {
+            this.centre = Objects.requireNonNull(c, "centre").clone();
+            return this;
+        }
+
+        /** @param s the share of rho spent on the private mean, in (0, 1) (default 0.1) @return this builder */
+        public Builder meanShare(double s) {
+            this.meanShare = s;
+            return this;
+        }
+
+        /**
+         * @param r the clipping radius around the origin of the private mean step (default: R)
+         * @return this builder
+         */
+        public Builder meanRadius(double r) {
+            this.meanRadius = r;
+            return this;
+        }
+
+        /**
+         * @param name a registered second-moment method (default {@code analyze-gauss})
+         * @return this builder
+         */
+        public Builder method(String name) {
+            this.method = Objects.requireNonNull(name, "method");
+            return this;
+        }
+
+        /**
+         * @param l a public lower bound on lambda_min of the centred rows' second moment (recursive needs one or
+         *     finds it privately; the others use it only in their statements), or null
+         * @return this builder
+         */
+        public Builder minEigenvalue(Double l) {
+            this.minEigenvalue = l;
+            return this;
+        }
+
+        /** @return the mechanism, validated (the second-moment method's parameters too) */
+        public PrivatePca build() {
+            if (k == null || k < 1) {
+                throw new IllegalStateException("k(K >= 1) is required: the number of components");
+            }
+            if (radius == null) {
+                throw new IllegalStateException("radius(R) is required: the public clipping radius of the centred rows");
+            }
+            if (budget == null || !(budget.rho() > 0)) {
+                throw new IllegalStateException("budget(Zcdp.of(rho)) with rho > 0 is required");
+            }
+            L2Clip.checkRadius("radius R", radius);
+            if (!(meanShare > 0 && meanShare < 1)) {
+                throw new IllegalArgumentException("meanShare=" + meanShare + " is outside (0, 1)");
+            }
+            if (meanRadius != null) {
+                L2Clip.checkRadius("meanRadius", meanRadius);
+            }
+            if (centre != null) {
+                for (double v : centre) {
+                    if (!Double.isFinite(v)) {
+                        throw new IllegalArgumentException("the centre must be finite");
+                    }
+                }
+            }
+            PrivatePca p = new PrivatePca(this);
+            p.secondMomentStep(0.5e-6); // validates the method's parameters before any data are read
+            return p;
+        }
+    }
+}
