@@ -31,8 +31,8 @@ import picocli.CommandLine.ParentCommand;
                     + "release's parameters name it (\"meanFraction\").",
             "Accuracy: the absolute spectral error ||C~ - C||_2: its 95%% bound is the second-moment part's bound "
                     + "plus 2 R B_e + B_e^2 for the mean's bound B_e (any mean within R of the centre); its expected "
-                    + "value is for the scenario of a mean at the centre (\"expectedBasis\"), since the distance of "
-                    + "the mean from the centre is private. A centre near the mean and a tight R give the best "
+                    + "value takes the worst position of the mean (at distance R from the centre, \"expectedBasis\"), "
+                    + "since that distance is private: an upper bound on the expected error. A centre near the mean and a tight R give the best "
                     + "accuracy: scale the columns to comparable units first."})
 final class CovarianceCommand implements Callable<Integer> {
 

@@ -56,11 +56,14 @@ import org.ejml.data.DMatrixRMaj;
  * {@code C~ - C = (S~ - S) - (e m^T + m e^T + e e^T)}, and the rank-two term has spectral norm at most
  * {@code ||e|| (2 ||m|| + ||e||)} with {@code ||m|| <= R}. Bound at probability p: the parts' bounds at
  * {@code 1 - (1-p)/2} each, {@code B_S + 2 R B_e + B_e^2} (a union bound), for every input whose rows lie within R
- * of c (rows farther are clipped, which biases the covariance down; not counted). Expected value: for the
- * scenario {@code m = 0} (the rows' mean at the public centre) it is at most {@code E_S + E||e||^2}; the expected
- * error depends on the private distance {@code D} of the mean from c (up to {@code 2 D E||e||} more), so it is
- * labelled a scenario ({@link Accuracy#expectedForScenario}), and so is a second-moment part whose own expected
- * value is a scenario (CoinPress).
+ * of c (rows farther are clipped, which biases the covariance down; not counted). Expected value: the rank-two
+ * term's norm is {@code |<e, m>| + ||e|| ||m||}, of mean {@code ||m|| (sigma_m sqrt(2/pi) + E||e||)}, and
+ * {@code E||e e^T|| = d sigma_m^2}; the distance {@code D = ||m||} of the rows' mean from c is private, so the
+ * statement takes the worst case {@code D = R}: {@code E_S + R (sigma_m sqrt(2/pi) + E||e||) + d sigma_m^2}, an
+ * upper bound on the expected error for any mean within R (by the triangle inequality; pessimistic by the
+ * {@code (R - D)} share of the middle term for a mean near c). It is labelled as such
+ * ({@link Accuracy#expectedForScenario}), and a second-moment part whose own expected value is a scenario
+ * (CoinPress) says so too.
  *
  * <p>Under the release contract it releases {@code covariance} (d x d, symmetric, possibly indefinite),
  * {@code mean} (length d) and, when asked, {@code covariancePsd} (the PSD projection, post-processing). It FAILs
@@ -227,9 +230,13 @@ public final class PrivateCovariance implements PrivateMechanism {
         Accuracy sa = secondMomentAccuracy(secondMomentPart(f, delta), n, d, part);
         double sigmaM = mean.sigma(n);
         double bound = sa.bound() + 2 * radius * me.bound() + me.bound() * me.bound();
-        double expected = sa.expected() + d * sigmaM * sigmaM; // scenario m = 0: ||e e^T|| = ||e||^2, E = d sigma^2
-        String scenario = String.format(Locale.ROOT, "the rows' mean at the public centre c; a mean at distance D"
-                + " from c adds up to 2 D E||e|| = D x %.4g, a private quantity%s", 2 * me.expected(),
+        // ||e m^T + m e^T|| = |<e, m>| + ||e|| ||m||, whose mean is ||m|| (sigma_m sqrt(2/pi) + E||e||); ||e e^T|| =
+        // ||e||^2 with mean d sigma_m^2. With ||m|| = R (the worst mean) this is an upper bound on the expectation.
+        double perDistance = sigmaM * Math.sqrt(2 / Math.PI) + me.expected();
+        double expected = sa.expected() + radius * perDistance + d * sigmaM * sigmaM;
+        String scenario = String.format(Locale.ROOT, "the rows' mean at distance R from the centre c, the worst"
+                + " case, so an upper bound on the expected error for any mean within R of c; a mean at distance D"
+                + " from c has up to (R - D) x %.4g less, a private quantity%s", perDistance,
                 sa.isScenario() ? "; the second-moment part's own expected value is a scenario (" + sa.expectedBasis()
                         + ")" : "");
         Accuracy a = Accuracy.of(METRIC, fin(expected), fin(bound), probability, String.format(Locale.ROOT,

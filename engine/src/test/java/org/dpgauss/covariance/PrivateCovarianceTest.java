@@ -110,7 +110,11 @@ class PrivateCovarianceTest {
                 .orElseThrow();
     }
 
-    /** Mean at the public centre: the scenario of the expected value; within a factor 2 of the median, bound holds. */
+    /**
+     * Mean at the public centre: the expected value (an upper bound over the mean's position, for a mean at distance
+     * R) is not below the realised median and within a factor 3 of it (the middle term it adds is the price of not
+     * knowing the mean's position); the bound holds.
+     */
     @Test
     void statementIsTruthfulWithTheMeanAtTheCentre() {
         int n = 2000;
@@ -124,12 +128,13 @@ class PrivateCovarianceTest {
         System.out.printf(java.util.Locale.ROOT, "covariance (mean at c): expected %.4g bound %.4g median %.4g"
                 + " over %d/200%n", a.expected(), a.bound(), med, over(e, a.bound()));
         assertTrue(over(e, a.bound()) <= allowed(200), "bound " + a.bound());
-        assertTrue(a.expected() <= 2 * med && med <= 2 * a.expected(), a.expected() + " vs median " + med);
+        assertTrue(a.expected() >= med && a.expected() <= 3 * med, a.expected() + " vs median " + med);
     }
 
     /**
-     * Mean far from the centre (distance 0.6 R): the rank-two term 2 R B_e matters; the bound still holds (it fails
-     * without that term: the mutant that drops it has about half the runs over).
+     * Mean far from the centre (distance 0.6 R, rows within 0.95 R): the rank-two term matters; the bound holds (it
+     * fails without the 2 R B_e term: that mutant has about half the runs over) and the expected value, the worst
+     * case over the mean's position, is not below the realised median and within a factor 2.5 of it (1.97 here).
      */
     @Test
     void boundHoldsWithTheMeanFarFromTheCentre() {
@@ -140,11 +145,12 @@ class PrivateCovarianceTest {
         PrivateCovariance m = PrivateCovariance.builder().budget(Zcdp.of(0.5)).radius(1).centre(c).build();
         Accuracy a = stated(m, n, c.length);
         double[] e = errors(m, x, 200, 4);
+        double med = 0.5 * (e[99] + e[100]);
         System.out.printf(java.util.Locale.ROOT, "covariance (mean at 0.6 R): expected %.4g bound %.4g median %.4g max"
-                + " %.4g over %d/200%n", a.expected(), a.bound(), e[100], e[199], over(e, a.bound()));
+                + " %.4g over %d/200%n", a.expected(), a.bound(), med, e[199], over(e, a.bound()));
         assertTrue(over(e, a.bound()) <= allowed(200), "bound " + a.bound());
-        // the scenario's expected value is below the realised median here, as its label says it may be
-        assertTrue(a.expectedBasis().contains("distance D"), a.expectedBasis());
+        assertTrue(a.expected() >= med && a.expected() <= 2.5 * med, a.expected() + " vs median " + med);
+        assertTrue(a.expectedBasis().contains("distance R"), a.expectedBasis());
     }
 
     @Test
