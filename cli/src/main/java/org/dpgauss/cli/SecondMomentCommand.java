@@ -44,7 +44,7 @@ import picocli.CommandLine.ParentCommand;
                     + "\"every row has norm <= R\"), and in \"alsoIn\" the same in units of R^2 and, with "
                     + "--min-eigenvalue L, divided by L (an upper bound on the relative error ||S~ - S||_2/||S||_2). "
                     + "analyze-gauss: the noise norm, about 2 R^2 sqrt(d)/(n sqrt(rho)), exact whatever the rows. "
-                    + "coinpress: a public simulation of its recursion on S = s I, s = R^2/d (or max(L, R^2/d) with "
+                    + "coinpress: a public simulation of its recursion on S = s I, s = R^2/d (or L with "
                     + "--min-eigenvalue), for Gaussian-like rows: a scenario (\"expectedBasis\"), since its error "
                     + "depends on the private S; and a worst-case bound. recursive: with one level (R^2/L small) its "
                     + "leaf noise, exact; with several, the leaf noise amplified along halved directions, proven when "

@@ -116,17 +116,9 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
     private final boolean psd;
     private final SymmetricNoise noiseOverride;
     private final Double normLowerBound; // null: the scale u/d of the accuracy statement, no relative form
-    // the lower bound is a lambda_min bound (fromParams): the scenario's scale is then at least u/d (see accuracy)
-    private final boolean boundFromEigenvalue;
 
     private CoinPress(double priorScale, Zcdp budget, double[] fractions, double tailProbability, Double radius,
             boolean psd, SymmetricNoise noiseOverride, Double normLowerBound) {
-        this(priorScale, budget, fractions, tailProbability, radius, psd, noiseOverride, normLowerBound, false);
-    }
-
-    private CoinPress(double priorScale, Zcdp budget, double[] fractions, double tailProbability, Double radius,
-            boolean psd, SymmetricNoise noiseOverride, Double normLowerBound, boolean boundFromEigenvalue) {
-        this.boundFromEigenvalue = boundFromEigenvalue;
         this.normLowerBound = normLowerBound;
         this.priorScale = priorScale;
         this.budget = budget;
@@ -143,7 +135,7 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
      */
     CoinPress(CoinPress base, SymmetricNoise noise) {
         this(base.priorScale, base.budget, base.fractions, base.tailProbability, base.radius, base.psd,
-                Objects.requireNonNull(noise, "noise"), base.normLowerBound, base.boundFromEigenvalue);
+                Objects.requireNonNull(noise, "noise"), base.normLowerBound);
     }
 
     /**
@@ -209,14 +201,8 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
         double u = params.extra(EXTRA_PRIOR_SCALE, params.radius() * params.radius());
         CoinPress c = create(u, params.budget(), defaultSplit(t), params.clipToRadius() ? null
                 : params.radius(), params.psdProjection());
-        // lambda_min(S) >= L implies ||S||_2 >= L: only the accuracy statement uses it (the relative unit; the
-        // scenario scale is at least u/d, since a lambda_min bound says next to nothing about ||S||_2: issue 29)
-        if (params.minEigenvalue() == null) {
-            return c;
-        }
-        CoinPress b = c.withNormLowerBound(params.minEigenvalue());
-        return new CoinPress(b.priorScale, b.budget, b.fractions, b.tailProbability, b.radius, b.psd, b.noiseOverride,
-                b.normLowerBound, true);
+        // lambda_min(S) >= L implies ||S||_2 >= L: only the accuracy statement uses it
+        return params.minEigenvalue() == null ? c : c.withNormLowerBound(params.minEigenvalue());
     }
 
     /**
@@ -226,7 +212,7 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
      */
     public CoinPress withNormLowerBound(double s) {
         return new CoinPress(priorScale, budget, fractions, tailProbability, radius, psd, noiseOverride,
-                ParameterChecks.normLowerBound(s), false);
+                ParameterChecks.normLowerBound(s));
     }
 
     /**
@@ -259,8 +245,7 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
         if (!(b > 0 && b < 1)) {
             throw new IllegalArgumentException("tail probability b=" + b + " is outside (0, 1)");
         }
-        return new CoinPress(priorScale, budget, fractions, b, radius, psd, noiseOverride, normLowerBound,
-                boundFromEigenvalue);
+        return new CoinPress(priorScale, budget, fractions, b, radius, psd, noiseOverride, normLowerBound);
     }
 
     @Override
@@ -357,12 +342,12 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
      * than stated, and a lower bound below {@code ||S||_2} a larger one: the median error of {@value #SIMULATIONS} runs of the
      * mechanism's matrix recursion on {@code S = s I} (whitened Gram {@code s P^-1}, the steps' noise, PSD projections,
      * preconditioner updates), a public computation with a fixed seed ({@link #isotropicMedianError}). Also in units
-     * of u (R^2 when u = R^2) and relative to the public lower bound on {@code ||S||_2} when given. When that bound
-     * comes from a lambda_min bound of the shared parameters ({@link #fromParams}) the scale is at least {@code u/d}:
-     * a lambda_min bound says next to nothing about {@code ||S||_2}, and the demo's statement at s = lambda_min bound
-     * was 8-500x below its realised error (issue 29). Because the expected value depends on the private S, the
-     * statement marks it as a scenario ({@link org.dpgauss.release.Accuracy#expectedForScenario}); only the bound
-     * is a statement about every input.
+     * of u (R^2 when u = R^2) and relative to the public lower bound on {@code ||S||_2} when given.
+     * Because the expected value depends on the private S, the statement marks it as a scenario
+     * ({@link org.dpgauss.release.Accuracy#expectedForScenario}): only the bound is a statement about every input
+     * (issue 29: the demo's statement, at s = its lambda_min bound, was 8-500x below its realised error; a public
+     * choice of s that is right for every S does not exist, e.g. s = max(L, u/d) is 14x too large on isotropic
+     * rows under a loose R).
      *
      * @param n the number of rows
      * @param d the dimension
@@ -384,7 +369,6 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
         double bound = 2 * SpectralAccuracy.noiseNormBound(last, d, t == 1 ? beta : beta / 2) * pBound;
         boolean locked = locksOn(n, d);
         String scale = String.format(java.util.Locale.ROOT, "s=%.4g (%s)", s, normLowerBound != null
-                && s == normLowerBound
                 ? "the public lower bound on ||S||_2 given: a larger ||S||_2 gives a proportionally larger error once"
                         + " locked on"
                 : "u/d, rows of norm about sqrt(u); a looser prior u gives a smaller error than stated once locked"
@@ -405,12 +389,13 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
                         scale, regime));
         a = a.alsoIn(String.format(java.util.Locale.ROOT, "u = %.4g (the prior S <= u I; R^2 for a row-norm bound R)",
                 priorScale), priorScale);
-        // the expected value depends on the private S: a scenario, labelled as such (issue 29: it was read as an
-        // expectation for the data and came out 5-500x below the realised error on the demo's rows)
-        a = a.expectedForScenario(String.format(java.util.Locale.ROOT, "the median error of near-isotropic rows S ="
-                + " s I, s=%.4g; other data's error scales about as sqrt(||S||_2 tr(S)/d)/s once locked on, a private"
-                + " quantity, so this value is not an expectation for these rows (it can be off by that factor either"
-                + " way); the bound holds for every S <= u I", s));
+        // the expected value depends on the private S: a scenario, labelled as such (issue 29: read as an expectation
+        // for the data, the demo's came out 8-500x below the realised error, its lambda_min bound far below ||S||_2)
+        a = a.expectedForScenario(String.format(java.util.Locale.ROOT, "near-isotropic rows S = s I,"
+                + " s=%.4g (%s); once locked on the error scales about as sqrt(||S||_2 tr(S)/d)/s, a private factor,"
+                + " so this value is not an expectation for these rows and can be off by that factor either way; the"
+                + " bound holds for every S <= u I", s, normLowerBound != null ? "the public lower bound on ||S||_2;"
+                + " a lambda_min bound far below ||S||_2 makes this value far too small" : "u/d"));
         return SpectralAccuracy.withUnits(a, null, normLowerBound, "the public lower bound");
     }
 
@@ -486,11 +471,7 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
 
     /** The expected value's scale s of near-isotropic rows (see {@link #accuracy}). */
     private double typicalScale(int d, int n) {
-        if (normLowerBound == null) {
-            return priorScale / d;
-        }
-        double s = Math.min(priorScale, normLowerBound);
-        return boundFromEigenvalue ? Math.max(s, priorScale / d) : s;
+        return normLowerBound != null ? Math.min(priorScale, normLowerBound) : priorScale / d;
     }
 
     /**
