@@ -2,12 +2,15 @@
 
 For each table and method: the release's stated expected error and bound (its "accuracy"), and the median and
 the exceedance count of the realised error over seeded runs, in the metric the release states (second moment:
-the absolute spectral error ||S~ - S||_2, or the relative one when the release states that). Usage:
+the absolute spectral error ||S~ - S||_2, or the relative one when the release states that; covariance: ||C~ - C||_2
+with C the covariance of the rows, divided by n). Usage:
   python3 run.py JAR DATADIR RUNS [RAW.jsonl] > table.md
+(RUN_METHODS=prefix,.. in the environment runs only the methods whose label starts with a prefix.)
 RAW.jsonl, when given, receives one line per run: table, method, seed, exit code, realised error and the stated
 accuracy (the raw log behind the table).
 """
 import json
+import os
 import subprocess
 import sys
 
@@ -30,7 +33,11 @@ methods = [
     ("second-moment coinpress R=1", ["second-moment", "--method", "coinpress", "--radius", "1", "--rho", "0.5"], "sm"),
     ("second-moment recursive R=1, L=0.001", ["second-moment", "--method", "recursive", "--radius", "1", "--rho", "0.5",
                                               "--min-eigenvalue", "0.001"], "sm"),
+    ("covariance analyze-gauss R=1", ["covariance", "--radius", "1", "--rho", "0.5"], "cov"),
 ]
+only = os.environ.get("RUN_METHODS")  # optional: comma-separated label prefixes, the others are skipped
+if only:
+    methods = [m for m in methods if any(m[0].startswith(p.strip()) for p in only.split(","))]
 print("| table (n x d) | method | stated expected | stated bound (p) | realised median | over bound / runs | FAIL |"
       " expected / median |")
 print("|---|---|---|---|---|---|---|---|")
@@ -40,6 +47,7 @@ for t in tables:
     n, d = x.shape
     mean = x.mean(axis=0)
     s = x.T @ x / n
+    cov = s - np.outer(mean, mean)
     for label, args, kind in methods:
         errs, stated, fails = [], None, 0
         for seed in range(runs):
@@ -58,6 +66,9 @@ for t in tables:
                 e = float(np.linalg.norm(np.array(r["mean"]) - mean))
                 if "in units of the released clipRadius" in r.get("accuracy", {}).get("metric", ""):
                     e /= r["clipRadius"]
+                errs.append(e)
+            elif kind == "cov":
+                e = float(np.linalg.norm(np.array(r["covariance"]) - cov, 2))
                 errs.append(e)
             else:
                 e = float(np.linalg.norm(np.array(r["secondMoment"]) - s, 2))

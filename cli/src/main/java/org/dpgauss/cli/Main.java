@@ -17,7 +17,7 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "dpgauss", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Differentially private statistics on Gaussian data, with exact privacy accounting.",
         subcommands = {DemoCommand.class, PlanCommand.class, SampleCommand.class, MeanCommand.class, ProjectCommand.class, MechanismCommand.class, NdisCommand.class,
-            SecondMomentCommand.class, PcaCommand.class, RegressCommand.class,
+            SecondMomentCommand.class, CovarianceCommand.class, PcaCommand.class, RegressCommand.class,
             InspectCommand.class,
             Gx2Command.class, CalibrateCommand.class,
             ValidateCommand.class, BenchCommand.class,

@@ -92,7 +92,9 @@ final class ReleasePrinter {
             units.append("; in units of ").append(u.name()).append(": expected ").append(fmt(a.expected() / u.value()))
                     .append(", at most ").append(fmt(a.bound() / u.value()));
         }
-        return a.metric() + ": expected " + fmt(a.expected()) + ", at most " + fmt(a.bound()) + " with probability "
+        return a.metric() + ": expected " + fmt(a.expected())
+                + (a.isScenario() ? " (" + a.expectedBasis() + "; only the bound covers these data)" : "")
+                + ", at most " + fmt(a.bound()) + " with probability "
                 + fmt(a.probability()) + units + (a.assumptions().isEmpty() ? "" : ", if " + a.assumptions());
     }
 

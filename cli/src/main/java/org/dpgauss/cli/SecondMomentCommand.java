@@ -44,8 +44,9 @@ import picocli.CommandLine.ParentCommand;
                     + "\"every row has norm <= R\"), and in \"alsoIn\" the same in units of R^2 and, with "
                     + "--min-eigenvalue L, divided by L (an upper bound on the relative error ||S~ - S||_2/||S||_2). "
                     + "analyze-gauss: the noise norm, about 2 R^2 sqrt(d)/(n sqrt(rho)), exact whatever the rows. "
-                    + "coinpress: a public simulation of its recursion on S = (R^2/d) I (or L I with --min-eigenvalue) "
-                    + "for Gaussian-like rows, and a worst-case bound. recursive: with one level (R^2/L small) its "
+                    + "coinpress: a public simulation of its recursion on S = s I, s = R^2/d (or L with "
+                    + "--min-eigenvalue), for Gaussian-like rows: a scenario (\"expectedBasis\"), since its error "
+                    + "depends on the private S; and a worst-case bound. recursive: with one level (R^2/L small) its "
                     + "leaf noise, exact; with several, the leaf noise amplified along halved directions, proven when "
                     + "n meets its event-E size (the statement names that n).",
             "Which method: analyze-gauss when R is a tight bound on the rows' norms; coinpress for Gaussian-like "

@@ -140,6 +140,16 @@ class MainTest {
                 "same seed, same noise, wherever the option is placed");
         Run human = run("demo", "--n", "1000", "--d", "2", "--insecure-seed", "7");
         assertTrue(human.out.contains("NOT private"), human.out);
+        // issue 29: the demo prints each mechanism's time, one line per entry that has one, on its public data
+        long timed = human.out.lines().filter(l -> l.startsWith("  time:      ")).count();
+        long withTime = 0;
+        for (JsonNode m : a.json().get("mechanisms")) {
+            withTime += m.has("seconds") ? 1 : 0;
+        }
+        assertTrue(withTime >= 5, a.out);
+        assertEquals(withTime, timed, human.out);
+        // and says when an expected value is only a scenario (CoinPress)
+        assertTrue(human.out.contains("expected for a public scenario"), human.out);
     }
 
     @Test

@@ -21,9 +21,16 @@ public final class Accuracy {
     private final double probability;
     private final String assumptions;
     private final List<Unit> units;
+    private final String expectedBasis; // empty: the expected value is an expectation for every input assumed
 
     private Accuracy(String metric, double expected, double bound, double probability, String assumptions,
             List<Unit> units) {
+        this(metric, expected, bound, probability, assumptions, units, "");
+    }
+
+    private Accuracy(String metric, double expected, double bound, double probability, String assumptions,
+            List<Unit> units, String expectedBasis) {
+        this.expectedBasis = expectedBasis;
         this.metric = metric;
         this.expected = expected;
         this.bound = bound;
@@ -91,7 +98,36 @@ public final class Accuracy {
         }
         List<Unit> u = new ArrayList<>(units);
         u.add(new Unit(unit.strip(), value));
-        return new Accuracy(metric, expected, bound, probability, assumptions, u);
+        return new Accuracy(metric, expected, bound, probability, assumptions, u, expectedBasis);
+    }
+
+    /**
+     * Marks the expected value as a <b>scenario</b>, not an expectation for the data at hand (issue 26 item 0,
+     * issue 29): where the error depends on a private quantity (e.g. the true second moment), the expected value
+     * is computed for a public scenario of it and may be far from this data's error in either direction; only the
+     * bound is a statement about every input meeting the assumptions.
+     *
+     * @param scenario the scenario in public words, e.g. {@code rows with S = s I, s = 0.1}
+     * @return a copy whose {@link #toMap} has {@code expectedBasis} = {@code "scenario: ..."}
+     */
+    public Accuracy expectedForScenario(String scenario) {
+        Objects.requireNonNull(scenario, "scenario");
+        return new Accuracy(metric, expected, bound, probability, assumptions, units,
+                "scenario: " + scenario.strip());
+    }
+
+    /**
+     * @return how to read {@link #expected()}: empty when it is the expected error for every input meeting the
+     *     assumptions; {@code "scenario: ..."} when it is the expected error of a public scenario only (see
+     *     {@link #expectedForScenario}), in which case only {@link #bound()} covers the data at hand
+     */
+    public String expectedBasis() {
+        return expectedBasis;
+    }
+
+    /** @return whether {@link #expected()} holds for a public scenario only (see {@link #expectedForScenario}) */
+    public boolean isScenario() {
+        return !expectedBasis.isEmpty();
     }
 
     /** @return the other units this statement is also given in (see {@link #alsoIn}); empty if none */
@@ -150,7 +186,8 @@ public final class Accuracy {
     }
 
     /**
-     * @return a fresh JSON-ready map: metric, expected, bound, probability, assumptions (if any) and {@code alsoIn}
+     * @return a fresh JSON-ready map: metric, expected, bound, probability, {@code expectedBasis} (only for a
+     *     scenario, see {@link #expectedForScenario}), assumptions (if any) and {@code alsoIn}
      *     (if any: a list of {@code unit}, {@code value}, {@code expected}, {@code bound} in that unit)
      */
     public Map<String, Object> toMap() {
@@ -159,6 +196,9 @@ public final class Accuracy {
         m.put("expected", expected);
         m.put("bound", bound);
         m.put("probability", probability);
+        if (!expectedBasis.isEmpty()) {
+            m.put("expectedBasis", expectedBasis);
+        }
         if (!assumptions.isEmpty()) {
             m.put("assumptions", assumptions);
         }
@@ -179,7 +219,8 @@ public final class Accuracy {
 
     @Override
     public String toString() {
-        return metric + ": expected " + expected + ", at most " + bound + " with probability " + probability
+        return metric + ": expected " + expected + (expectedBasis.isEmpty() ? "" : " (" + expectedBasis + ")")
+                + ", at most " + bound + " with probability " + probability
                 + (assumptions.isEmpty() ? "" : " (" + assumptions + ")");
     }
 }

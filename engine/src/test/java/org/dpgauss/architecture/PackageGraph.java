@@ -27,7 +27,8 @@ import java.util.TreeSet;
  *   Cli          org.dpgauss.cli                      (artifact dpgauss-cli)
  *   Gpu          org.dpgauss.gpu                      (artifact dpgauss-gpu, found by the library at run time)
  *   Planner      org.dpgauss.plan
- *   Mechanisms   mean, mean.anisotropic, sampling, sampling.stable, secondmoment, projection, mechanism, learn
+ *   Mechanisms   mean, mean.anisotropic, sampling, sampling.stable, secondmoment, projection, mechanism, learn,
+ *                covariance
  *   Contract     release, privacy.accounting, privacy.noise
  *   Analysis     ndis, calibration, gx2
  *   Foundations  privacy, special, engine, io
@@ -48,7 +49,8 @@ public final class PackageGraph {
         {"Gpu", "org.dpgauss.gpu.."},
         {"Planner", "org.dpgauss.plan.."},
         {"Mechanisms", "org.dpgauss.mean..", "org.dpgauss.sampling..", "org.dpgauss.secondmoment..",
-            "org.dpgauss.projection..", "org.dpgauss.mechanism..", "org.dpgauss.learn.."},
+            "org.dpgauss.projection..", "org.dpgauss.mechanism..", "org.dpgauss.learn..",
+            "org.dpgauss.covariance.."},
         {"Contract", "org.dpgauss.release..", "org.dpgauss.rows..", "org.dpgauss.privacy.accounting..",
             "org.dpgauss.privacy.noise.."},
         {"Analysis", "org.dpgauss.ndis..", "org.dpgauss.calibration..", "org.dpgauss.gx2.."},
