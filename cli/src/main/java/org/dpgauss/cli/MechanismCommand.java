@@ -135,7 +135,7 @@ final class MechanismCommand extends CommandGroup {
                             + " --row-bound=" + rowBound + " (spec ndis §6.6); rescale the features or raise the bound");
                 }
             }
-            return run(parent.main, builder(d, v).build(), m, calibration.delta, input);
+            return run(parent.main, builder(d, v).build(), m, calibration.budgetOptions.delta(), input);
         }
 
         private BayesianLogisticRegression.Builder builder(int d, Variant v) {
@@ -211,7 +211,7 @@ final class MechanismCommand extends CommandGroup {
                             + " [-B, B] with B = --label-bound=" + labelBound + " (spec ndis §6.7)");
                 }
             }
-            return run(parent.main, gpr, m, calibration.delta, input);
+            return run(parent.main, gpr, m, calibration.budgetOptions.delta(), input);
         }
     }
 
@@ -222,11 +222,9 @@ final class MechanismCommand extends CommandGroup {
                         + "noise is calibrated for n (gpr: its noise variance grows in proportion to n).")
         int maxRows;
 
-        @Option(names = "--epsilon", required = true, description = "epsilon >= 0.")
-        double epsilon;
-
-        @Option(names = "--delta", required = true, description = "delta in (0, 1).")
-        double delta;
+        /** --epsilon (>= 0) or --rho (converted), and --delta (issue 29: one budget interface). */
+        @Mixin
+        BudgetOptions budgetOptions;
 
         @Option(names = "--bound", defaultValue = "sound-exact-hard",
                 description = "sound-exact-hard (default), sound, or paper-faithful (unsound, for reproduction).")
@@ -254,14 +252,7 @@ final class MechanismCommand extends CommandGroup {
         }
 
         ApproxDp budget() {
-            if (!(delta > 0 && delta < 1)) {
-                throw new IllegalArgumentException("--delta=" + delta + " is outside (0, 1): the NDIS bound needs "
-                        + "delta > 0 (spec ndis §6.5.3)");
-            }
-            if (!(epsilon >= 0) || !Double.isFinite(epsilon)) {
-                throw new IllegalArgumentException("--epsilon=" + epsilon + " is outside [0, inf)");
-            }
-            return ApproxDp.of(epsilon, delta);
+            return budgetOptions.approxDp(); // --delta in (0, 1): the NDIS bound needs delta > 0 (spec ndis §6.5.3)
         }
     }
 }

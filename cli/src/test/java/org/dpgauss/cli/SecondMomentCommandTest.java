@@ -172,7 +172,8 @@ class SecondMomentCommandTest {
                 "0.5", "--min-eigenvalue", "0.01");
         assertEquals(1, longRow.code);
         assertTrue(longRow.err.contains("covering radius R=0.5"), longRow.err);
-        MainTest.Run noLambda = secondMoment(in, "--rho", "1", "--clip", "4");
+        // recursive chosen explicitly still needs a lambda_min bound (the default without one is analyze-gauss)
+        MainTest.Run noLambda = secondMoment(in, "--rho", "1", "--clip", "4", "--method", "recursive");
         assertEquals(1, noLambda.code);
         assertTrue(noLambda.err.contains("--min-eigenvalue"), noLambda.err);
         MainTest.Run badAlpha = secondMoment(in, "--rho", "1", "--clip", "4",
