@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 29: docs/cli.md matched to the output. Runs every concrete example of docs/cli.md (a line
  * {@code ./dpgauss ...} in a fenced block without synopsis markers or placeholders; {@code echo '..' > F} lines
  * write their file) on synthetic data, and checks that every JSON field name the command prints, at the top level
- * and inside {@code guarantee}, {@code accuracy} and {@code parameters}, is named in the command's section of docs/cli.md or in the
- * release contract ("What a release contains").
+ * and inside {@code guarantee}, {@code accuracy} and {@code parameters}, is named in the command's section of
+ * docs/cli.md or in the release contract ("What a release contains").
  */
 class DocsExamplesTest {
 
