@@ -19,7 +19,6 @@ import org.dpgauss.release.Dataset;
 import org.dpgauss.release.PrivateMechanism;
 import org.dpgauss.release.PrivateRelease;
 import org.dpgauss.release.Releases;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -110,36 +109,25 @@ final class MeanCommand implements Callable<Integer> {
     double beta;
 
     @Option(names = "--centre", split = ",", paramLabel = "c1,c2,..",
-            description = "Public centre of the clipping ball (default: the origin).")
+            description = "Public centre of the clipping ball: d values, or one value for every column "
+                    + "(default: the origin).")
     double[] centre;
 
-    @ArgGroup(exclusive = true, multiplicity = "1")
-    Budget budget;
+    @picocli.CommandLine.Mixin
+    BudgetOptions budget;
 
     @picocli.CommandLine.Mixin
     BhsMeanOptions bhs;
 
     private static final String RESCALED = "anisotropic|folklore";
 
-    static final class Budget {
-        @Option(names = "--rho", required = true, description = "zCDP budget rho > 0.")
-        Double rho;
-
-        @Option(names = "--epsilon", required = true,
-                description = "Target epsilon; rho is the largest value whose conversion at --delta meets it.")
-        Double epsilon;
-    }
-
-    @Option(names = "--delta", defaultValue = "1e-6",
-            description = "delta of the stated (epsilon, delta) guarantee (default: ${DEFAULT-VALUE}).")
-    double delta;
+    /** {@code --delta}, read from the budget options when the command runs. */
+    private double delta;
 
     @Override
     public Integer call() throws IOException {
         String chosen = method.toLowerCase(Locale.ROOT).strip();
-        if (!(delta > 0 && delta < 1)) {
-            throw new IllegalArgumentException("--delta=" + delta + " must be in (0, 1)");
-        }
+        delta = budget.delta();
         if (chosen.equals("anisotropic") || chosen.equals("folklore")) {
             return rescaled(AnisotropicMethod.fromId(chosen));
         }
@@ -147,7 +135,7 @@ final class MeanCommand implements Callable<Integer> {
             return coordinateWise();
         }
         if (chosen.equals("bhs")) {
-            return bhs.run(main, input, budget.epsilon, delta, cluster);
+            return bhs.run(main, input, budget.approxDp().epsilon(), delta, cluster);
         }
         if (!"clipped".equals(chosen)) {
             throw new IllegalArgumentException("--method=" + method + " is not available; available: clipped, "
@@ -167,10 +155,10 @@ final class MeanCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--clip=" + clip + " is neither a number nor 'auto'");
         }
         ClippedGaussianMean.Builder b = ClippedGaussianMean.builder().clipRadius(clipRadius);
-        if (budget.rho != null) {
-            b.rho(budget.rho);
+        if (budget.rho() != null) {
+            b.rho(budget.rho());
         } else {
-            b.targetEpsilon(budget.epsilon, delta);
+            b.targetEpsilon(budget.epsilon(), delta);
         }
         if (centre != null) {
             b.centre(centre);
@@ -181,9 +169,8 @@ final class MeanCommand implements Callable<Integer> {
             org.dpgauss.release.ReleaseContext context = main.releaseContext();
             PrivateRelease r;
             try (ClusterOptions.Table t = cluster.open(context, input)) {
-                if (centre != null && centre.length != t.rows.cols()) {
-                    throw new IllegalArgumentException("--centre has " + centre.length + " coordinates but "
-                            + input.getFileName() + " has " + t.rows.cols() + " value columns");
+                if (centre != null) {
+                    b.centre(centreFor(t.rows.cols()));
                 }
                 r = ClusterOptions.release(b.build(t.rows.cols()), t, delta, context);
             }
@@ -193,9 +180,8 @@ final class MeanCommand implements Callable<Integer> {
         }
 
         Dataset data = Dataset.read(input);
-        if (centre != null && centre.length != data.dimension()) {
-            throw new IllegalArgumentException("--centre has " + centre.length + " coordinates but "
-                    + input.getFileName() + " has " + data.dimension() + " columns");
+        if (centre != null) {
+            b.centre(centreFor(data.dimension()));
         }
         PrivateRelease r = Releases.run(b.build(data.dimension()), data, delta, main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
@@ -203,10 +189,28 @@ final class MeanCommand implements Callable<Integer> {
         return ReleasePrinter.print(main, r, ctx);
     }
 
+    /**
+     * {@code --centre} for {@code d} columns: its d values, or its one value repeated for every column.
+     *
+     * @param d the number of columns (public)
+     * @return the centre
+     */
+    private double[] centreFor(int d) {
+        if (centre.length == 1 && d > 1) {
+            double[] c = new double[d];
+            java.util.Arrays.fill(c, centre[0]);
+            return c;
+        }
+        if (centre.length != d) {
+            throw new IllegalArgumentException("--centre has " + centre.length + " coordinates but "
+                    + input.getFileName() + " has " + d + " columns: give d values, or one value for every column");
+        }
+        return centre;
+    }
+
     /** The clipped mean with a privately found radius ({@code --clip auto}). */
     private Integer autoClipped() throws IOException {
-        org.dpgauss.privacy.Zcdp total = budget.rho != null ? org.dpgauss.privacy.Zcdp.of(budget.rho)
-                : org.dpgauss.privacy.ConversionPolicy.rhoFor(budget.epsilon, delta);
+        org.dpgauss.privacy.Zcdp total = budget.zcdp();
         // parameters are validated before the data are read
         org.dpgauss.mean.AutoClippedGaussianMean.of(centre == null ? new double[1] : centre, total, clipShare);
         if (cluster.active()) {
@@ -214,23 +218,15 @@ final class MeanCommand implements Callable<Integer> {
             PrivateRelease r;
             try (ClusterOptions.Table t = cluster.open(context, input)) {
                 int d = t.rows.cols();
-                if (centre != null && centre.length != d) {
-                    throw new IllegalArgumentException("--centre has " + centre.length + " coordinates but "
-                            + input.getFileName() + " has " + d + " value columns");
-                }
                 r = ClusterOptions.release(org.dpgauss.mean.AutoClippedGaussianMean.of(
-                        centre == null ? new double[d] : centre, total, clipShare), t, delta, context);
+                        centre == null ? new double[d] : centreFor(d), total, clipShare), t, delta, context);
             }
             Map<String, Object> ctx = new LinkedHashMap<>();
             ctx.put("input", input.toString());
             return ReleasePrinter.print(main, r, ctx);
         }
         Dataset data = Dataset.read(input);
-        if (centre != null && centre.length != data.dimension()) {
-            throw new IllegalArgumentException("--centre has " + centre.length + " coordinates but "
-                    + input.getFileName() + " has " + data.dimension() + " columns");
-        }
-        double[] c = centre == null ? new double[data.dimension()] : centre;
+        double[] c = centre == null ? new double[data.dimension()] : centreFor(data.dimension());
         PrivateRelease r = Releases.run(org.dpgauss.mean.AutoClippedGaussianMean.of(c, total, clipShare), data, delta,
                 main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
@@ -240,10 +236,6 @@ final class MeanCommand implements Callable<Integer> {
 
     /** Algorithm 1 (spec anisotropic-mean-estimation §3): FAIL prints nothing else (design.md). */
     private Integer rescaled(AnisotropicMethod which) throws IOException {
-        if (budget.epsilon == null) {
-            throw new IllegalArgumentException("--method " + which.id() + " takes --epsilon (an (epsilon, delta) "
-                    + "guarantee), not --rho");
-        }
         if (covariance != null && variances != null) {
             throw new IllegalArgumentException("--covariance and --variances both give the covariance proxy: pass one");
         }
@@ -284,7 +276,7 @@ final class MeanCommand implements Callable<Integer> {
                             + " rows");
                 }
                 r = ClusterOptions.release(which.estimator(sigma, (int) t.rows.rows(), beta,
-                        ApproxDp.of(budget.epsilon, delta)), t, delta, context);
+                        budget.approxDp()), t, delta, context);
             }
             Map<String, Object> ctx = new LinkedHashMap<>();
             ctx.put("input", input.toString());
@@ -295,7 +287,7 @@ final class MeanCommand implements Callable<Integer> {
             throw new IllegalArgumentException("the covariance proxy is " + sigma.dimension() + "-dimensional but "
                     + input.getFileName() + " has " + data.dimension() + " columns");
         }
-        return release(which.estimator(sigma, data.size(), beta, ApproxDp.of(budget.epsilon, delta)), data);
+        return release(which.estimator(sigma, data.size(), beta, budget.approxDp()), data);
     }
 
     /** Algorithm 2 (spec anisotropic-mean-estimation §4): unknown diagonal covariance. */
@@ -309,7 +301,7 @@ final class MeanCommand implements Callable<Integer> {
                             + " rows");
                 }
                 UnknownCovarianceMean m = UnknownCovarianceMean.of((int) t.rows.rows(), t.rows.cols(),
-                        ApproxDp.of(budget.epsilon, delta), beta);
+                        budget.approxDp(), beta);
                 if (assumeVariances != null) {
                     m = m.assumingVariances(assumeVariances);
                 }
@@ -321,7 +313,7 @@ final class MeanCommand implements Callable<Integer> {
         }
         Dataset data = Dataset.read(input);
         UnknownCovarianceMean m = UnknownCovarianceMean.of(data.size(), data.dimension(),
-                ApproxDp.of(budget.epsilon, delta), beta);
+                budget.approxDp(), beta);
         if (assumeVariances != null) {
             m = m.assumingVariances(assumeVariances); // the accuracy statement only; the algorithm never sees it
         }
@@ -330,10 +322,6 @@ final class MeanCommand implements Callable<Integer> {
 
     /** Baseline B3 (spec anisotropic-mean-estimation §10): coordinate-wise range finding, box clip, Gaussian. */
     private Integer coordinateWise() throws IOException {
-        if (budget.epsilon == null) {
-            throw new IllegalArgumentException("--method coordinate takes --epsilon (an (epsilon, delta) guarantee),"
-                    + " not --rho");
-        }
         if ((covariance == null) == (variances == null)) {
             throw new IllegalArgumentException("--method coordinate needs exactly one of --variances v1,v2,.. or "
                     + "--covariance FILE (its bin widths are the public standard deviations sqrt(Sigma_ii))");
@@ -363,7 +351,7 @@ final class MeanCommand implements Callable<Integer> {
                             + " rows");
                 }
                 r = ClusterOptions.release(CoordinateWiseMean.of(v, (int) t.rows.rows(), beta,
-                        ApproxDp.of(budget.epsilon, delta)), t, delta, context);
+                        budget.approxDp()), t, delta, context);
             }
             Map<String, Object> ctx = new LinkedHashMap<>();
             ctx.put("input", input.toString());
@@ -374,7 +362,7 @@ final class MeanCommand implements Callable<Integer> {
             throw new IllegalArgumentException("the covariance proxy is " + v.length + "-dimensional but "
                     + input.getFileName() + " has " + data.dimension() + " columns");
         }
-        return release(CoordinateWiseMean.of(v, data.size(), beta, ApproxDp.of(budget.epsilon, delta)), data);
+        return release(CoordinateWiseMean.of(v, data.size(), beta, budget.approxDp()), data);
     }
 
     /** The one path of every method: {@link Releases#run} and the one renderer. */

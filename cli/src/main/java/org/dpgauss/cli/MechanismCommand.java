@@ -124,7 +124,7 @@ final class MechanismCommand extends CommandGroup {
             checkColumns(m, input);
             // features above --row-bound are clipped, labels sign-mapped, rows beyond --max-rows a secret random
             // subset: the mechanism's domain map, never an error (issue 24, item 5)
-            return run(parent.main, builder(m.cols() - 1, v).build(), m, calibration.delta, input);
+            return run(parent.main, builder(m.cols() - 1, v).build(), m, calibration.budgetOptions.delta(), input);
         }
 
         private BayesianLogisticRegression.Builder builder(int d, Variant v) {
@@ -198,7 +198,7 @@ final class MechanismCommand extends CommandGroup {
             // labels above --label-bound are clipped to it, rows beyond --max-rows a secret random subset: the
             // mechanism's domain map, never an error (issue 24, item 5); more than MAX_FACTORISED_ROWS kept rows give
             // the covered prior predictive (GaussianProcessRegression), not an error either
-            return run(parent.main, gpr, m, calibration.delta, input);
+            return run(parent.main, gpr, m, calibration.budgetOptions.delta(), input);
         }
     }
 
@@ -209,11 +209,9 @@ final class MechanismCommand extends CommandGroup {
                         + "noise is calibrated for n (gpr: its noise variance grows in proportion to n).")
         int maxRows;
 
-        @Option(names = "--epsilon", required = true, description = "epsilon >= 0.")
-        double epsilon;
-
-        @Option(names = "--delta", required = true, description = "delta in (0, 1).")
-        double delta;
+        /** --epsilon (>= 0) or --rho (converted), and --delta (issue 29: one budget interface). */
+        @Mixin
+        BudgetOptions budgetOptions;
 
         @Option(names = "--bound", defaultValue = "sound-exact-hard",
                 description = "sound-exact-hard (default), sound, or paper-faithful (unsound, for reproduction).")
@@ -241,14 +239,7 @@ final class MechanismCommand extends CommandGroup {
         }
 
         ApproxDp budget() {
-            if (!(delta > 0 && delta < 1)) {
-                throw new IllegalArgumentException("--delta=" + delta + " is outside (0, 1): the NDIS bound needs "
-                        + "delta > 0 (spec ndis §6.5.3)");
-            }
-            if (!(epsilon >= 0) || !Double.isFinite(epsilon)) {
-                throw new IllegalArgumentException("--epsilon=" + epsilon + " is outside [0, inf)");
-            }
-            return ApproxDp.of(epsilon, delta);
+            return budgetOptions.approxDp(); // --delta in (0, 1): the NDIS bound needs delta > 0 (spec ndis §6.5.3)
         }
     }
 }

@@ -46,7 +46,8 @@ final class PlanCommand implements Callable<Integer> {
     Double clip;
 
     @Option(names = "--centre", split = ",", paramLabel = "c1,c2,..",
-            description = "mean: the public centre of the clipping ball (default: the origin).")
+            description = "mean: the public centre of the clipping ball, d values or one for every column (default: "
+                    + "the origin).")
     double[] centre;
 
     @Option(names = "--row-bound", paramLabel = "L",
@@ -72,7 +73,12 @@ final class PlanCommand implements Callable<Integer> {
             b.clipRadius(clip);
         }
         if (centre != null) {
-            b.centre(centre);
+            double[] c = centre;
+            if (c.length == 1 && d > 1) { // one value for every column, as `mean --centre` takes it
+                c = new double[d];
+                java.util.Arrays.fill(c, centre[0]);
+            }
+            b.centre(c);
         }
         if (rowBound != null) {
             b.rowBound(rowBound);

@@ -65,11 +65,9 @@ final class ProjectCommand implements Callable<Integer> {
     @Option(names = "--rank", required = true, paramLabel = "r", description = "Number of projection columns r >= 1.")
     int rank;
 
-    @Option(names = "--epsilon", required = true, description = "Privacy loss epsilon >= 0 (> 0 for lsv).")
-    double epsilon;
-
-    @Option(names = "--delta", required = true, description = "delta in (0, 1).")
-    double delta;
+    /** --epsilon (>= 0; > 0 for lsv) or --rho, and --delta (issue 29: one budget interface). */
+    @picocli.CommandLine.Mixin
+    BudgetOptions budgetOptions;
 
     @Option(names = "--row-bound", required = true, paramLabel = "l",
             description = "Public bound l in [1e-100, 1e100] on every row's L2 norm (rows within a relative 2^-40 of "
@@ -130,11 +128,11 @@ final class ProjectCommand implements Callable<Integer> {
         if (cluster.active()) {
             org.dpgauss.rows.RowSourceMechanism rm = ClusterOptions.rowMechanism(mech, "--wrapper " + w);
             try (ClusterOptions.Table t = cluster.open(context, input)) {
-                release = ClusterOptions.release(rm, t, delta, context);
+                release = ClusterOptions.release(rm, t, budgetOptions.delta(), context);
             }
         } else {
             Dataset data = Dataset.read(input);
-            release = Releases.run(mech, data, delta, context);
+            release = Releases.run(mech, data, budgetOptions.delta(), context);
         }
         if (release.isPass()) {
             ProjectionRelease projection = ProjectionRelease.of(release);
@@ -204,16 +202,9 @@ final class ProjectCommand implements Callable<Integer> {
         return maxRows == null ? m : m.maxRows(maxRows);
     }
 
-    /** The budget of --epsilon and --delta, with messages naming the options. */
+    /** The budget of --epsilon (or --rho, converted) and --delta, with messages naming the options. */
     private ApproxDp budget() {
-        if (!(epsilon >= 0) || !Double.isFinite(epsilon)) {
-            throw new IllegalArgumentException("--epsilon=" + epsilon + " is outside [0, inf): a privacy loss is a"
-                    + " finite non-negative number");
-        }
-        if (!(delta > 0 && delta < 1)) {
-            throw new IllegalArgumentException("--delta=" + delta + " is outside (0, 1)");
-        }
-        return ApproxDp.of(epsilon, delta);
+        return budgetOptions.approxDp();
     }
 
     private void rejectWrapperOptions(String w, boolean noQ, boolean noPtr) {

@@ -54,11 +54,13 @@ final class SampleCommand implements Callable<Integer> {
     @Option(names = "--input", required = true, paramLabel = "FILE", description = "Data file (.csv or .npy), n x d.")
     Path input;
 
-    @Option(names = "--epsilon", required = true, description = "epsilon in (0, 1].")
-    double epsilon;
+    /** --epsilon in (0, 1] or --rho (converted), and --delta in (0, epsilon/10] (issue 29: one interface). */
+    @picocli.CommandLine.Mixin
+    BudgetOptions budget;
 
-    @Option(names = "--delta", defaultValue = "1e-6", description = "delta in (0, epsilon/10] (default: ${DEFAULT-VALUE}).")
-    double delta;
+    /** The (epsilon, delta) of the release, read from the budget options when the command runs. */
+    private double epsilon;
+    private double delta;
 
     @Option(names = "--alpha", defaultValue = "0.05",
             description = "Target total-variation distance in (0, 1]; sets the outlier threshold lambda0 "
@@ -85,6 +87,9 @@ final class SampleCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PtrMechanism rule = PtrMechanism.fromId(ptr);
+        ApproxDp target = budget.approxDp();
+        epsilon = target.epsilon();
+        delta = target.delta();
         SamplerParameters.checkPrivacyParameters(epsilon, delta, alpha);
         SizeConstants sizes = constants == null ? null : SizeConstants.parse(constants);
         if (knownCovariance != null && sizes != null) {

@@ -11,6 +11,7 @@ import org.dpgauss.privacy.Zcdp;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.PrivateRelease;
 import org.dpgauss.release.Releases;
+import org.dpgauss.secondmoment.AnalyzeGauss;
 import org.dpgauss.secondmoment.NoiseScaling;
 import org.dpgauss.secondmoment.SecondMomentMethod;
 import org.dpgauss.secondmoment.SecondMomentMethods;
@@ -24,7 +25,9 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "second-moment", mixinStandardHelpOptions = true,
         description = {"Release a differentially private estimate of the uncentred second-moment matrix "
                 + "(1/n) sum_i x_i x_i^T of the rows of a CSV or .npy file (not the covariance: no mean is subtracted).",
-            "--method recursive (default): Algorithm 1 of Mahpud & Sheffet 2025 (recursive preconditioning: noisy "
+            "Default method: recursive when a lambda_min bound is given (--min-eigenvalue or --lambda-epsilon), "
+                    + "otherwise analyze-gauss, which needs none (one Gaussian matrix on the Gram of the rows clipped to "
+                    + "R) and runs on every input. --method recursive: Algorithm 1 of Mahpud & Sheffet 2025 (recursive preconditioning: noisy "
                     + "Gram, eigen-split at psi*kappa, shrink, rescale by sqrt(8/7), clip to sqrt(3/7)R, un-whiten), "
                     + "in the pipeline of spec §2.4: rows bounded by the covering radius, data divided by a lower bound "
                     + "on lambda_min(Sigma) that is public (--min-eigenvalue) or estimated privately by Algorithm 4 "
@@ -65,16 +68,18 @@ final class SecondMomentCommand implements Callable<Integer> {
     @Option(names = "--input", paramLabel = "FILE", description = "Data file (.csv or .npy), n x d.")
     Path input;
 
-    @Option(names = "--method", defaultValue = SecondMomentMethods.DEFAULT, paramLabel = "NAME",
-            description = "Estimator (default: ${DEFAULT-VALUE}); --list-methods lists them.")
+    @Option(names = "--method", paramLabel = "NAME",
+            description = "Estimator (default: " + SecondMomentMethods.DEFAULT + " when --min-eigenvalue or "
+                    + "--lambda-epsilon gives it a lambda_min bound, else " + AnalyzeGauss.NAME + ", which needs "
+                    + "none); --list-methods lists them.")
     String method;
 
     @Option(names = "--list-methods", description = "List the available methods with their guarantees and exit.")
     boolean listMethods;
 
-    @Option(names = "--rho", paramLabel = "RHO", description = "zCDP budget rho > 0 of the main mechanism. The "
-            + "noise standard deviation scales as 1/sqrt(rho): 4x the budget halves the error.")
-    Double rho;
+    /** --epsilon or --rho, and --delta: the budget of the main mechanism (issue 29: one interface). */
+    @picocli.CommandLine.Mixin
+    BudgetOptions budget;
 
     @ArgGroup(exclusive = true, multiplicity = "0..1")
     Radius radius;
@@ -103,7 +108,7 @@ final class SecondMomentCommand implements Callable<Integer> {
 
     @Option(names = "--lambda-epsilon", paramLabel = "E",
             description = "recursive: estimate lambda_min privately with Algorithm 4 at (E, --lambda-delta)-DP instead "
-                    + "of --min-eigenvalue; the scale is lambda~/(1+alpha). E is spent on top of --rho; a smaller E "
+                    + "of --min-eigenvalue; the scale is lambda~/(1+alpha). E is spent on top of the --rho (or --epsilon) budget; a smaller E "
                     + "raises the histogram threshold 1 + (2/E) ln(1/delta) that floor(n/K) groups must reach, so "
                     + "small n FAILs (the release's failMeaning names the n needed).")
     Double lambdaEpsilon;
@@ -141,9 +146,8 @@ final class SecondMomentCommand implements Callable<Integer> {
             + "conditions.")
     Double beta;
 
-    @Option(names = "--delta", defaultValue = "1e-6",
-            description = "delta of the stated (epsilon, delta) guarantee, in (0, 1) (default: ${DEFAULT-VALUE}).")
-    double delta;
+    /** {@code --delta}, read from the budget options when the command runs. */
+    private double delta;
 
     @Option(names = "--noise-scaling", defaultValue = "levels", paramLabel = "levels|paper|tight",
             description = "recursive: sigma_t uses T_sigma = L, the number of levels (levels, default, sound); the "
@@ -174,15 +178,18 @@ final class SecondMomentCommand implements Callable<Integer> {
         if (input == null) {
             throw new IllegalArgumentException("--input FILE is required (the data, .csv or .npy)");
         }
-        if (rho == null) {
-            throw new IllegalArgumentException("--rho RHO is required: the zCDP budget (> 0) of the release");
+        if (method == null) {
+            // a public choice from the options given: recursive needs a lambda_min bound, analyze-gauss none
+            method = minEigenvalue != null || lambdaEpsilon != null ? SecondMomentMethods.DEFAULT : AnalyzeGauss.NAME;
         }
+        delta = budget.delta();
+        Zcdp rho = budget.zcdp(); // --rho, or the largest rho whose conversion at --delta meets --epsilon
         if (radius == null) {
             throw new IllegalArgumentException("a covering radius is required: --radius R (public bound) or --clip R"
                     + " (clipping radius); longer rows are clipped to R either way");
         }
         boolean clip = radius.clip != null;
-        SecondMomentParams.Builder b = SecondMomentParams.builder().budget(Zcdp.of(rho))
+        SecondMomentParams.Builder b = SecondMomentParams.builder().budget(rho)
                 .radius(clip ? radius.clip : radius.bound)
                 .clipToRadius(clip).delta(delta).m(m).alpha(alpha).xi(xi).minEigenvalue(minEigenvalue)
                 .lambdaBudget(lambdaEpsilon, lambdaDelta).lambdaGroupSize(lambdaGroupSize)

@@ -94,10 +94,12 @@ class AnisotropicMeanCommandTest {
                 "1,1", "--epsilon", "1");
         assertEquals(1, wrongD.code);
         assertTrue(wrongD.err.contains("columns"), wrongD.err);
-        MainTest.Run rho = MainTest.run("mean", "--input", x.toString(), "--method", "folklore", "--variances", "1,1,1",
-                "--rho", "0.5");
-        assertEquals(1, rho.code);
-        assertTrue(rho.err.contains("--epsilon"), rho.err);
+        // --rho is the same budget as --epsilon, converted by the one conversion (issue 29)
+        MainTest.Run rho = MainTest.run("--insecure-seed", "1", "mean", "--input", x.toString(), "--method",
+                "folklore", "--variances", "1,1,1", "--rho", "0.5", "--json");
+        assertTrue(rho.code == 0 || rho.code == Main.EXIT_FAIL, rho.err);
+        assertEquals(org.dpgauss.privacy.ConversionPolicy.toApproxDp(org.dpgauss.privacy.Zcdp.of(0.5), 1e-6)
+                .epsilon(), rho.json().get("guarantee").get("epsilon").asDouble(), 0.0, rho.out);
         MainTest.Run clip = MainTest.run("mean", "--input", x.toString(), "--epsilon", "1");
         assertEquals(1, clip.code);
         assertTrue(clip.err.contains("--clip"), clip.err);

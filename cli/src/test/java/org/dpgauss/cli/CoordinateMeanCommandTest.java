@@ -66,10 +66,12 @@ class CoordinateMeanCommandTest {
                 "1");
         assertEquals(1, none.code);
         assertTrue(none.err.contains("--variances"), none.err);
-        MainTest.Run rho = MainTest.run("mean", "--input", small.toString(), "--method", "coordinate",
-                "--variances", "1,1,1", "--rho", "1");
-        assertEquals(1, rho.code);
-        assertTrue(rho.err.contains("--epsilon"), rho.err);
+        // --rho is the same budget as --epsilon, converted by the one conversion (issue 29)
+        MainTest.Run rho = MainTest.run("--insecure-seed", "1", "mean", "--input", small.toString(), "--method",
+                "coordinate", "--variances", "1,1,1", "--rho", "1", "--json");
+        assertTrue(rho.code == 0 || rho.code == Main.EXIT_FAIL, rho.err);
+        assertEquals(org.dpgauss.privacy.ConversionPolicy.toApproxDp(org.dpgauss.privacy.Zcdp.of(1), 1e-6)
+                .epsilon(), rho.json().get("guarantee").get("epsilon").asDouble(), 0.0, rho.out);
         MainTest.Run wrongD = MainTest.run("mean", "--input", small.toString(), "--method", "coordinate",
                 "--variances", "1,1", "--epsilon", "1");
         assertEquals(1, wrongD.code);

@@ -171,7 +171,8 @@ class SecondMomentCommandTest {
         MainTest.Run longRow = secondMoment(in, "--rho", "1", "--radius",
                 "0.5", "--min-eigenvalue", "0.01");
         assertEquals(0, longRow.code, "rows above --radius are clipped, not an error (issue 24): " + longRow.err);
-        MainTest.Run noLambda = secondMoment(in, "--rho", "1", "--clip", "4");
+        // recursive chosen explicitly still needs a lambda_min bound (the default without one is analyze-gauss)
+        MainTest.Run noLambda = secondMoment(in, "--rho", "1", "--clip", "4", "--method", "recursive");
         assertEquals(1, noLambda.code);
         assertTrue(noLambda.err.contains("--min-eigenvalue"), noLambda.err);
         MainTest.Run badAlpha = secondMoment(in, "--rho", "1", "--clip", "4",

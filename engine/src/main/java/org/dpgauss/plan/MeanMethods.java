@@ -61,8 +61,8 @@ final class MeanMethods implements MethodProvider {
         org.dpgauss.mean.AutoClippedGaussianMean m = org.dpgauss.mean.AutoClippedGaussianMean.of(q.centre(), rho,
                 org.dpgauss.mean.AutoClippedGaussianMean.DEFAULT_SHARE);
         Statement s = Planner.state(m, q.rows(), q.dimension(), q.budget().delta());
-        String cmd = String.format(Locale.ROOT, "dpgauss mean --method clipped --clip auto --epsilon %s --delta %s",
-                num(q.budget().epsilon()), num(q.budget().delta()));
+        String cmd = String.format(Locale.ROOT, "dpgauss mean --method clipped --clip auto%s --epsilon %s --delta %s",
+                centreOption(q), num(q.budget().epsilon()), num(q.budget().delta()));
         return PlannedMethod.applicable("clipped --clip auto", org.dpgauss.mean.AutoClippedGaussianMean.ID,
                 s.accuracy().orElse(null), -1, List.of("nothing public: a quarter of the budget finds the radius"),
                 cmd, "when no public radius is known: the error is that of the clipped mean at a radius within a"
@@ -81,8 +81,8 @@ final class MeanMethods implements MethodProvider {
         Zcdp rho = ConversionPolicy.rhoFor(q.budget().epsilon(), q.budget().delta());
         ClippedGaussianMean m = ClippedGaussianMean.of(c, q.centre(), rho);
         Statement s = Planner.state(m, q.rows(), q.dimension(), q.budget().delta());
-        String cmd = String.format(Locale.ROOT, "dpgauss mean --method clipped --clip %s --epsilon %s --delta %s",
-                num(c), num(q.budget().epsilon()), num(q.budget().delta()));
+        String cmd = String.format(Locale.ROOT, "dpgauss mean --method clipped --clip %s%s --epsilon %s --delta %s",
+                num(c), centreOption(q), num(q.budget().epsilon()), num(q.budget().delta()));
         return PlannedMethod.applicable("clipped", ClippedGaussianMean.ID, s.accuracy().orElse(null), 1,
                 List.of("a public L2 radius C around a public centre (given)"), cmd, when);
     }
@@ -96,12 +96,35 @@ final class MeanMethods implements MethodProvider {
     }
 
     /** The command line's way to pass the proxy. */
+    /**
+     * The given centre as the command-line option, one value when all coordinates are equal (issue 29: the
+     * planned command repeats every fact it was given); empty when none was given (the default is the origin).
+     */
+    static String centreOption(PlanQuery q) {
+        if (q.givenCentre().isEmpty()) {
+            return "";
+        }
+        double[] c = q.givenCentre().get();
+        boolean same = true;
+        for (double x : c) {
+            same &= Double.compare(x, c[0]) == 0;
+        }
+        StringBuilder sb = new StringBuilder(" --centre ");
+        for (int i = 0; i < (same ? 1 : c.length); i++) {
+            sb.append(i == 0 ? "" : ",").append(num(c[i]));
+        }
+        return sb.toString();
+    }
+
     static String proxyOption(PlanQuery q) {
         if (q.covariance().isPresent()) {
             return "--covariance COVARIANCE_FILE";
         }
-        StringBuilder sb = new StringBuilder("--variances ");
-        double[] v = q.variances().orElseThrow();
+        return "--variances " + list(q.variances().orElseThrow());
+    }
+
+    private static String list(double[] v) {
+        StringBuilder sb = new StringBuilder();
         for (int i = 0; i < v.length; i++) {
             sb.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT, "%.6g", v[i]));
         }
@@ -197,8 +220,8 @@ final class MeanMethods implements MethodProvider {
             m = m.assumingVariances(v.get());
         }
         Statement s = Planner.state(m, q.rows(), q.dimension(), t.delta());
-        String cmd = String.format(Locale.ROOT, "dpgauss mean --method anisotropic --epsilon %s --delta %s",
-                num(t.epsilon()), num(t.delta()));
+        String cmd = String.format(Locale.ROOT, "dpgauss mean --method anisotropic%s --epsilon %s --delta %s",
+                v.isPresent() ? " --assume-variances " + list(v.get()) : "", num(t.epsilon()), num(t.delta()));
         return PlannedMethod.applicable(method, UnknownCovarianceMean.ID, s.accuracy().orElse(null), need, needs,
                 cmd, when + (v.isEmpty() ? "; without a guess of the variances its error is predicted in units of the"
                         + " data's own spread sqrt(tr(Sigma)/d), which is not public, so it is not compared" : ""));

@@ -81,6 +81,11 @@ public final class PlanQuery {
         return centre == null ? new double[dimension] : centre.clone();
     }
 
+    /** @return the public centre if one was given (so that a planned command can repeat it) */
+    public Optional<double[]> givenCentre() {
+        return centre == null ? Optional.empty() : Optional.of(centre.clone());
+    }
+
     /** @return a public bound on every row's L2 norm, if known */
     public OptionalDouble rowBound() {
         return rowBound == null ? OptionalDouble.empty() : OptionalDouble.of(rowBound);

@@ -15,6 +15,12 @@ import org.dpgauss.privacy.accounting.PrivacyAccountant;
  * release that was charged stays charged even if it fails or throws afterwards (it may have read the data).
  * Thread-safe.
  *
+ * <p>The releases of a session are chosen adaptively (a caller picks the next mechanism and its budget after
+ * seeing earlier outputs), so the session's accountant is a privacy filter
+ * ({@link PrivacyAccountant#create(NeighbouringRelation, ApproxDp)}): basic composition for {@code (epsilon,
+ * delta)} releases and one zCDP sum converted once, never the fixed-sequence advanced-composition theorems
+ * (docs/design/adaptive-composition.md).
+ *
  * <pre>{@code
  * PrivacySession s = PrivacySession.builder(Dataset.of(rows))
  *         .relation(NeighbouringRelation.REPLACE_ONE).budget(ApproxDp.of(1.0, 1e-6)).open();
@@ -76,7 +82,10 @@ public final class PrivacySession {
         return accountant.preview(stated.accounting());
     }
 
-    /** @return the total spent so far, composed by the tightest valid rule (see {@link PrivacyAccountant}) */
+    /**
+     * @return the total spent so far, composed by the session's privacy filter (see
+     *         {@link PrivacyAccountant#create(NeighbouringRelation, ApproxDp)})
+     */
     public ApproxDp spent() {
         return accountant.report().spent();
     }

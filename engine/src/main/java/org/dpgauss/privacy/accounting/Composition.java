@@ -6,7 +6,9 @@ import org.dpgauss.privacy.ApproxDp;
 
 /**
  * Composition theorems for {@code (epsilon, delta)}-DP releases on one dataset, valid under adaptive
- * composition. Each method returns the guarantee of running all the given mechanisms; callers that can choose
+ * composition with privacy parameters fixed in advance (the mechanisms may depend on earlier outputs, their
+ * parameters may not; basic composition also holds when they do, advanced composition does not: see
+ * {@link PrivacyAccountant#create(org.dpgauss.privacy.NeighbouringRelation, ApproxDp)}). Each method returns the guarantee of running all the given mechanisms; callers that can choose
  * should take the smallest epsilon among the applicable ones ({@link PrivacyAccountant} does).
  *
  * <p>References: basic composition, Dwork, Kenthapadi, McSherry, Mironov &amp; Naor 2006 (Dwork &amp; Roth 2014,

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Objects;
 import org.dpgauss.calibration.GaussianMechanismCurve;
 import org.dpgauss.privacy.ApproxDp;
+import org.dpgauss.privacy.ConversionPolicy;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.Zcdp;
@@ -15,8 +16,34 @@ import org.dpgauss.privacy.Zcdp;
  * {@link BudgetExceededException}, any release that would take the total over the configured
  * {@code (epsilon, delta)} budget. A refused release is not recorded.
  *
- * <p><b>Composition.</b> Every time, all applicable compositions are evaluated at the budget's delta (the target
- * delta) and the smallest epsilon is used; every candidate is a valid bound, so the minimum is too:
+ * <p><b>Two modes.</b> A session's releases are chosen <em>adaptively</em>: which mechanism runs next, and with
+ * which privacy parameters, may depend on what earlier releases returned. The composition theorems for a sequence
+ * whose parameters are fixed in advance (advanced composition, Kairouz–Oh–Viswanath and Dwork–Rothblum–Vadhan; the
+ * stacked Gaussian pair; taking the smallest of several bounds) do not cover that case; only their
+ * <em>privacy-filter</em> forms do (Rogers, Roth, Ullman &amp; Vadhan, "Privacy Odometers and Filters:
+ * Pay-as-you-Go Composition", NeurIPS 2016). Hence:
+ * <ul>
+ *   <li>{@link #create(NeighbouringRelation, ApproxDp)} (what {@code PrivacySession} and the Spark session use) is a
+ *       <b>privacy filter</b>: it refuses a release when the statement of the releases so far plus that one would
+ *       leave the budget, and composes only by rules that stay valid with adaptively chosen parameters. Which
+ *       rule is fixed by the first release (chosen before any output exists): after an {@code (epsilon, delta)}
+ *       first release, the basic composition filter (Rogers, Roth, Ullman &amp; Vadhan, "Privacy Odometers and
+ *       Filters: Pay-as-you-Go Composition", NeurIPS 2016), a zCDP release entering it converted at half the
+ *       delta left; after a zCDP or Gaussian first release, the zCDP filter (Whitehouse, Ramdas, Rogers &amp; Wu,
+ *       "Fully-Adaptive Composition in Differential Privacy", ICML 2023; Feldman &amp; Zrnic, "Individual Privacy
+ *       Accounting via a Rényi Filter", NeurIPS 2021): {@code sum rho_i} converted once at the budget's delta by
+ *       {@link org.dpgauss.privacy.ConversionPolicy}, pure releases entering as {@code epsilon^2/2}, releases
+ *       with {@code delta > 0} refused. No advanced composition, no minimum over alternatives, no budget split
+ *       chosen after outputs, and Gaussian pairs refused: each of these is a natural filter, which is not valid
+ *       in general. See docs/design/adaptive-composition.md.</li>
+ *   <li>{@link #forFixedSequence} and {@link #create(NeighbouringRelation, ApproxDp, double)} compose a sequence
+ *       whose every privacy parameter is fixed before the first release runs (the mechanisms themselves may still
+ *       be adaptive): every applicable theorem below is a valid bound for that one sequence, so their minimum
+ *       is too. {@link #composeSteps} composes a mechanism's sub-steps this way.</li>
+ * </ul>
+ *
+ * <p><b>Composition for a fixed sequence.</b> Every time, all applicable compositions are evaluated at the budget's
+ * delta (the target delta) and the smallest epsilon is used; every candidate is a valid bound, so the minimum is too:
  * <ul>
  *   <li>{@code (epsilon, delta)} releases: basic composition, and with at least two of them advanced
  *       composition with slack {@code delta'} ({@link Composition#advancedHeterogeneous}, Kairouz–Oh–Viswanath,
@@ -55,29 +82,54 @@ public final class PrivacyAccountant {
     private final NeighbouringRelation relation;
     private final ApproxDp budget;
     private final double advancedSlack; // 0: advanced composition disabled
+    private final boolean adaptive;     // true: privacy filter (filter-valid rules only)
     private final List<Release> releases = new ArrayList<>();
     private AccountingReport current; // report of `releases`, recomputed on every recorded release
 
-    private PrivacyAccountant(NeighbouringRelation relation, ApproxDp budget, double advancedSlack) {
+    private PrivacyAccountant(NeighbouringRelation relation, ApproxDp budget, double advancedSlack,
+            boolean adaptive) {
         this.relation = relation;
         this.budget = budget;
         this.advancedSlack = advancedSlack;
+        this.adaptive = adaptive;
     }
 
     /**
-     * An accountant with advanced-composition slack {@code delta' = budget.delta() / 2} (advanced composition is
-     * unused when the budget's delta is 0).
+     * A privacy filter: an accountant for releases whose mechanisms <em>and privacy parameters</em> may be chosen
+     * after seeing earlier outputs (a session). It composes by filter-valid rules only, chosen by the first
+     * release (see the class comment): the basic composition filter, or the zCDP filter with one conversion.
+     * Gaussian-pair releases are refused.
      *
      * @param relation the neighbouring relation of every release, not null
      * @param budget the total budget; its delta is the target delta of every conversion
      * @return the accountant
      */
     public static PrivacyAccountant create(NeighbouringRelation relation, ApproxDp budget) {
+        Objects.requireNonNull(relation, "relation");
+        Objects.requireNonNull(budget, "budget");
+        return new PrivacyAccountant(relation, budget, 0, true);
+    }
+
+    /**
+     * An accountant for a sequence of releases whose privacy parameters are all fixed before the first one runs,
+     * with advanced-composition slack {@code delta' = budget.delta() / 2} (advanced composition is unused when
+     * the budget's delta is 0). Not valid for a session whose later parameters depend on earlier outputs: use
+     * {@link #create(NeighbouringRelation, ApproxDp)} there.
+     *
+     * @param relation the neighbouring relation of every release, not null
+     * @param budget the total budget; its delta is the target delta of every conversion
+     * @return the accountant
+     */
+    public static PrivacyAccountant forFixedSequence(NeighbouringRelation relation, ApproxDp budget) {
         Objects.requireNonNull(budget, "budget");
         return create(relation, budget, budget.delta() / 2);
     }
 
     /**
+     * An accountant for a sequence of releases whose privacy parameters are all fixed before the first one runs
+     * (see {@link #forFixedSequence}), with the given advanced-composition slack. Not valid for adaptively chosen
+     * parameters: use {@link #create(NeighbouringRelation, ApproxDp)} there.
+     *
      * @param relation the neighbouring relation of every release, not null
      * @param budget the total budget; its delta is the target delta of every conversion
      * @param advancedSlack the {@code delta'} of advanced composition, in {@code [0, budget.delta()]}; 0 disables
@@ -92,7 +144,15 @@ public final class PrivacyAccountant {
             throw new IllegalArgumentException("advancedSlack=" + advancedSlack + " is outside [0, "
                     + budget.delta() + "]: the slack delta' of advanced composition is part of the budget's delta");
         }
-        return new PrivacyAccountant(relation, budget, advancedSlack);
+        return new PrivacyAccountant(relation, budget, advancedSlack, false);
+    }
+
+    /**
+     * @return whether this accountant is a privacy filter (valid for adaptively chosen privacy parameters,
+     *         {@link #create(NeighbouringRelation, ApproxDp)}) rather than a composition of a fixed sequence
+     */
+    public boolean adaptive() {
+        return adaptive;
     }
 
     /** @return the neighbouring relation of every release */
@@ -157,6 +217,12 @@ public final class PrivacyAccountant {
                     + relation.description() + ": guarantees under different neighbouring relations do not"
                     + " compose into one statement; use one accountant per relation or restate the release");
         }
+        if (adaptive && release.kind() == Release.Kind.GAUSSIAN_PAIR) {
+            throw new IllegalArgumentException("release '" + release.name() + "' is a Gaussian pair: a privacy"
+                    + " filter has no valid composition for general Gaussian pairs chosen adaptively (a natural filter"
+                    + " for general privacy profiles is invalid); state it by its (eps, delta) or use"
+                    + " forFixedSequence for parameters fixed in advance");
+        }
         List<Release> with = new ArrayList<>(releases);
         with.add(release);
         return compose(with);
@@ -175,6 +241,13 @@ public final class PrivacyAccountant {
      * min-eigenvalue estimate, a budget split), composed by the same rules the accountant applies to a session's
      * releases (the smallest valid epsilon at {@code delta}, advanced-composition slack {@code delta / 2}). This is
      * how mechanisms state a composed guarantee: never by adding epsilons by hand.
+     *
+     * <p>The fixed-sequence theorems (advanced composition, the minimum over bounds) are valid here because a
+     * mechanism's steps are a fixed sequence: every step's privacy parameters are computed from public inputs
+     * (the budget, d, n where public, the recipe) before the first step reads the data, even when a step's
+     * <em>computation</em> uses earlier steps' outputs (adaptive composition with fixed parameters: Dwork,
+     * Rothblum &amp; Vadhan 2010; Kairouz, Oh &amp; Viswanath 2017). A caller whose step parameters depend on an
+     * earlier step's output must not compose them here (docs/design/adaptive-composition.md).
      *
      * @param relation the relation every step is stated under
      * @param steps the sub-steps, at least one, all under {@code relation}
@@ -212,7 +285,8 @@ public final class PrivacyAccountant {
     // ------------------------------------------------------------------ composition
 
     private AccountingReport compose(List<Release> list) {
-        Candidate best = bestComposition(list, budget.delta(), advancedSlack);
+        Candidate best = adaptive ? filterComposition(list, budget.delta())
+                : bestComposition(list, budget.delta(), advancedSlack);
         return new AccountingReport(relation, budget, list, ApproxDp.of(best.epsilon, Math.min(best.delta,
                 Math.nextDown(1.0))), best.method, best.feasible);
     }
@@ -321,6 +395,87 @@ public final class PrivacyAccountant {
                     + (z.isEmpty() ? "" : " with delta > 0 left for the zCDP/Gaussian releases") + ")", false);
         }
         return best;
+    }
+
+    /**
+     * The privacy filter's statement of {@code list} at {@code targetDelta} (docs/design/adaptive-composition.md).
+     * The rule is fixed by the <em>first</em> release, which is chosen before any output exists:
+     * <ul>
+     *   <li>first release {@code (epsilon, delta)}: the basic composition filter (Rogers, Roth, Ullman &amp;
+     *       Vadhan 2016) over all releases; a later zCDP or Gaussian release enters it as the
+     *       {@code (epsilon_i, delta_i)} its own conversion gives at {@code delta_i} = half the delta left before
+     *       it (a parameter fixed by the history before the release runs, as the basic filter allows);</li>
+     *   <li>first release zCDP or Gaussian: the zCDP filter (Whitehouse, Ramdas, Rogers &amp; Wu 2023;
+     *       Feldman &amp; Zrnic 2021) with the budget's rho: {@code sum rho_i} (a Gaussian mechanism as
+     *       {@code tau^2/2}, a pure {@code epsilon}-DP release as {@code epsilon^2/2}, Bun &amp; Steinke 2016
+     *       Prop. 1.4) converted once at the budget's delta by {@link ConversionPolicy}; a release with
+     *       {@code delta > 0} cannot be charged to it (infeasible).</li>
+     * </ul>
+     * No minimum over alternative rules, no advanced composition, no budget split that depends on outputs (each
+     * is a natural filter, invalid in general: design record).
+     */
+    static Candidate filterComposition(List<Release> list, double targetDelta) {
+        if (list.isEmpty()) {
+            return new Candidate(0, 0, "nothing released");
+        }
+        for (Release r : list) {
+            if (r.kind() == Release.Kind.GAUSSIAN_PAIR) {
+                throw new IllegalArgumentException("release '" + r.name() + "' is a Gaussian pair: no filter-valid"
+                        + " composition");
+            }
+        }
+        return list.get(0).kind() == Release.Kind.APPROX_DP ? basicFilter(list, targetDelta)
+                : zcdpFilter(list, targetDelta);
+    }
+
+    private static Candidate basicFilter(List<Release> list, double targetDelta) {
+        double eps = 0;
+        double delta = 0;
+        int converted = 0;
+        for (Release r : list) {
+            if (r.kind() == Release.Kind.APPROX_DP) {
+                eps += r.approxDp().epsilon();
+                delta += r.approxDp().delta();
+                continue;
+            }
+            double share = 0.5 * (targetDelta - delta);
+            if (!(share > 0)) {
+                return new Candidate(eps, delta, "basic composition filter of " + list.size() + " release(s)"
+                        + " (infeasible: no delta left of the budget's delta " + fmt(targetDelta) + " to convert"
+                        + " zCDP release '" + r.name() + "')", false);
+            }
+            eps += ConversionPolicy.toApproxDp(r.zcdp(), share).epsilon(); // GAUSSIAN: its tau^2/2
+            delta += share;
+            converted++;
+        }
+        boolean ok = delta <= targetDelta && eps < Double.POSITIVE_INFINITY;
+        String method = "basic composition filter of " + list.size() + " release(s)" + (converted == 0 ? ""
+                : ", " + converted + " zCDP release(s) each converted at half the delta left before it (CKS20"
+                        + " Cor. 13)");
+        return new Candidate(ok ? eps : Math.min(eps, Double.MAX_VALUE), delta, ok ? method : method
+                + " (infeasible: delta over the budget's delta " + fmt(targetDelta) + ")", ok);
+    }
+
+    private static Candidate zcdpFilter(List<Release> list, double targetDelta) {
+        double rho = 0;
+        for (Release r : list) {
+            if (r.kind() != Release.Kind.APPROX_DP) {
+                rho += r.zcdp().rho(); // ZCDP, or GAUSSIAN as tau^2/2
+            } else if (r.approxDp().delta() == 0) {
+                double e = r.approxDp().epsilon();
+                rho += 0.5 * e * e; // pure eps-DP is eps^2/2-zCDP (Bun-Steinke Prop. 1.4)
+            } else {
+                return new Candidate(Double.MAX_VALUE, targetDelta, "zCDP filter (the session's first release was"
+                        + " zCDP) (infeasible: release '" + r.name() + "' is (eps, delta)-DP with delta > 0, which a"
+                        + " zCDP filter cannot charge; state it in zCDP, or make (eps, delta) releases first)", false);
+            }
+        }
+        String method = "zCDP filter of " + list.size() + " release(s): rho=" + fmt(rho) + " converted at delta="
+                + fmt(targetDelta) + " (CKS20 Cor. 13)";
+        if (!(targetDelta > 0)) {
+            return new Candidate(Double.MAX_VALUE, 0, method + " (infeasible: the budget's delta is 0)", false);
+        }
+        return new Candidate(ConversionPolicy.toApproxDp(Zcdp.of(rho), targetDelta).epsilon(), targetDelta, method);
     }
 
     /** The stacked pair of the Gaussian-pair group, built at most once per composition. */

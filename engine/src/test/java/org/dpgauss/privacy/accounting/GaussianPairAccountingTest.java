@@ -25,7 +25,7 @@ class GaussianPairAccountingTest {
     void aMeanShiftPairComposesLikeTheGaussianMechanism() {
         // N(0, I_2) vs N((0.6, 0.8), I_2) is the Gaussian mechanism with tau = 1; with tau = 0.5 the exact
         // composition has tau = sqrt(1.25)
-        PrivacyAccountant acc = PrivacyAccountant.create(R, ApproxDp.of(10, DELTA));
+        PrivacyAccountant acc = PrivacyAccountant.forFixedSequence(R, ApproxDp.of(10, DELTA));
         acc.spend(Release.gaussianPair("projection", R, g(new double[2], new double[][] {{1, 0}, {0, 1}}),
                 g(new double[] {0.6, 0.8}, new double[][] {{1, 0}, {0, 1}})));
         AccountingReport rep = acc.spend(Release.gaussian("mean", R, 1.0, 2.0));
@@ -55,7 +55,7 @@ class GaussianPairAccountingTest {
     }
 
     private static void assertComposesByStacking(Gaussian p, Gaussian q, boolean compareWithBasic) {
-        PrivacyAccountant acc = PrivacyAccountant.create(R, ApproxDp.of(20, DELTA));
+        PrivacyAccountant acc = PrivacyAccountant.forFixedSequence(R, ApproxDp.of(20, DELTA));
         acc.spend(Release.gaussianPair("first", R, p, q));
         AccountingReport rep = acc.spend(Release.gaussianPair("second", R, p, q));
         double eps = rep.spent().epsilon();
@@ -70,7 +70,7 @@ class GaussianPairAccountingTest {
             return; // general pairs cost seconds per evaluation: skip the second search
         }
         // tighter than basic composition of the two releases at delta/2 each
-        PrivacyAccountant single = PrivacyAccountant.create(R, ApproxDp.of(20, DELTA / 2));
+        PrivacyAccountant single = PrivacyAccountant.forFixedSequence(R, ApproxDp.of(20, DELTA / 2));
         double each = single.spend(Release.gaussianPair("one", R, p, q)).spent().epsilon();
         assertTrue(eps < 2 * each, eps + " vs basic " + 2 * each);
     }
@@ -97,7 +97,7 @@ class GaussianPairAccountingTest {
     void pairsAndZcdpReleasesSplitTheDelta() {
         Gaussian p = g(new double[] {0}, new double[][] {{1}});
         Gaussian q = g(new double[] {1}, new double[][] {{1}});
-        PrivacyAccountant acc = PrivacyAccountant.create(R, ApproxDp.of(20, DELTA));
+        PrivacyAccountant acc = PrivacyAccountant.forFixedSequence(R, ApproxDp.of(20, DELTA));
         acc.spend(Release.gaussianPair("pair", R, p, q));
         AccountingReport rep = acc.spend(Release.zcdp("z", R, Zcdp.of(0.5)));
         // the best of the tried splits, each a valid basic composition
@@ -115,7 +115,7 @@ class GaussianPairAccountingTest {
         // singular covariances on different lines: the outputs are perfectly distinguishable
         Gaussian p = g(new double[] {0, 0}, new double[][] {{1, 0}, {0, 0}});
         Gaussian q = g(new double[] {0, 1}, new double[][] {{1, 0}, {0, 0}});
-        PrivacyAccountant acc = PrivacyAccountant.create(R, ApproxDp.of(5, DELTA));
+        PrivacyAccountant acc = PrivacyAccountant.forFixedSequence(R, ApproxDp.of(5, DELTA));
         assertThrows(BudgetExceededException.class, () -> acc.spend(Release.gaussianPair("leak", R, p, q)));
         assertEquals(0, acc.report().releases().size());
         assertThrows(IllegalArgumentException.class, () -> Release.gaussianPair("bad", R, p,

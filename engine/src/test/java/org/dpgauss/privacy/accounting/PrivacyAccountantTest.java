@@ -86,7 +86,7 @@ class PrivacyAccountantTest {
     @Test
     void gaussianReleasesComposeExactlyIntoOneGaussianMechanism() {
         double delta = 1e-6;
-        PrivacyAccountant acc = PrivacyAccountant.create(R, ApproxDp.of(10, delta));
+        PrivacyAccountant acc = PrivacyAccountant.forFixedSequence(R, ApproxDp.of(10, delta));
         acc.spend(Release.gaussian("mean", R, 1.0, 2.0));
         acc.spend(Release.gaussian("cov", R, 3.0, 3.0));
         AccountingReport rep = acc.report();
