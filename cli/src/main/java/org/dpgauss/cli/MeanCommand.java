@@ -57,6 +57,9 @@ final class MeanCommand implements Callable<Integer> {
     Main main;
 
     @picocli.CommandLine.Mixin
+    LedgerOptions ledger = new LedgerOptions();
+
+    @picocli.CommandLine.Mixin
     ClusterOptions cluster = new ClusterOptions();
 
     @Option(names = "--input", required = true, paramLabel = "FILE", description = "Data file (.csv or .npy).")
@@ -197,7 +200,7 @@ final class MeanCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--centre has " + centre.length + " coordinates but "
                     + input.getFileName() + " has " + data.dimension() + " columns");
         }
-        PrivateRelease r = Releases.run(b.build(data.dimension()), data, delta, main.releaseContext());
+        PrivateRelease r = main.release(b.build(data.dimension()), data, delta, main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return ReleasePrinter.print(main, r, ctx);
@@ -231,7 +234,7 @@ final class MeanCommand implements Callable<Integer> {
                     + input.getFileName() + " has " + data.dimension() + " columns");
         }
         double[] c = centre == null ? new double[data.dimension()] : centre;
-        PrivateRelease r = Releases.run(org.dpgauss.mean.AutoClippedGaussianMean.of(c, total, clipShare), data, delta,
+        PrivateRelease r = main.release(org.dpgauss.mean.AutoClippedGaussianMean.of(c, total, clipShare), data, delta,
                 main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
@@ -379,7 +382,7 @@ final class MeanCommand implements Callable<Integer> {
 
     /** The one path of every method: {@link Releases#run} and the one renderer. */
     private Integer release(PrivateMechanism mechanism, Dataset data) {
-        PrivateRelease r = Releases.run(mechanism, data, delta, main.releaseContext());
+        PrivateRelease r = main.release(mechanism, data, delta, main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return ReleasePrinter.print(main, r, ctx);

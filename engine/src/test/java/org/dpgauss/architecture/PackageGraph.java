@@ -28,7 +28,7 @@ import java.util.TreeSet;
  *   Gpu          org.dpgauss.gpu                      (artifact dpgauss-gpu, found by the library at run time)
  *   Planner      org.dpgauss.plan
  *   Mechanisms   mean, mean.anisotropic, sampling, sampling.stable, secondmoment, projection, mechanism
- *   Contract     release, privacy.accounting, privacy.noise
+ *   Contract     release, ledger, privacy.accounting, privacy.noise
  *   Analysis     ndis, calibration, gx2
  *   Foundations  privacy, special, engine, io
  *   Kernels      org.dpgauss.kernels                  (used by Gpu only)
@@ -50,6 +50,7 @@ public final class PackageGraph {
         {"Mechanisms", "org.dpgauss.mean..", "org.dpgauss.sampling..", "org.dpgauss.secondmoment..",
             "org.dpgauss.projection..", "org.dpgauss.mechanism.."},
         {"Contract", "org.dpgauss.release..", "org.dpgauss.rows..", "org.dpgauss.privacy.accounting..",
+            "org.dpgauss.ledger..",
             "org.dpgauss.privacy.noise.."},
         {"Analysis", "org.dpgauss.ndis..", "org.dpgauss.calibration..", "org.dpgauss.gx2.."},
         {"Foundations", "org.dpgauss.privacy", "org.dpgauss.special..", "org.dpgauss.engine..", "org.dpgauss.io.."},
