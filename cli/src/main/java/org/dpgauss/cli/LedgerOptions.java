@@ -68,6 +68,22 @@ final class LedgerOptions {
         }
     }
 
+    /**
+     * Fault injection for the crash tests (LedgerProcessTest): with the system property
+     * {@code dpgauss.test.pauseAfterChargeMs} the process waits that long between its committed charge and the
+     * computation, so a test can kill it there. It only delays; unset, it does nothing.
+     */
+    private static void pauseAfterCharge() {
+        Long ms = Long.getLong("dpgauss.test.pauseAfterChargeMs");
+        if (ms != null && ms > 0) {
+            try {
+                Thread.sleep(ms);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     /** {@link Releases#run}, charged to the ledger when one is given. */
     PrivateRelease run(Main main, PrivateMechanism mechanism, Dataset data, double delta, ReleaseContext context) {
         if (!active()) {
@@ -76,7 +92,8 @@ final class LedgerOptions {
         if (ledger == null) {
             open();
         }
-        PrivateRelease r = LedgerCharge.run(ledger, dataset, fresh, mechanism, data, delta, context);
+        PrivateRelease r = LedgerCharge.run(ledger, dataset, fresh, mechanism, data, delta, context,
+                LedgerOptions::pauseAfterCharge);
         PrintWriter err = main.spec.commandLine().getErr();
         if (r.parameters().has("ledgerReplayOf")) {
             err.println("ledger: the same query was released before on dataset '" + dataset + "' (release "

@@ -74,11 +74,31 @@ public final class LedgerCharge {
      */
     public static PrivateRelease run(Ledger ledger, String dataset, boolean fresh, PrivateMechanism mechanism,
             Dataset data, double delta, ReleaseContext context) {
+        return run(ledger, dataset, fresh, mechanism, data, delta, context, () -> { });
+    }
+
+    /**
+     * As {@link #run(Ledger, String, boolean, PrivateMechanism, Dataset, double, ReleaseContext)}, calling
+     * {@code afterCharge} between the committed charge and the computation (crash tests kill a process there).
+     *
+     * @param ledger the ledger
+     * @param dataset the dataset's name in the ledger
+     * @param fresh charge again even when a stored release repeats the query
+     * @param mechanism the mechanism
+     * @param data the dataset
+     * @param delta the delta of stated conversions
+     * @param context backend and noise
+     * @param afterCharge run once the charge is committed, before the data are read
+     * @return the release, or the stored one it repeats
+     */
+    public static PrivateRelease run(Ledger ledger, String dataset, boolean fresh, PrivateMechanism mechanism,
+            Dataset data, double delta, ReleaseContext context, Runnable afterCharge) {
         Statement stated = Releases.state(mechanism, data, delta);
         LedgerCharge c = charge(ledger, dataset, stated, context.random(), fresh);
         if (c.replay != null) {
             return c.replay;
         }
+        afterCharge.run();
         mechanism.validate(data, stated);
         PrivateRelease r = Releases.compute(mechanism, data, stated, context);
         c.record(r);
