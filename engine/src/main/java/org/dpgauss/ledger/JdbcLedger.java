@@ -46,6 +46,8 @@ final class JdbcLedger implements Ledger {
     /** How long a SQLite charge waits for another process's lock before it is refused (milliseconds). */
     static final String BUSY_TIMEOUT_PROPERTY = "dpgauss.ledger.busyTimeoutMs";
     private static final int DEFAULT_BUSY_TIMEOUT_MS = 30_000;
+    /** SQLite's {@code synchronous} setting of a ledger: FULL (default) or NORMAL. */
+    static final String SYNCHRONOUS_PROPERTY = "dpgauss.ledger.synchronous";
     private static final byte[] SQLITE_MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
 
     private final Schema.Dialect dialect;
@@ -111,7 +113,13 @@ final class JdbcLedger implements Ledger {
         Properties p = new Properties();
         p.setProperty("busy_timeout", Integer.toString(busy));
         p.setProperty("journal_mode", "WAL");
-        p.setProperty("synchronous", "FULL"); // a charge is durable once committed, even on power loss
+        // FULL (default): a committed charge survives power loss (one fsync of the WAL per commit); NORMAL: it
+        // survives a killed process but not a power loss (docs/ledger.md)
+        String sync = System.getProperty(SYNCHRONOUS_PROPERTY, "FULL").strip().toUpperCase(Locale.ROOT);
+        if (!sync.equals("FULL") && !sync.equals("NORMAL")) {
+            throw new LedgerException(SYNCHRONOUS_PROPERTY + "=" + sync + " is neither FULL nor NORMAL");
+        }
+        p.setProperty("synchronous", sync);
         p.setProperty("foreign_keys", "true");
         Connection c;
         try {
