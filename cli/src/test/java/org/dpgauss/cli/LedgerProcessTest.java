@@ -82,14 +82,27 @@ class LedgerProcessTest {
         return Main.run(args, new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
     }
 
-    List<String> mean(Path ledger, String clip, double rho) {
+    List<String> mean(Object ledger, String clip, double rho) {
         return List.of("mean", "--input", data.toString(), "--method", "clipped", "--clip", clip, "--rho",
                 Double.toString(rho), "--ledger", ledger.toString(), "--dataset", "d", "--progress", "never");
     }
 
     @Test
     void eightProcessesRaceOnABudgetThatAdmitsThree() throws Exception {
-        Path ledger = dir.resolve("race.db");
+        race(dir.resolve("race.db").toString());
+    }
+
+    @Test
+    @Tag("slow")
+    void eightProcessesRaceOnPostgres() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(org.dpgauss.ledger.PostgresServer.unavailable() == null,
+                org.dpgauss.ledger.PostgresServer.unavailable());
+        try (org.dpgauss.ledger.PostgresServer pg = org.dpgauss.ledger.PostgresServer.start()) {
+            race(pg.newDatabase());
+        }
+    }
+
+    void race(String ledger) throws Exception {
         double rho = 0.02;
         // the smallest epsilon that admits exactly 3 (the accountant decides; 3 * 0.02 = 0.06 -> eps ~ 1.6)
         double eps = 1.0;
