@@ -74,7 +74,7 @@ final class BhsMeanOptions {
         Dataset data = Dataset.read(input);
         CovarianceAwareMean mech = CovarianceAwareMean.of(data.size(), data.dimension(), ApproxDp.of(epsilon, delta), alpha,
                 lambda0 == null ? Double.NaN : lambda0, rule, uncertified);
-        PrivateRelease r = Releases.run(mech, data, delta, main.releaseContext());
+        PrivateRelease r = main.release(mech, data, delta, main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return ReleasePrinter.print(main, r, ctx);

@@ -20,7 +20,7 @@ import picocli.CommandLine.ScopeType;
             SecondMomentCommand.class, CovarianceCommand.class, PcaCommand.class, RegressCommand.class,
             InspectCommand.class,
             Gx2Command.class, CalibrateCommand.class,
-            ValidateCommand.class, BenchCommand.class,
+            ValidateCommand.class, BenchCommand.class, LedgerCommand.class,
             CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success (a private release PASSed, or a command that releases nothing private ran)",
@@ -61,6 +61,9 @@ public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** The --ledger options of the running command (set before it runs), null for a command without them. */
+    LedgerOptions ledger;
+
     public static void main(String[] args) {
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
@@ -76,6 +79,10 @@ public final class Main implements Runnable {
                 commandLine.getErr().println("dpgauss: budget exceeded: " + ex.getMessage());
                 return EXIT_BUDGET;
             }
+            if (ex instanceof org.dpgauss.ledger.LedgerException) {
+                commandLine.getErr().println("dpgauss: ledger error: " + ex.getMessage());
+                return EXIT_ERROR;
+            }
             if (ex instanceof IllegalArgumentException || ex instanceof DataFormatException
                     || ex instanceof EngineUnavailableException || ex instanceof java.io.IOException
                     || ex instanceof java.io.UncheckedIOException || ex instanceof ArithmeticException) {
@@ -87,10 +94,63 @@ public final class Main implements Runnable {
         Main main = cl.getCommand();
         cl.setExecutionStrategy(parseResult -> {
             org.dpgauss.progress.ProgressListener listener = main.progressListener(err);
-            return org.dpgauss.progress.Progress.with(listener,
-                    () -> new CommandLine.RunLast().execute(parseResult));
+            LedgerOptions ledger = ledgerOptions(parseResult);
+            main.ledger = ledger;
+            try {
+                if (ledger != null) {
+                    try {
+                        if (ledger.active() && clusterActive(parseResult)) {
+                            throw new IllegalArgumentException("--ledger is not yet supported with --master (a"
+                                    + " cluster run): charge through SparkPrivacySession.builder(..).ledger(..)");
+                        }
+                        ledger.open(); // before the command reads anything: a bad ledger is exit 1, nothing read
+                    } catch (IllegalArgumentException e) {
+                        err.println("dpgauss: " + (e instanceof org.dpgauss.ledger.LedgerException ? "ledger " : "")
+                                + "error: " + e.getMessage());
+                        return EXIT_ERROR;
+                    }
+                }
+                return org.dpgauss.progress.Progress.with(listener,
+                        () -> new CommandLine.RunLast().execute(parseResult));
+            } finally {
+                if (ledger != null) {
+                    ledger.close();
+                }
+            }
         });
         return cl.execute(args);
+    }
+
+    private static boolean clusterActive(CommandLine.ParseResult parseResult) {
+        java.util.List<CommandLine> chain = parseResult.asCommandLineList();
+        for (CommandLine.Model.CommandSpec m : chain.get(chain.size() - 1).getCommandSpec().mixins().values()) {
+            if (m.userObject() instanceof ClusterOptions && ((ClusterOptions) m.userObject()).active()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@link org.dpgauss.release.Releases#run}, charged to the ledger when the command was given one. */
+    org.dpgauss.release.PrivateRelease release(org.dpgauss.release.PrivateMechanism mechanism,
+            org.dpgauss.release.Dataset data, double delta, org.dpgauss.release.ReleaseContext context) {
+        return ledger == null ? org.dpgauss.release.Releases.run(mechanism, data, delta, context)
+                : ledger.run(this, mechanism, data, delta, context);
+    }
+
+    /** The --ledger options of the command to run, if it has them. */
+    private static LedgerOptions ledgerOptions(CommandLine.ParseResult parseResult) {
+        java.util.List<CommandLine> chain = parseResult.asCommandLineList();
+        CommandLine last = chain.get(chain.size() - 1);
+        if (last.isUsageHelpRequested() || last.isVersionHelpRequested()) {
+            return null;
+        }
+        for (CommandLine.Model.CommandSpec m : last.getCommandSpec().mixins().values()) {
+            if (m.userObject() instanceof LedgerOptions) {
+                return (LedgerOptions) m.userObject();
+            }
+        }
+        return null;
     }
 
     /** The progress listener the --progress option asks for: stderr when wanted, otherwise none. */

@@ -56,6 +56,9 @@ final class MeanCommand implements Callable<Integer> {
     Main main;
 
     @picocli.CommandLine.Mixin
+    LedgerOptions ledger = new LedgerOptions();
+
+    @picocli.CommandLine.Mixin
     ClusterOptions cluster = new ClusterOptions();
 
     @Option(names = "--input", required = true, paramLabel = "FILE", description = "Data file (.csv or .npy).")
@@ -183,7 +186,7 @@ final class MeanCommand implements Callable<Integer> {
         if (centre != null) {
             b.centre(centreFor(data.dimension()));
         }
-        PrivateRelease r = Releases.run(b.build(data.dimension()), data, delta, main.releaseContext());
+        PrivateRelease r = main.release(b.build(data.dimension()), data, delta, main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return ReleasePrinter.print(main, r, ctx);
@@ -227,7 +230,7 @@ final class MeanCommand implements Callable<Integer> {
         }
         Dataset data = Dataset.read(input);
         double[] c = centre == null ? new double[data.dimension()] : centreFor(data.dimension());
-        PrivateRelease r = Releases.run(org.dpgauss.mean.AutoClippedGaussianMean.of(c, total, clipShare), data, delta,
+        PrivateRelease r = main.release(org.dpgauss.mean.AutoClippedGaussianMean.of(c, total, clipShare), data, delta,
                 main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
@@ -367,7 +370,7 @@ final class MeanCommand implements Callable<Integer> {
 
     /** The one path of every method: {@link Releases#run} and the one renderer. */
     private Integer release(PrivateMechanism mechanism, Dataset data) {
-        PrivateRelease r = Releases.run(mechanism, data, delta, main.releaseContext());
+        PrivateRelease r = main.release(mechanism, data, delta, main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return ReleasePrinter.print(main, r, ctx);

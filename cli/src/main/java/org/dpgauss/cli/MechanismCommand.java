@@ -77,7 +77,7 @@ final class MechanismCommand extends CommandGroup {
             + " which one process holds";
 
     static Integer run(Main main, PrivateMechanism mechanism, RowBlockMatrix m, double delta, Path input) {
-        PrivateRelease r = Releases.run(mechanism, Dataset.of(m), delta, main.releaseContext());
+        PrivateRelease r = main.release(mechanism, Dataset.of(m), delta, main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return ReleasePrinter.print(main, r, ctx);
@@ -101,6 +101,9 @@ final class MechanismCommand extends CommandGroup {
 
         @ParentCommand
         MechanismCommand parent;
+
+        @picocli.CommandLine.Mixin
+        LedgerOptions ledger = new LedgerOptions();
 
         @Option(names = "--input", required = true, paramLabel = "FILE", description = "Data file (.csv or .npy).")
         Path input;
@@ -156,6 +159,9 @@ final class MechanismCommand extends CommandGroup {
 
         @ParentCommand
         MechanismCommand parent;
+
+        @picocli.CommandLine.Mixin
+        LedgerOptions ledger = new LedgerOptions();
 
         @Option(names = "--input", required = true, paramLabel = "FILE", description = "Data file (.csv or .npy).")
         Path input;

@@ -57,6 +57,9 @@ final class ProjectCommand implements Callable<Integer> {
     Main main;
 
     @picocli.CommandLine.Mixin
+    LedgerOptions ledger = new LedgerOptions();
+
+    @picocli.CommandLine.Mixin
     ClusterOptions cluster = new ClusterOptions();
 
     @Option(names = "--input", required = true, paramLabel = "FILE", description = "Data file D (.csv or .npy), n x d.")
@@ -132,7 +135,7 @@ final class ProjectCommand implements Callable<Integer> {
             }
         } else {
             Dataset data = Dataset.read(input);
-            release = Releases.run(mech, data, budgetOptions.delta(), context);
+            release = main.release(mech, data, budgetOptions.delta(), context);
         }
         if (release.isPass()) {
             ProjectionRelease projection = ProjectionRelease.of(release);

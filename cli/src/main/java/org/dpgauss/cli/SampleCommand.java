@@ -49,6 +49,9 @@ final class SampleCommand implements Callable<Integer> {
     Main main;
 
     @picocli.CommandLine.Mixin
+    LedgerOptions ledger = new LedgerOptions();
+
+    @picocli.CommandLine.Mixin
     ClusterOptions cluster = new ClusterOptions();
 
     @Option(names = "--input", required = true, paramLabel = "FILE", description = "Data file (.csv or .npy), n x d.")
@@ -134,7 +137,7 @@ final class SampleCommand implements Callable<Integer> {
                     : SamplerParameters.withConstants(n, d, ApproxDp.of(epsilon, delta), alpha, rule, sizes);
             mechanism = UnboundedGaussianSampler.of(p);
         }
-        PrivateRelease r = Releases.run(mechanism, data, delta, main.releaseContext());
+        PrivateRelease r = main.release(mechanism, data, delta, main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return ReleasePrinter.print(main, r, ctx);

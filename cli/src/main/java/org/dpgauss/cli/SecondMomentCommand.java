@@ -63,6 +63,9 @@ final class SecondMomentCommand implements Callable<Integer> {
     Main main;
 
     @picocli.CommandLine.Mixin
+    LedgerOptions ledger = new LedgerOptions();
+
+    @picocli.CommandLine.Mixin
     ClusterOptions cluster = new ClusterOptions();
 
     @Option(names = "--input", paramLabel = "FILE", description = "Data file (.csv or .npy), n x d.")
@@ -215,7 +218,7 @@ final class SecondMomentCommand implements Callable<Integer> {
             }
         } else {
             Dataset data = Dataset.read(input);
-            r = Releases.run(mech, data, delta, main.releaseContext());
+            r = main.release(mech, data, delta, main.releaseContext());
         }
         if (!main.json && r.parameters().has("noiseOverSplitThreshold")) {
             double ratio = r.parameters().number("noiseOverSplitThreshold"); // public: a function of n, d, rho, m, L

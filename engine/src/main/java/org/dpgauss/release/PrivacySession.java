@@ -33,11 +33,16 @@ public final class PrivacySession {
     private final Dataset data;
     private final PrivacyAccountant accountant;
     private final ReleaseContext context;
+    private final org.dpgauss.ledger.Ledger ledger; // null: the budget lives in this session only
+    private final String ledgerDataset;
 
-    private PrivacySession(Dataset data, PrivacyAccountant accountant, ReleaseContext context) {
+    private PrivacySession(Dataset data, PrivacyAccountant accountant, ReleaseContext context,
+            org.dpgauss.ledger.Ledger ledger, String ledgerDataset) {
         this.data = data;
         this.accountant = accountant;
         this.context = context;
+        this.ledger = ledger;
+        this.ledgerDataset = ledgerDataset;
     }
 
     /**
@@ -67,8 +72,18 @@ public final class PrivacySession {
         // state (public facts only) -> charge (refused over budget, before any read) -> compute (reads the rows;
         // a failure there stays charged). No data-dependent check runs before the charge (issue 24, item 6).
         Statement stated = Releases.state(mechanism, data, accountant.budget().delta());
+        // the durable charge beside the in-memory one (docs/ledger.md): one transaction, before anything is computed
+        LedgerCharge charged = ledger == null ? null
+                : LedgerCharge.charge(ledger, ledgerDataset, stated, context.random(), false);
+        if (charged != null && charged.replay().isPresent()) {
+            return charged.replay().get(); // the same query again: the stored release, at no cost
+        }
         accountant.spend(stated.accounting());
-        return Releases.compute(mechanism, data, stated, context);
+        PrivateRelease released = Releases.compute(mechanism, data, stated, context);
+        if (charged != null) {
+            charged.record(released);
+        }
+        return released;
     }
 
     /**
@@ -111,6 +126,8 @@ public final class PrivacySession {
         private NeighbouringRelation relation;
         private ApproxDp budget;
         private ReleaseContext context;
+        private org.dpgauss.ledger.Ledger ledger;
+        private String ledgerDataset;
 
         private Builder(Dataset data) {
             this.data = Objects.requireNonNull(data, "data");
@@ -143,8 +160,36 @@ public final class PrivacySession {
             return this;
         }
 
+        /**
+         * Charges every release also to a dataset of a durable ledger (docs/ledger.md), across processes: the
+         * relation and budget default to the dataset's (a relation given must match it), a repeated query returns
+         * the stored release at no cost, and over the dataset's budget a release is refused before it is computed.
+         *
+         * @param l the ledger (the caller closes it)
+         * @param dataset the dataset's name in the ledger
+         * @return this builder
+         * @throws org.dpgauss.ledger.LedgerException if the ledger has no such dataset
+         */
+        public Builder ledger(org.dpgauss.ledger.Ledger l, String dataset) {
+            org.dpgauss.ledger.DatasetBudget b = Objects.requireNonNull(l, "ledger").dataset(dataset);
+            this.ledger = l;
+            this.ledgerDataset = dataset;
+            if (relation == null) {
+                relation = b.relation();
+            }
+            if (budget == null) {
+                budget = b.budget();
+            }
+            return this;
+        }
+
         /** @return the session */
         public PrivacySession open() {
+            if (ledger != null && ledger.dataset(ledgerDataset).relation() != relation) {
+                throw new IllegalArgumentException("the session is opened under " + relation.description()
+                        + " but dataset '" + ledgerDataset + "' of the ledger under "
+                        + ledger.dataset(ledgerDataset).relation().description());
+            }
             if (relation == null) {
                 throw new IllegalStateException("a session needs a neighbouring relation: call relation(..)");
             }
@@ -156,7 +201,7 @@ public final class PrivacySession {
                         + " stated in (epsilon, delta) at that delta");
             }
             return new PrivacySession(data, PrivacyAccountant.create(relation, budget),
-                    context != null ? context : ReleaseContext.secure());
+                    context != null ? context : ReleaseContext.secure(), ledger, ledgerDataset);
         }
     }
 }

@@ -29,7 +29,7 @@ import java.util.TreeSet;
  *   Planner      org.dpgauss.plan
  *   Mechanisms   mean, mean.anisotropic, sampling, sampling.stable, secondmoment, projection, mechanism, learn,
  *                covariance
- *   Contract     release, privacy.accounting, privacy.noise
+ *   Contract     release, ledger, privacy.accounting, privacy.noise
  *   Analysis     ndis, calibration, gx2
  *   Foundations  privacy, special, engine, io
  *   Kernels      org.dpgauss.kernels                  (used by Gpu only)
@@ -52,6 +52,7 @@ public final class PackageGraph {
             "org.dpgauss.projection..", "org.dpgauss.mechanism..", "org.dpgauss.learn..",
             "org.dpgauss.covariance.."},
         {"Contract", "org.dpgauss.release..", "org.dpgauss.rows..", "org.dpgauss.privacy.accounting..",
+            "org.dpgauss.ledger..",
             "org.dpgauss.privacy.noise.."},
         {"Analysis", "org.dpgauss.ndis..", "org.dpgauss.calibration..", "org.dpgauss.gx2.."},
         {"Foundations", "org.dpgauss.privacy", "org.dpgauss.special..", "org.dpgauss.engine..", "org.dpgauss.io.."},

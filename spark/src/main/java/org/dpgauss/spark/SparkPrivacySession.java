@@ -43,11 +43,16 @@ public final class SparkPrivacySession implements AutoCloseable {
     private final SparkRows rows;
     private final PrivacyAccountant accountant;
     private final ReleaseContext context;
+    private final org.dpgauss.ledger.Ledger ledger; // null: the budget lives in this session only
+    private final String ledgerDataset;
 
-    private SparkPrivacySession(SparkRows rows, PrivacyAccountant accountant, ReleaseContext context) {
+    private SparkPrivacySession(SparkRows rows, PrivacyAccountant accountant, ReleaseContext context,
+            org.dpgauss.ledger.Ledger ledger, String ledgerDataset) {
         this.rows = rows;
         this.accountant = accountant;
         this.context = context;
+        this.ledger = ledger;
+        this.ledgerDataset = ledgerDataset;
     }
 
     /**
@@ -82,11 +87,22 @@ public final class SparkPrivacySession implements AutoCloseable {
         // state (public facts) -> charge (refused over budget before any Spark job) -> compute; a failure after the
         // charge stays charged, and no data-dependent check runs before it (issue 24, item 6)
         Statement stated = state(m);
+        // the durable charge (docs/ledger.md), one transaction before any Spark job: or the stored release, free
+        org.dpgauss.release.LedgerCharge charged = ledger == null ? null
+                : org.dpgauss.release.LedgerCharge.charge(ledger, ledgerDataset, stated, context.random(), false);
+        if (charged != null && charged.replay().isPresent()) {
+            return charged.replay().get();
+        }
+        accountant.requireFits(stated.accounting()); // before any Spark job runs
         accountant.spend(stated.accounting());
         Outcome outcome = Objects.requireNonNull(m.compute(rows, stated, context), "outcome");
         // the executors' engine is a public choice: the release says where it was computed
-        return Releases.assemble(stated.withParameters(ClusterBackend.where(rows.engine())), outcome,
-                context.random());
+        PrivateRelease released = Releases.assemble(stated.withParameters(ClusterBackend.where(rows.engine())),
+                outcome, context.random());
+        if (charged != null) {
+            charged.record(released);
+        }
+        return released;
     }
 
     private Statement state(PrivateMechanism mechanism) {
@@ -155,6 +171,8 @@ public final class SparkPrivacySession implements AutoCloseable {
         private RowLayout layout;
         private String executorEngine;
         private int partitions;
+        private org.dpgauss.ledger.Ledger ledger;
+        private String ledgerDataset;
 
         private Builder(Dataset<Row> data) {
             this.data = Objects.requireNonNull(data, "data");
@@ -248,6 +266,29 @@ public final class SparkPrivacySession implements AutoCloseable {
         }
 
         /**
+         * Charges every release also to a dataset of a durable ledger (docs/ledger.md), before any Spark job of
+         * the release runs: the relation and budget default to the dataset's (a relation given must match it), a
+         * repeated query returns the stored release at no cost, and over the dataset's budget a release is refused.
+         *
+         * @param l the ledger (the caller closes it)
+         * @param dataset the dataset's name in the ledger
+         * @return this builder
+         * @throws org.dpgauss.ledger.LedgerException if the ledger has no such dataset
+         */
+        public Builder ledger(org.dpgauss.ledger.Ledger l, String dataset) {
+            org.dpgauss.ledger.DatasetBudget b = Objects.requireNonNull(l, "ledger").dataset(dataset);
+            this.ledger = l;
+            this.ledgerDataset = dataset;
+            if (relation == null) {
+                relation = b.relation();
+            }
+            if (budget == null) {
+                budget = b.budget();
+            }
+            return this;
+        }
+
+        /**
          * Orders, checks and caches the rows (runs Spark jobs; no release yet).
          *
          * @return the session
@@ -271,11 +312,16 @@ public final class SparkPrivacySession implements AutoCloseable {
                 throw new IllegalArgumentException("the budget's delta must be > 0: zCDP and Gaussian releases are"
                         + " stated in (epsilon, delta) at that delta");
             }
+            if (ledger != null && ledger.dataset(ledgerDataset).relation() != relation) {
+                throw new IllegalArgumentException("the session is opened under " + relation.description()
+                        + " but dataset '" + ledgerDataset + "' of the ledger under "
+                        + ledger.dataset(ledgerDataset).relation().description());
+            }
             ReleaseContext c = context != null ? context : ReleaseContext.secure();
             PrivacyAccountant accountant = PrivacyAccountant.create(relation, budget);
             SparkRows rows = SparkRows.load(data, valueColumns, idColumn, layout, partitions,
                     executorEngine != null ? executorEngine : c.engine().name());
-            return new SparkPrivacySession(rows, accountant, c);
+            return new SparkPrivacySession(rows, accountant, c, ledger, ledgerDataset);
         }
     }
 }
