@@ -245,6 +245,8 @@ public final class UnboundedGaussianSampler implements org.dpgauss.rows.RowSourc
     static final class Trace {
         int score1 = -1;
         int score2 = -1;
+        /** The secret row order: row i of the algorithm is the data's row {@code order[i]}. */
+        int[] order;
         double[] w;
         double[] v;
         int[] reference;
@@ -264,7 +266,20 @@ public final class UnboundedGaussianSampler implements org.dpgauss.rows.RowSourc
         // is data (a file sorted by a column, Spark's id order), so the split into the mean and covariance parts
         // and the pairs follow a uniform permutation drawn from the noise source, and a record replaced by one
         // that sorts elsewhere changes one row of the permuted tuple in law, not every later pair.
-        RowBlockMatrix x = bounded(org.dpgauss.rows.SecretPermutation.apply(data, random));
+        int[] order = org.dpgauss.rows.SecretPermutation.draw(data.rows(), random);
+        Trace t = runInOrder(data.selectRows(order), engine, random);
+        t.order = order;
+        return t;
+    }
+
+    /**
+     * The algorithm on rows already in the secret order (the rest of {@link #run}); for the tests of the law given
+     * one ordered tuple (spec §4) only: a release reads the rows in a secret order.
+     */
+    Trace runInOrder(RowBlockMatrix data, ComputeEngine engine, RandomSource random) {
+        SamplerParameters p = parameters;
+        checkData(data, p.n(), p.d());
+        RowBlockMatrix x = bounded(data);
         int n1 = p.n1();
         int n2 = p.n2();
         Trace t = new Trace();

@@ -496,8 +496,8 @@ public final class UnknownCovarianceMean implements RowSourceMechanism {
         }
     }
 
-    /** Algorithm 2 on rows already in the secret order. */
-    private AnisotropicMeanResult releaseInOrder(RowSource x, RandomSource random) {
+    /** Algorithm 2 on rows already in the secret order (package-private for the tests of the ordered algorithm). */
+    AnisotropicMeanResult releaseInOrder(RowSource x, RandomSource random) {
         double b6 = beta / 6;
         double[][] v = GroupVariances.of(x, ell, m);
         // lines 8-11: top coordinates and their variances
