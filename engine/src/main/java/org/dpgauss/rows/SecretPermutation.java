@@ -22,8 +22,8 @@ import org.dpgauss.random.ChaCha20;
  * no modulo bias), so every one of the {@code n!} orders has probability exactly {@code 1/n!} given the keystream.
  * The integers come from a ChaCha20 keystream keyed with 256 bits read from the release's source (SecureRandom in
  * production; a seeded source only behind {@code --insecure-seed}, which makes the order reproducible): n - 1
- * draws from SecureRandom would cost seconds at n = 1e7, the keystream about 0.1 s. The key is zeroed after the draw
- * and the order is never logged.
+ * draws straight from SecureRandom would cost seconds at n = 1e7 (design record chacha20-keystream). The key is
+ * zeroed after the draw and the order is never logged.
  *
  * <p><b>On a cluster.</b> The order is applied with {@link RowSource#select(int[], RowLayout)} in the rows' own
  * layout, the selection both implementations already share bit for bit (one shuffle on Spark; the driver holds the
