@@ -86,8 +86,8 @@ public final class SparkRows implements RowSource {
     /**
      * Orders, validates, blocks and caches the rows (runs Spark jobs). Every value column must be numeric, every
      * value present and finite, every id present; a repeated id is no error: its rows follow one another in the
-     * order of their values (column by column), a rule that needs no error; an error names the column and the row (its 1-based
-     * position in id order), never a value.
+     * order of their values (column by column), a rule that needs no error; an error names the column and the row
+     * (its 1-based position in id order), never a value.
      *
      * @param data the table
      * @param valueColumns the columns that form the rows, in order
