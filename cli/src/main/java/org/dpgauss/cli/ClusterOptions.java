@@ -31,8 +31,9 @@ final class ClusterOptions {
     List<String> columns;
 
     @Option(names = "--id-column", paramLabel = "NAME",
-            description = "With --master: a column of unique ids that orders the rows (required for Parquet). Without "
-                    + "it a CSV or NPY file is read by this process and its rows are ordered by position.")
+            description = "With --master: a column of ids that orders the rows (required for Parquet; rows that "
+                    + "share an id are ordered by their values). Without it a CSV or NPY file is read by this process and its"
+                    + " rows are ordered by position.")
     String idColumn;
 
     @Option(names = "--executor-engine", paramLabel = "auto|gpu|cpu-openblas|cpu-ejml",

@@ -56,7 +56,9 @@ import org.dpgauss.sampling.stable.StableMeanResult;
  * {@link #of} throws {@link InsufficientSampleSizeException} with the n needed, unless the caller asks for an
  * uncertified run.
  *
- * <p>Randomness: R and the PTR coin as in {@link UnboundedGaussianSampler}; {@code g} from
+ * <p>Randomness: first a secret uniform order of the rows ({@link org.dpgauss.rows.SecretPermutation}: StableCov
+ * pairs rows i and i + n/2 of that order, never of the rows' own order, so replace-one covers a record replaced by
+ * one that sorts elsewhere; issue 24); R and the PTR coin as in {@link UnboundedGaussianSampler}; {@code g} from
  * {@link SecureGaussianSampler} at {@code sigma = 1} over a ChaCha20 keystream keyed from the source (exact
  * discrete Gaussians on the grid {@code 2^-20}).
  *
@@ -322,16 +324,19 @@ public final class CovarianceAwareMean implements org.dpgauss.rows.RowSourceMech
 
     /**
      * The estimator as row passes ({@link org.dpgauss.rows.RowSourceMechanism}: rows held by a cluster), with the
-     * same noise draws in the same order as {@link #estimate}: R, the PTR coin, then g. StableCov runs on the paired
-     * rows ({@link org.dpgauss.rows.RowSource#pairs}, in the rows' id order) as {@link StableRows} passes; on one
-     * block the release has the bits of {@link #compute(Dataset, Statement, ReleaseContext)}.
+     * same noise draws in the same order as {@link #estimate}: the secret row order
+     * ({@link org.dpgauss.rows.SecretPermutation}), R, the PTR coin, then g. StableCov runs on the paired rows
+     * ({@link org.dpgauss.rows.RowSource#pairs}, in the secret order, not the rows' id order) as {@link StableRows}
+     * passes; on one block the release has the bits of {@link #compute(Dataset, Statement, ReleaseContext)}.
      */
     @Override
     public Outcome compute(org.dpgauss.rows.RowSource rows, Statement stated, ReleaseContext context) {
         validate(rows, stated);
         ComputeEngine engine = Objects.requireNonNull(context.engine(), "engine");
         RandomSource random = Objects.requireNonNull(context.random(), "random");
-        org.dpgauss.rows.RowSource x = rows.map((b, e) -> UnboundedGaussianSampler.bounded(b));
+        // the secret row order first (issue 24 item 4): the pairs follow it, not the id order
+        org.dpgauss.rows.RowSource permuted = org.dpgauss.rows.SecretPermutation.apply(rows, random);
+        org.dpgauss.rows.RowSource x = permuted.map((b, e) -> UnboundedGaussianSampler.bounded(b));
         int[] reference = UnboundedGaussianSampler.uniformSubset(n, referenceSize, random);
         org.dpgauss.rows.RowSource y = x.pairs();
         try {
@@ -352,6 +357,7 @@ public final class CovarianceAwareMean implements org.dpgauss.rows.RowSourceMech
             return passed && finite ? Outcome.pass().vector("mean", out).build() : Outcome.fail();
         } finally {
             y.discard();
+            permuted.discard();
         }
     }
 
@@ -369,7 +375,10 @@ public final class CovarianceAwareMean implements org.dpgauss.rows.RowSourceMech
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(random, "random");
         UnboundedGaussianSampler.checkData(data, n, d);
-        RowBlockMatrix x = UnboundedGaussianSampler.bounded(data); // clamped to a huge public bound (no overflow)
+        // the secret row order first (issue 24 item 4, org.dpgauss.rows.SecretPermutation): StableCov pairs rows
+        // i and i + n/2 of it, so the pairs do not depend on the rows' own (data-dependent) order
+        RowBlockMatrix x = UnboundedGaussianSampler.bounded( // clamped to a huge public bound (no overflow)
+                org.dpgauss.rows.SecretPermutation.apply(data, random));
         int[] reference = UnboundedGaussianSampler.uniformSubset(n, referenceSize, random);
         StableCovResult cov = StableCov.of(lambda0, k).apply(x, engine);
         double epsPtr = epsilon / 3;

@@ -36,7 +36,9 @@ import org.ejml.data.DMatrixRMaj;
  * labelled uncertified. Budget (spec §5): PTR {@code (eps/3, delta/6)}, the reference set {@code delta/6}, the
  * release {@code (2 eps/3, 2 delta/3)}.
  *
- * <p><b>Steps</b> (spec §3.1; 0-based rows here). Rows {@code [0, n1)} feed StableMean, rows
+ * <p><b>Steps</b> (spec §3.1; 0-based rows here, <b>in a secret uniformly random order</b> drawn first from the
+ * noise source, {@link org.dpgauss.rows.SecretPermutation}: replace-one means "differ in one record, wherever it
+ * sorts", issue 24). Rows {@code [0, n1)} feed StableMean, rows
  * {@code [n1, n1 + 2 n2)} feed StableCov as the pairs {@code Y_i = (X_{n1+i} - X_{n1+n2+i})/sqrt 2} (erratum E1);
  * R is a uniform M-subset of {@code [0, n1)} (E3); PTR on {@code max(Score1, Score2)}; on PASS
  * {@code Z = sum_i v_i X_i + sqrt((1 - 1/n1) n2) sum_i z_i sqrt(w_i) Y_i} with {@code z} uniform on the sphere
@@ -166,9 +168,10 @@ public final class UnboundedGaussianSampler implements org.dpgauss.rows.RowSourc
 
     /**
      * The sampler as row passes ({@link org.dpgauss.rows.RowSourceMechanism}: rows held by a cluster), with the same
-     * noise draws in the same order as {@link #run}: R, z, then the PTR coin. The mean part is the rows at positions
-     * {@code 0..n1-1}, the covariance part the next {@code 2 n2} (paired by position), both in the rows'
-     * data-independent order; StableCov and StableMean run as {@link StableRows} passes. On one block the release
+     * noise draws in the same order as {@link #run}: the secret row order ({@link org.dpgauss.rows.SecretPermutation},
+     * applied with {@link org.dpgauss.rows.RowSource#select}), R, z, then the PTR coin. The mean part is the rows at
+     * positions {@code 0..n1-1} of the secret order, the covariance part the next {@code 2 n2} (paired by position
+     * in that order); StableCov and StableMean run as {@link StableRows} passes. On one block the release
      * has the bits of {@link #compute(Dataset, Statement, ReleaseContext)}.
      */
     @Override
@@ -177,7 +180,9 @@ public final class UnboundedGaussianSampler implements org.dpgauss.rows.RowSourc
         ComputeEngine engine = Objects.requireNonNull(context.engine(), "engine");
         RandomSource random = Objects.requireNonNull(context.random(), "random");
         SamplerParameters p = parameters;
-        org.dpgauss.rows.RowSource x = rows.map((b, e) -> bounded(b));
+        // the secret row order first (issue 24 item 4): the split and the pairs follow it, not the id order
+        org.dpgauss.rows.RowSource permuted = org.dpgauss.rows.SecretPermutation.apply(rows, random);
+        org.dpgauss.rows.RowSource x = permuted.map((b, e) -> bounded(b));
         int n1 = p.n1();
         int n2 = p.n2();
         int[] reference = uniformSubset(n1, p.referenceSize(), random);
@@ -203,6 +208,7 @@ public final class UnboundedGaussianSampler implements org.dpgauss.rows.RowSourc
         } finally {
             pairs.discard();
             meanPart.discard();
+            permuted.discard();
         }
     }
 
@@ -238,6 +244,8 @@ public final class UnboundedGaussianSampler implements org.dpgauss.rows.RowSourc
     static final class Trace {
         int score1 = -1;
         int score2 = -1;
+        /** The secret row order: row i of the algorithm is the data's row {@code order[i]}. */
+        int[] order;
         double[] w;
         double[] v;
         int[] reference;
@@ -253,11 +261,28 @@ public final class UnboundedGaussianSampler implements org.dpgauss.rows.RowSourc
         Objects.requireNonNull(random, "random");
         SamplerParameters p = parameters;
         checkData(data, p.n(), p.d());
+        // The secret row order first (issue 24 item 4, org.dpgauss.rows.SecretPermutation): the rows' own order
+        // is data (a file sorted by a column, Spark's id order), so the split into the mean and covariance parts
+        // and the pairs follow a uniform permutation drawn from the noise source, and a record replaced by one
+        // that sorts elsewhere changes one row of the permuted tuple in law, not every later pair.
+        int[] order = org.dpgauss.rows.SecretPermutation.draw(data.rows(), random);
+        Trace t = runInOrder(data.selectRows(order), engine, random);
+        t.order = order;
+        return t;
+    }
+
+    /**
+     * The algorithm on rows already in the secret order (the rest of {@link #run}); for the tests of the law given
+     * one ordered tuple (spec §4) only: a release reads the rows in a secret order.
+     */
+    Trace runInOrder(RowBlockMatrix data, ComputeEngine engine, RandomSource random) {
+        SamplerParameters p = parameters;
+        checkData(data, p.n(), p.d());
         RowBlockMatrix x = bounded(data);
         int n1 = p.n1();
         int n2 = p.n2();
         Trace t = new Trace();
-        // Random objects first and independent of the data (spec §3): R, then z.
+        // Random objects first and independent of the data (spec §3): the order, R, then z.
         t.reference = uniformSubset(n1, p.referenceSize(), random);
         t.z = uniformOnSphere(n2, random);
 

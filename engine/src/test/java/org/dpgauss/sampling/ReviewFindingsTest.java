@@ -71,7 +71,7 @@ class ReviewFindingsTest {
                 SizeConstants.partSizes(n1, n2));
         try (Capture c = new Capture()) {
             UnboundedGaussianSampler.Trace t = UnboundedGaussianSampler.of(p)
-                    .run(RowBlockMatrix.of(x), CpuEngine.instance(), RandomSource.insecureSeeded(3));
+                    .runInOrder(RowBlockMatrix.of(x), CpuEngine.instance(), RandomSource.insecureSeeded(3));
             assertTrue(t.passed, "scores " + t.score1 + "," + t.score2);
             assertTrue(Double.isFinite(t.release.orElseThrow()[0]));
             assertEquals(UnboundedGaussianSampler.maxEntry(1), t.release.orElseThrow()[0],

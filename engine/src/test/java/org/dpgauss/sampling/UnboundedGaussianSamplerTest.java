@@ -41,8 +41,11 @@ class UnboundedGaussianSamplerTest {
     void outputIdentityWhenScoresAreZero() {
         SamplerParameters p = small();
         assertEquals(31, p.k());
-        RowBlockMatrix x = GaussianTestData.correlated(1700, MU, L, new SplittableRandom(1));
-        UnboundedGaussianSampler.Trace t = UnboundedGaussianSampler.of(p).run(x, CPU, RandomSource.insecureSeeded(2));
+        RowBlockMatrix data = GaussianTestData.correlated(1700, MU, L, new SplittableRandom(1));
+        UnboundedGaussianSampler.Trace t = UnboundedGaussianSampler.of(p).run(data, CPU,
+                RandomSource.insecureSeeded(2));
+        // the algorithm's rows are the data's in the secret order (issue 24): positions below are in that order
+        RowBlockMatrix x = data.selectRows(t.order);
         assertEquals(0, t.score1);
         assertEquals(0, t.score2);
         assertTrue(t.passed);
@@ -102,7 +105,8 @@ class UnboundedGaussianSamplerTest {
     void oneOutlierGivesScoreOne() {
         SamplerParameters p = small();
         RowBlockMatrix x = GaussianTestData.correlated(1700, MU, L, new SplittableRandom(3));
-        x.set(700, 0, 1e7);
+        // the row the secret order puts at position 700 (the order is the run's first draw from the seeded source)
+        x.set(org.dpgauss.rows.SecretPermutation.draw(1700, RandomSource.insecureSeeded(4))[700], 0, 1e7);
         UnboundedGaussianSampler.Trace t = UnboundedGaussianSampler.of(p).run(x, CPU, RandomSource.insecureSeeded(4));
         assertEquals(1, t.score1);
         // its leverage caps its norm at m = 600 < e^2 lambda0, so it is kept at the top thresholds, with a reduced weight
@@ -121,13 +125,9 @@ class UnboundedGaussianSamplerTest {
         UnboundedGaussianSampler s = UnboundedGaussianSampler.of(p);
         RowBlockMatrix constant = RowBlockMatrix.zeros(1700, 3);
         RowBlockMatrix flat = GaussianTestData.correlated(1700, MU, L, new SplittableRandom(5));
-        RowBlockMatrix bimodal = GaussianTestData.correlated(1700, MU, L, new SplittableRandom(6));
         for (int i = 0; i < 1700; i++) {
             constant.setRow(i, new double[] {1, 2, 3});
             flat.set(i, 2, 2 * flat.get(i, 0) - flat.get(i, 1)); // rank 2 in R^3
-            if (i < 500 && i % 2 == 0) {
-                bimodal.set(i, 1, bimodal.get(i, 1) + 1e5);
-            }
         }
         for (RowBlockMatrix x : new RowBlockMatrix[] {constant, flat}) {
             for (long seed = 0; seed < 3; seed++) {
@@ -137,6 +137,12 @@ class UnboundedGaussianSamplerTest {
             }
         }
         for (long seed = 0; seed < 3; seed++) {
+            // the mean part is the first 500 rows of the secret order (the run's first draw from the seeded source)
+            int[] order = org.dpgauss.rows.SecretPermutation.draw(1700, RandomSource.insecureSeeded(seed));
+            RowBlockMatrix bimodal = GaussianTestData.correlated(1700, MU, L, new SplittableRandom(6));
+            for (int i = 0; i < 500; i += 2) {
+                bimodal.set(order[i], 1, bimodal.get(order[i], 1) + 1e5);
+            }
             UnboundedGaussianSampler.Trace t = s.run(bimodal, CPU, RandomSource.insecureSeeded(seed));
             assertEquals(0, t.score1);
             assertEquals(p.k(), t.score2);

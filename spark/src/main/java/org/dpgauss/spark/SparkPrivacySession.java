@@ -188,7 +188,8 @@ public final class SparkPrivacySession implements AutoCloseable {
         }
 
         /**
-         * @param name a column of unique, non-null ids that defines the row order (any orderable type)
+         * @param name a column of non-null ids that defines the row order (any orderable type; rows that share an id
+         *        are ordered by their values, no error)
          * @return this builder
          */
         public Builder idColumn(String name) {

@@ -85,12 +85,13 @@ public final class SparkRows implements RowSource {
 
     /**
      * Orders, validates, blocks and caches the rows (runs Spark jobs). Every value column must be numeric, every
-     * value present and finite, every id present and unique; an error names the column and the row (its 1-based
-     * position in id order), never a value.
+     * value present and finite, every id present; a repeated id is no error: its rows follow one another in the
+     * order of their values (column by column), a rule that needs no error; an error names the column and the row
+     * (its 1-based position in id order), never a value.
      *
      * @param data the table
      * @param valueColumns the columns that form the rows, in order
-     * @param idColumn a column whose values order the rows (any orderable type, unique, not null)
+     * @param idColumn a column whose values order the rows (any orderable type, not null; ties broken by the values)
      * @param layout the layout (null: {@link RowLayout#forDimension} of the number of value columns)
      * @param partitions Spark partitions of the cached blocks (at most one per group is useful; &lt;= 0: the
      *        context's default parallelism)
@@ -125,16 +126,12 @@ public final class SparkRows implements RowSource {
             throw new IllegalArgumentException("the id column '" + idColumn + "' has a missing (null) value: every"
                     + " row needs an id, which defines the row order");
         }
-        if (!data.groupBy(col(idColumn)).count().filter(col("count").gt(1)).limit(1).isEmpty()) {
-            throw new IllegalArgumentException("the id column '" + idColumn + "' has a repeated value: ids must be"
-                    + " unique, so that they define one row order");
-        }
         Column[] sel = new Column[d + 1];
         sel[0] = col(idColumn);
         for (int j = 0; j < d; j++) {
             sel[j + 1] = col(names.get(j)).cast(DataTypes.DoubleType);
         }
-        Dataset<Row> selected = data.select(sel);
+        Dataset<Row> selected = data.select(sel).toDF(orderColumns(d));
         long n = selected.count();
         if (n == 0) {
             throw new IllegalArgumentException("the table has no rows: a release needs at least one");
@@ -143,7 +140,15 @@ public final class SparkRows implements RowSource {
         int groups = lay.groupOf(nb - 1) + 1;
         int p = partitions > 0 ? partitions : data.sparkSession().sparkContext().defaultParallelism();
         p = Math.max(1, Math.min(p, groups));
-        JavaPairRDD<Row, Long> ranked = selected.sort(col(idColumn)).javaRDD().zipWithIndex();
+        // Id order, ties (a repeated id) broken by the row's values, column by column: a total order on the rows
+        // up to rows equal in id and every value, which are interchangeable, so no neighbour meets an error here
+        // (issue 24 item 5). Mechanisms that pair or group rows read them in a secret order drawn from the release's
+        // noise source (org.dpgauss.rows.SecretPermutation), so this order only fixes the bits, never the pairs.
+        Column[] order = new Column[d + 1];
+        for (int j = 0; j <= d; j++) {
+            order[j] = selected.col(selected.columns()[j]);
+        }
+        JavaPairRDD<Row, Long> ranked = selected.sort(order).javaRDD().zipWithIndex();
         JavaPairRDD<Integer, RowBlockData> fragments = ranked.mapPartitionsToPair(
                 new Fragments(d, lay.blockRows(), names));
         JavaRDD<RowBlockData> cached = fragments
@@ -162,6 +167,16 @@ public final class SparkRows implements RowSource {
             throw new IllegalStateException("blocking the rows made " + made + " blocks instead of " + nb);
         }
         return new SparkRows(cached, n, d, lay, engineName, new ArrayList<>());
+    }
+
+    /** The names of the selected columns: the id, then the values v0..v(d-1) (no clash with the user's names). */
+    private static String[] orderColumns(int d) {
+        String[] names = new String[d + 1];
+        names[0] = "__dpgauss_id";
+        for (int j = 0; j < d; j++) {
+            names[j + 1] = "__dpgauss_v" + j;
+        }
+        return names;
     }
 
     /**

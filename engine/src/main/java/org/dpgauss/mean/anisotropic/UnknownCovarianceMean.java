@@ -28,7 +28,9 @@ import org.dpgauss.rows.RowSourceMechanism;
  * §4.11 and the explicit budget split of §5.2 [R].
  *
  * <p><b>Privacy.</b> {@code (epsilon*, delta*)}-DP under {@link NeighbouringRelation#REPLACE_ONE} with the row count
- * {@code N} public (§5.2 item 1, §9 A10: positional halves and groups are only stable under swaps). The first half
+ * {@code N} public (§5.2 item 1, §9 A10: positional halves and groups are only stable under swaps, so they are taken
+ * in a secret uniform order of the rows drawn first from the noise source, {@link org.dpgauss.rows.SecretPermutation},
+ * and a record replaced by one that sorts elsewhere is such a swap in law; issue 24). The first half
  * {@code X^var} feeds the V-chain, the second half {@code X^mean} the Avg-chain; a swapped row lies in one half
  * (parallel composition; the Avg-chain's parameters are post-processing of the V-chain). V-chain, each replace-one
  * on the rows of V (one data row changes one V^(j)): FindKth {@code (e/4, d/4)}, TopVar {@code (e/4, d/4)},
@@ -466,7 +468,8 @@ public final class UnknownCovarianceMean implements RowSourceMechanism {
     }
 
     /**
-     * Algorithm 2 as row passes: V in one pass ({@link GroupVariances}), the V-chain on the caller's machine, then
+     * Algorithm 2 as row passes, on the rows in a secret order drawn first ({@link org.dpgauss.rows.SecretPermutation},
+     * applied with {@link RowSource#select}: one shuffle on a cluster): V in one pass ({@link GroupVariances}), the V-chain on the caller's machine, then
      * each Algorithm 1 call on the second half's columns ({@link RescaledAveraging#release(RowSource, RandomSource)}:
      * a self-join for the neighbour counts and one pass of exact sums). Every noise value is drawn from
      * {@code random} in the order of the single-machine algorithm; V is computed group by group in pair order, the
@@ -482,6 +485,19 @@ public final class UnknownCovarianceMean implements RowSourceMechanism {
             throw new IllegalArgumentException("data is " + x.rows() + " x " + x.cols() + ", expected N x d = "
                     + rows + " x " + d + ": N is public and fixes the split");
         }
+        // The secret row order first (issue 24 item 4, SecretPermutation): the halves and V's groups of 2l rows
+        // are taken in it, not in the rows' own (data-dependent) order, so a record replaced by one that sorts
+        // elsewhere is one changed row of the permuted tuple (in law), as the swap analysis of §9 A10 needs.
+        RowSource permuted = org.dpgauss.rows.SecretPermutation.apply(x, random);
+        try {
+            return releaseInOrder(permuted, random);
+        } finally {
+            permuted.discard();
+        }
+    }
+
+    /** Algorithm 2 on rows already in the secret order (package-private for the tests of the ordered algorithm). */
+    AnisotropicMeanResult releaseInOrder(RowSource x, RandomSource random) {
         double b6 = beta / 6;
         double[][] v = GroupVariances.of(x, ell, m);
         // lines 8-11: top coordinates and their variances

@@ -86,9 +86,16 @@ class UnknownCovarianceMeanRowsTest {
         PrivateRelease memory = Releases.run(mechanism(), Dataset.of(x), 1e-3,
                 ReleaseContext.of(CPU, RandomSource.insecureSeeded(9)));
         assertTrue(memory.isPass());
-        // the release of the whole-matrix implementation the row passes replaced (commit a7a2f40: V from the
-        // matrix, the second half's columns copied out), on these rows with this seed
-        assertArrayEquals(new double[] {0x1.57a9cp4, -0x1.3f9d644p5, 0x1.d244e8p2}, memory.vector("mean"));
+        // the algorithm on the rows in their own order (no secret order) is the release of the whole-matrix
+        // implementation the row passes replaced (commit a7a2f40: V from the matrix, the second half's columns
+        // copied out), on these rows with this seed
+        assertArrayEquals(new double[] {0x1.57a9cp4, -0x1.3f9d644p5, 0x1.d244e8p2}, mechanism().releaseInOrder(
+                LocalRows.of(x, CPU, RowLayout.of(N, 1)), RandomSource.insecureSeeded(9)).estimate());
+        // a release first draws the secret order (issue 24), then runs that algorithm on the rows in that order
+        RandomSource r = RandomSource.insecureSeeded(9);
+        int[] order = org.dpgauss.rows.SecretPermutation.draw(N, r);
+        assertArrayEquals(mechanism().releaseInOrder(LocalRows.of(x.selectRows(order), CPU, RowLayout.of(N, 1)), r)
+                .estimate(), memory.vector("mean"));
         for (RowLayout layout : new RowLayout[] {RowLayout.of(1001, 3), RowLayout.of(4096, 2)}) {
             PrivateRelease rows = RowReleases.run(mechanism(), LocalRows.of(x, CPU, layout), 1e-3,
                     ReleaseContext.of(CPU, RandomSource.insecureSeeded(9)));
