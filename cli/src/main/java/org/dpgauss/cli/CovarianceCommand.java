@@ -10,7 +10,6 @@ import org.dpgauss.privacy.ConversionPolicy;
 import org.dpgauss.privacy.Zcdp;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.PrivateRelease;
-import org.dpgauss.release.Releases;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -38,6 +37,9 @@ final class CovarianceCommand implements Callable<Integer> {
 
     @ParentCommand
     Main main;
+
+    @picocli.CommandLine.Mixin
+    LedgerOptions ledger = new LedgerOptions();
 
     @Option(names = "--input", required = true, paramLabel = "FILE", description = "Data file (.csv or .npy), n x d.")
     Path input;
@@ -105,7 +107,7 @@ final class CovarianceCommand implements Callable<Integer> {
             }
             b.centre(centre);
         }
-        PrivateRelease r = Releases.run(b.build(), data, delta, main.releaseContext());
+        PrivateRelease r = main.release(b.build(), data, delta, main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return ReleasePrinter.print(main, r, ctx);

@@ -8,7 +8,6 @@ import java.util.concurrent.Callable;
 import org.dpgauss.learn.PrivatePca;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.PrivateRelease;
-import org.dpgauss.release.Releases;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -33,6 +32,9 @@ final class PcaCommand implements Callable<Integer> {
 
     @ParentCommand
     Main main;
+
+    @picocli.CommandLine.Mixin
+    LedgerOptions ledger = new LedgerOptions();
 
     @Option(names = "--input", required = true, paramLabel = "FILE", description = "Data file (.csv or .npy), n x d.")
     Path input;
@@ -114,7 +116,7 @@ final class PcaCommand implements Callable<Integer> {
             pca = b.method(plannedMethod(data.size(), data.dimension(), centre == null ? rho.rho() * (1 - meanShare)
                     : rho.rho())).build();
         }
-        PrivateRelease r = Releases.run(pca, data, delta, main.releaseContext());
+        PrivateRelease r = main.release(pca, data, delta, main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return ReleasePrinter.print(main, r, ctx);

@@ -14,7 +14,6 @@ import java.util.concurrent.Callable;
 import org.dpgauss.learn.PrivateLinearRegression;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.PrivateRelease;
-import org.dpgauss.release.Releases;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -38,6 +37,9 @@ final class RegressCommand implements Callable<Integer> {
 
     @ParentCommand
     Main main;
+
+    @picocli.CommandLine.Mixin
+    LedgerOptions ledger = new LedgerOptions();
 
     @Option(names = "--input", required = true, paramLabel = "FILE", description = "Data file (.csv or .npy), n x d.")
     Path input;
@@ -100,7 +102,7 @@ final class RegressCommand implements Callable<Integer> {
         }
         PrivateLinearRegression m = b.build(); // parameters are validated before the data are read
         Dataset data = Dataset.read(input);
-        PrivateRelease r = Releases.run(m, data, delta, main.releaseContext());
+        PrivateRelease r = main.release(m, data, delta, main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         ctx.put("targetColumn", column);

@@ -84,6 +84,29 @@ class LedgerCommandTest {
     }
 
     @Test
+    void theComposedReleasesChargeTheLedgerToo() throws Exception {
+        // pca, regress and covariance are private commands like mean: one charge each, replayed at no cost
+        String[][] commands = {
+            {"pca", "--input", data.toString(), "--k", "1", "--radius", "4", "--rho", "0.02"},
+            {"regress", "--input", data.toString(), "--target", "1", "--feature-bound", "3", "--target-bound", "2",
+                "--rho", "0.02"},
+            {"covariance", "--input", data.toString(), "--radius", "4", "--rho", "0.02"}};
+        for (String[] c : commands) {
+            String[] args = java.util.Arrays.copyOf(c, c.length + 5);
+            System.arraycopy(new String[] {"--ledger", ledger.toString(), "--dataset", "d", "--json"}, 0, args,
+                    c.length, 5);
+            assertEquals(0, run(args), c[0] + ": " + err);
+            JsonNode first = Json.MAPPER.readTree(out.toString());
+            assertEquals(0, run(args), c[0] + ": " + err);
+            JsonNode again = Json.MAPPER.readTree(out.toString());
+            assertTrue(again.get("parameters").has("ledgerReplayOf"), c[0] + " is replayed: " + again);
+            assertEquals(first.get("guarantee"), again.get("guarantee"));
+        }
+        assertEquals(0, run("ledger", "show", "d", "--ledger", ledger.toString(), "--json"));
+        assertEquals(3, Json.MAPPER.readTree(out.toString()).get("releases").size(), "one charge per command");
+    }
+
+    @Test
     void theRelationMustMatchAndTheDatasetExist() {
         assertEquals(0, run("ledger", "create", "ar", "--ledger", ledger.toString(), "--epsilon", "1", "--delta",
                 "1e-6", "--relation", "add-remove"));
