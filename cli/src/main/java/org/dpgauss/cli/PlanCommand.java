@@ -49,6 +49,11 @@ final class PlanCommand implements Callable<Integer> {
             description = "mean: the public centre of the clipping ball (default: the origin).")
     double[] centre;
 
+    @Option(names = "--bounds", paramLabel = "LO:HI|FILE",
+            description = "mean: public per-column ranges covering the rows (as mean --bounds); with them the "
+                    + "recommendation is the choice of mean --method auto.")
+    String bounds;
+
     @Option(names = "--row-bound", paramLabel = "L",
             description = "second-moment, project: a public bound on every row's L2 norm, if you know one.")
     Double rowBound;
@@ -66,13 +71,17 @@ final class PlanCommand implements Callable<Integer> {
     Integer rank;
 
     @Override
-    public Integer call() {
+    public Integer call() throws java.io.IOException {
         PlanQuery.Builder b = PlanQuery.builder(Family.fromId(family), n, d, ApproxDp.of(epsilon, delta));
         if (clip != null) {
             b.clipRadius(clip);
         }
         if (centre != null) {
             b.centre(centre);
+        }
+        if (bounds != null) {
+            double[][] lh = BoxBounds.parse(bounds).forDimension(d);
+            b.bounds(lh[0], lh[1]);
         }
         if (rowBound != null) {
             b.rowBound(rowBound);

@@ -166,6 +166,30 @@ public final class BoxMean implements RowSourceMechanism {
         }
     }
 
+    /**
+     * The ball that holds a box: {@code {centre, {radius}}} with the centre {@code (lo + hi)/2} and the radius half
+     * the diagonal, rounded up so that every point of the box lies inside.
+     *
+     * @param bounds {lower, upper}
+     * @return {centre, {radius}}
+     */
+    public static double[][] ballOf(double[][] bounds) {
+        int d = bounds[0].length;
+        double[] c = new double[d];
+        double scale = 0;
+        for (int j = 0; j < d; j++) {
+            c[j] = 0.5 * bounds[0][j] + 0.5 * bounds[1][j];
+            scale = Math.max(scale, Math.max(bounds[1][j] - c[j], c[j] - bounds[0][j]));
+        }
+        double sum = 0;
+        for (int j = 0; j < d; j++) {
+            double h = Math.max(bounds[1][j] - c[j], c[j] - bounds[0][j]) / scale; // scaled: no overflow
+            sum += h * h;
+        }
+        double radius = Math.nextUp(scale * Math.nextUp(Math.sqrt(sum) * (1 + 4 * d * 0x1p-53)));
+        return new double[][] {c, {radius}};
+    }
+
     /** @return the noise calibration */
     public Noise noise() {
         return noise;

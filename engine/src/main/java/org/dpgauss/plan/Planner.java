@@ -100,7 +100,11 @@ public final class Planner {
                 .forEach(m -> byMetric.merge(m.predicted().get().metric(), 1, Integer::sum));
         String metric = byMetric.entrySet().stream().reduce((a, b) -> b.getValue() > a.getValue() ? b : a)
                 .map(Map.Entry::getKey).orElse(null);
+        // with public per-column bounds, a mean is chosen among the methods that use them or a proxy (issue 27:
+        // mean --method auto runs exactly this choice)
+        boolean boxChoice = query.family() == Family.MEAN && query.bounds().isPresent();
         Optional<PlannedMethod> best = methods.stream().filter(PlannedMethod::applicable)
+                .filter(m -> !boxChoice || MeanMethods.AUTO_CANDIDATES.contains(m.method()))
                 .filter(m -> m.predicted().isPresent() && m.predicted().get().metric().equals(metric))
                 .min(Comparator.comparingDouble(m -> m.predicted().get().expected()));
         if (best.isEmpty()) {
@@ -115,7 +119,8 @@ public final class Planner {
         if (best.isPresent()) {
             PlannedMethod b = best.get();
             reason = "smallest predicted expected error (" + b.predicted().get().metric() + ") among the methods that"
-                    + " run on these facts" + (byMetric.size() > 1 ? " (methods stated in another metric are not"
+                    + " run on these facts" + (boxChoice ? " and that --method auto chooses among ("
+                    + String.join(", ", MeanMethods.AUTO_CANDIDATES) + ")" : "") + (byMetric.size() > 1 ? " (methods stated in another metric are not"
                     + " compared)" : "");
         } else {
             reason = "no method runs on these facts with a predicted error: see each method's reason and needs";
