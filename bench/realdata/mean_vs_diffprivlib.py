@@ -6,7 +6,7 @@ diffprivlib: tools.mean(x, epsilon=1, bounds=(0, 1), axis=0) (pure 1-DP: epsilon
 the bounds; diffprivlib/tools/utils.py _wrap_axis and _mean). It has no delta, so its (1, 1e-6) row is the same
 mechanism as its pure one. dpgauss: the command line, `mean --bounds 0:1 --epsilon 1 --method box-pure` (pure 1-DP)
 and `mean --bounds 0:1 --epsilon 1 --delta 1e-6` (--method auto, the default with bounds).
-Usage: PYTHONPATH=DIFFPRIVLIB_SRC python3 mean_vs_diffprivlib.py JAR SEEDS OUTDIR
+Usage: PYTHONPATH=DIFFPRIVLIB_SRC python3 mean_vs_diffprivlib.py JAR|LAUNCHER SEEDS OUTDIR (LAUNCHER: ./dpgauss)
 Writes OUTDIR/mean-vs-diffprivlib.md (the table) and OUTDIR/mean-vs-diffprivlib.jsonl (every run); exits 1 if on
 some table the auto mean's median error at (1, 1e-6) exceeds diffprivlib's at pure 1-DP.
 """
@@ -41,7 +41,8 @@ def scaled(x):
 
 
 def dpgauss(path, args, seed):
-    p = subprocess.run(["java", "-XX:TieredStopAtLevel=1", "-jar", jar, "mean", "--input", path, "--bounds", "0:1",
+    cmd = ["java", "-jar", jar] if jar.endswith(".jar") else [jar]
+    p = subprocess.run([*cmd, "mean", "--input", path, "--bounds", "0:1",
                         "--epsilon", "1", *args, "--json", "--insecure-seed", str(seed)], capture_output=True, text=True)
     if p.returncode != 0:
         raise SystemExit(f"dpgauss failed ({p.returncode}): {p.stderr}")
