@@ -24,7 +24,7 @@ class BoxMeanCommandTest {
             }
             sb.append('\n');
         }
-        Path p = dir.resolve("x" + n + "-" + d + "-" + outlier + ".csv");
+        Path p = dir.resolve("x" + n + "-" + d + (outlier == 0.5 ? "" : "-far") + ".csv");
         Files.writeString(p, sb.toString());
         return p;
     }
