@@ -455,7 +455,7 @@ final class MeanCommand implements Callable<Integer> {
         if (variances != null) {
             qb.variances(variances);
         }
-        org.dpgauss.plan.Planner.Plan plan = org.dpgauss.plan.Planner.plan(qb.build());
+        org.dpgauss.plan.Planner.Plan plan = org.dpgauss.plan.Planner.planMeanAuto(qb.build());
         org.dpgauss.plan.PlannedMethod best = plan.recommended().orElseThrow(() -> new IllegalArgumentException(
                 "--method auto found no method that runs on these facts: " + plan.reason()));
         StringBuilder others = new StringBuilder();

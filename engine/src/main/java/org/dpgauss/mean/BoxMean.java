@@ -292,13 +292,27 @@ public final class BoxMean implements RowSourceMechanism {
             }
             return out;
         }
-        double[] m = DiscreteLinfNoise.of(cal.integerScale, cal.temperature).levelMoments(ACCURACY_PROBABILITY);
+        double[] m = moments(n, cal, ACCURACY_PROBABILITY);
         for (int j = 0; j < d; j++) {
             double c = cal.integerScale[j];
             // Z_j uniform on [-S c_j, S c_j] given S: E Z_j^2 = E[S c_j (S c_j + 1)] / 3
             out[j] = cal.grid[j] * Math.sqrt((c * c * m[1] + c * m[0]) / 3);
         }
         return out;
+    }
+
+    private int memoRows = -1;
+    private double memoProbability;
+    private double[] memoMoments;
+
+    /** The level's moments for n rows, computed once per (n, probability): a sum over many levels. */
+    private synchronized double[] moments(int n, Calibration cal, double probability) {
+        if (n != memoRows || probability != memoProbability) {
+            memoMoments = DiscreteLinfNoise.of(cal.integerScale, cal.temperature).levelMoments(probability);
+            memoRows = n;
+            memoProbability = probability;
+        }
+        return memoMoments;
     }
 
     /** The guarantee of one release, with the (epsilon, delta) implied at {@code delta} for the Gaussian. */
@@ -352,7 +366,7 @@ public final class BoxMean implements RowSourceMechanism {
     }
 
     /** The metric of the accuracy statements, shared with the clipped mean so the planner compares them. */
-    static final String METRIC = "L2 distance to the mean of the rows";
+    public static final String METRIC = "L2 distance to the mean of the rows";
 
     /**
      * The a-priori error of a release on n rows, from public numbers only: the L2 norm of the added noise. It is
@@ -382,7 +396,7 @@ public final class BoxMean implements RowSourceMechanism {
             return Accuracy.of(METRIC, rms.expected(), top.bound(), probability, assumes);
         }
         Calibration cal = calibrate(n);
-        double[] m = DiscreteLinfNoise.of(cal.integerScale, cal.temperature).levelMoments(probability);
+        double[] m = moments(n, cal, probability);
         double sumSq = 0;
         double radius = 0;
         for (int j = 0; j < d; j++) {

@@ -119,6 +119,12 @@ final class MeanMethods implements MethodProvider {
                 List.of("public per-column ranges (given)"), cmd, when);
     }
 
+    /** @return the methods {@code mean --method auto} chooses among ({@link #AUTO_CANDIDATES}), stated on q */
+    static List<PlannedMethod> planAuto(PlanQuery q) {
+        return List.of(box(q, false), box(q, true), ball(q), rescaled(q, AnisotropicMethod.ANISOTROPIC),
+                rescaled(q, AnisotropicMethod.FOLKLORE), coordinate(q));
+    }
+
     /** The clipped mean with a private radius: needs no public bound; its error depends on the data's scale. */
     private static PlannedMethod clippedAuto(PlanQuery q) {
         Zcdp rho = ConversionPolicy.rhoFor(q.budget().epsilon(), q.budget().delta());

@@ -129,6 +129,31 @@ public final class Planner {
     }
 
     /**
+     * The choice of {@code mean --method auto} (issue 27): the plan of the mean family with public per-column
+     * bounds restricted to the methods auto chooses among (box, box-pure, ball, anisotropic, folklore, coordinate),
+     * with the same recommendation as {@link #plan} on the same query, without stating the other methods.
+     *
+     * @param query the public facts; family mean, with bounds
+     * @return the plan of the candidates and the recommendation
+     */
+    public static Plan planMeanAuto(PlanQuery query) {
+        Objects.requireNonNull(query, "query");
+        if (query.family() != Family.MEAN || query.bounds().isEmpty()) {
+            throw new IllegalArgumentException("mean --method auto needs the mean family and public bounds");
+        }
+        List<PlannedMethod> methods = MeanMethods.planAuto(query);
+        Optional<PlannedMethod> best = methods.stream().filter(PlannedMethod::applicable)
+                .filter(m -> m.predicted().isPresent() && m.predicted().get().metric().equals(
+                        org.dpgauss.mean.BoxMean.METRIC))
+                .min(Comparator.comparingDouble(m -> m.predicted().get().expected()));
+        String reason = best.isPresent() ? "smallest predicted expected error (" + org.dpgauss.mean.BoxMean.METRIC
+                + ") among the methods that run on these facts and that --method auto chooses among ("
+                + String.join(", ", MeanMethods.AUTO_CANDIDATES) + ")" : "no candidate of --method auto runs on these"
+                + " facts";
+        return new Plan(query, methods, best.orElse(null), reason);
+    }
+
+    /**
      * The statement a mechanism makes on public facts alone (n, d, relation, delta), as the planner needs it.
      *
      * @param mechanism the mechanism

@@ -42,6 +42,21 @@ class BoxPlannerTest {
     }
 
     @Test
+    void theAutoPlanRecommendsWhatTheFullPlanRecommends() {
+        for (int d : new int[] {1, 4, 60, 70, 200}) {
+            for (double eps : new double[] {0.1, 1, 8}) {
+                double[] lo = new double[d];
+                double[] hi = new double[d];
+                Arrays.fill(hi, 1);
+                hi[0] = 50; // unequal widths
+                PlanQuery q = PlanQuery.builder(Family.MEAN, 700, d, ApproxDp.of(eps, 1e-6)).bounds(lo, hi).build();
+                assertEquals(Planner.plan(q).recommended().orElseThrow().method(),
+                        Planner.planMeanAuto(q).recommended().orElseThrow().method(), "d=" + d + ", eps=" + eps);
+            }
+        }
+    }
+
+    @Test
     void withoutBoundsTheBoxMethodsDoNotRun() {
         Planner.Plan p = Planner.plan(PlanQuery.builder(Family.MEAN, 500, 3, ApproxDp.of(1, 1e-6)).clipRadius(2)
                 .build());

@@ -31,7 +31,8 @@ import org.dpgauss.privacy.RandomSource;
  * is {@code N(s) / (C(s+d, d) d! prod_j 2 c_j)}; the geometric draws are those of CKS20 Algorithm 2
  * ({@link DiscreteLaplace}). Acceptance is about {@code exp(-d^2 / (2 s))}, near 1 at the usual {@code s ~ d t}.
  *
- * <p>Immutable; thread safety is that of the {@link RandomSource}.
+ * <p>Immutable in what it samples (a lazily built table of distinct cell sizes speeds up {@link #levelMoments});
+ * not for concurrent use by several threads.
  */
 public final class DiscreteLinfNoise {
 
@@ -172,12 +173,31 @@ public final class DiscreteLinfNoise {
     }
 
     private double logWeight(long s) {
+        // equal cell sizes (the usual equal widths) share one logarithm
+        if (distinct == null) {
+            long[] sorted = cells.clone();
+            Arrays.sort(sorted);
+            int k = 0;
+            long[] values = new long[sorted.length];
+            int[] counts = new int[sorted.length];
+            for (int i = 0; i < sorted.length; i++) {
+                if (i == 0 || sorted[i] != sorted[i - 1]) {
+                    values[k++] = sorted[i];
+                }
+                counts[k - 1]++;
+            }
+            distinctCounts = Arrays.copyOf(counts, k);
+            distinct = Arrays.copyOf(values, k);
+        }
         double lw = -s / (double) temperature;
-        for (long c : cells) {
-            lw += Math.log(2.0 * c * s + 1);
+        for (int i = 0; i < distinct.length; i++) {
+            lw += distinctCounts[i] * Math.log(2.0 * distinct[i] * s + 1);
         }
         return lw;
     }
+
+    private long[] distinct;
+    private int[] distinctCounts;
 
     @Override
     public String toString() {
