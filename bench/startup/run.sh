@@ -12,10 +12,11 @@ base="$1"; rounds="${2:-15}"; demo_rounds="${3:-3}"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 awk 'BEGIN { srand(7); for (i = 0; i < 1000; i++) { l = ""; for (j = 0; j < 10; j++) l = l (j ? "," : "") rand(); print l } }' > "$tmp/x.csv"
 export DPGAUSS_NO_BUILD=1
-now() { date +%s.%N; }
-secs() { local t0 t1; t0=$(now); "$@" > /dev/null 2>&1; t1=$(now); echo "$t1 - $t0" | bc -l; }
+load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+# one call: "wall,cpu" seconds (cpu = user + system of the process tree), by GNU time
+secs() { /usr/bin/time -f "%e,%U,%S" -o "$tmp/time" "$@" > /dev/null 2>&1; awk -F, '{ printf "%s,%.2f", $1, $2 + $3 }' "$tmp/time"; }
 rm -f "$here"/cli/target/dpgauss-cli-jdk*.jsa
-first=$(secs "$here/dpgauss" mean --input "$tmp/x.csv" --bounds 0:1 --epsilon 1)
+first=$(secs "$here/dpgauss" mean --input "$tmp/x.csv" --bounds 0:1 --epsilon 1 | cut -d, -f1)
 declare -A t
 labels=("baseline: java -jar BASELINE mean --method clipped --clip 4 --epsilon 1"
         "current: ./dpgauss mean --method clipped --clip 4 --epsilon 1"
@@ -30,14 +31,15 @@ for ((r = 0; r < demo_rounds; r++)); do
   t[4]+="$(secs "$here/dpgauss" demo) "
 done
 labels+=("baseline: java -jar BASELINE demo" "current: ./dpgauss demo")
-stats() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ a[NR] = $1 } END { m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; printf "%.3f | %.3f-%.3f | %d", m, a[1], a[NR], NR }'; }
-echo "Wall time of one call, seconds ($(date -u +%Y-%m-%dT%H:%MZ); $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); $(java -version 2>&1 | head -n 1); load average before: $(cut -d' ' -f1-3 /proc/loadavg))"
+med() { sort -g | awk '{ a[NR] = $1 } END { m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; printf "%.2f | %.2f-%.2f", m, a[1], a[NR] }'; }
+stats() { local v; v="$(tr ' ' '\n' | grep -v '^$')"; echo "$(echo "$v" | cut -d, -f1 | med) | $(echo "$v" | cut -d, -f2 | med) | $(echo "$v" | wc -l)"; }
+echo "One call, seconds ($(date -u +%Y-%m-%dT%H:%MZ); $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); $(java -version 2>&1 | head -n 1); load average before: $load_before): wall time, and CPU time (user + system), which a loaded machine disturbs less"
 echo
-echo "| call | median | min-max | calls |"
-echo "|---|---|---|---|"
+echo "| call | wall median | wall min-max | CPU median | CPU min-max | calls |"
+echo "|---|---|---|---|---|---|"
 for i in 0 1 2 3 4; do
   echo "| ${labels[$i]} | $(echo "${t[$i]}" | stats) |"
 done
-echo "| current, first call (builds the class-data-sharing archive) | $first | | 1 |"
+echo "| current, first call (builds the class-data-sharing archive) | $first | | | | 1 |"
 echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
