@@ -53,7 +53,7 @@ import org.dpgauss.rows.RowSourceMechanism;
  *       scaled to the box, {@code E||Z||^2 ~ sum_j a_j^2 (d+1)(d+2) / (3 epsilon^2)}; it beats independent
  *       Laplace noise per coordinate (what {@code diffprivlib.tools.mean} does with epsilon/d per column) for every
  *       d >= 2 and equals it at d = 1, so per-coordinate Laplace is not offered. Against the Gaussian at
- *       (epsilon, delta) it wins for small d (at (1, 1e-6), for d up to about 80); the planner compares both.</li>
+ *       (epsilon, delta) it wins for small d (at (1, 1e-6) with equal widths, for d up to about 57); the planner compares both.</li>
  * </ul>
  * The noised mean is then clamped into the box (post-processing: the clamped rows' mean lies in the box, which is
  * convex, so clamping never moves the release away from it), on the grid, so the output is still a grid point.

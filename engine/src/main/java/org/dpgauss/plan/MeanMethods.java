@@ -76,7 +76,7 @@ final class MeanMethods implements MethodProvider {
         String when = pure
                 ? "when public per-column ranges are known and d is small: pure epsilon-DP (delta = 0) with the"
                         + " L-infinity mechanism, whose squared error grows like d^3/epsilon^2 (the Gaussian's like"
-                        + " d^2 log(1/delta)/epsilon^2): it wins below d of about 80 at (1, 1e-6)"
+                        + " d^2 log(1/delta)/epsilon^2): it wins below d of about 57 at (1, 1e-6) with equal widths"
                 : "when public per-column ranges are known: noise per coordinate proportional to the square root of"
                         + " each width, never FAILs; at (epsilon, delta) it wins over the pure mechanism for larger d";
         List<String> needs = List.of("public per-column ranges lo:hi covering the rows (--bounds)");
