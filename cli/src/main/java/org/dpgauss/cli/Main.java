@@ -185,7 +185,38 @@ public final class Main implements Runnable {
 
     /** The release context of a command: the selected engine and the random source of the global options. */
     org.dpgauss.release.ReleaseContext releaseContext() {
-        return org.dpgauss.release.ReleaseContext.of(selectEngine().engine(), randomSource());
+        return org.dpgauss.release.ReleaseContext.of(lazyEngine(), randomSource());
+    }
+
+    /**
+     * The selected engine, resolved on its first use (issue 27: a mean on small data needs no d x d work, and
+     * probing the GPU and loading the OpenBLAS natives cost about a second of a command's start). {@code auto}
+     * never fails, so resolving it late changes nothing but the time; an explicit choice is resolved now, so that
+     * an unusable {@code --engine gpu} is refused before any data are read. Closing an engine never resolved is a
+     * no-op.
+     */
+    org.dpgauss.engine.ComputeEngine lazyEngine() {
+        if (engine != null && engine != org.dpgauss.engine.EngineChoice.AUTO) {
+            return selectEngine().engine();
+        }
+        org.dpgauss.engine.ComputeEngine[] resolved = new org.dpgauss.engine.ComputeEngine[1];
+        return (org.dpgauss.engine.ComputeEngine) java.lang.reflect.Proxy.newProxyInstance(
+                org.dpgauss.engine.ComputeEngine.class.getClassLoader(),
+                new Class<?>[] {org.dpgauss.engine.ComputeEngine.class}, (proxy, method, args) -> {
+                    synchronized (resolved) {
+                        if (resolved[0] == null) {
+                            if (method.getName().equals("close") && method.getParameterCount() == 0) {
+                                return null;
+                            }
+                            resolved[0] = selectEngine().engine();
+                        }
+                    }
+                    try {
+                        return method.invoke(resolved[0], args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     /** The text-mode warning under a release made with --insecure-seed; {@code what} names the output. */

@@ -64,9 +64,18 @@ final class MeanCommand implements Callable<Integer> {
     @Option(names = "--input", required = true, paramLabel = "FILE", description = "Data file (.csv or .npy).")
     Path input;
 
-    @Option(names = "--method", defaultValue = "clipped",
-            description = "Estimator (default: ${DEFAULT-VALUE}): clipped, anisotropic, folklore, coordinate or bhs.")
+    @Option(names = "--method",
+            description = "Estimator: auto, box, box-pure, clipped, anisotropic, folklore, coordinate or bhs (default: "
+                    + "auto when --bounds is given, else clipped).")
     String method;
+
+    @Option(names = "--bounds", paramLabel = "LO:HI|FILE",
+            description = "auto/box/box-pure: public range of every column, LO:HI for all columns alike, or FILE with "
+                    + "one range per column (CSV lines lo,hi; or JSON {\"lower\": [..], \"upper\": [..]} or "
+                    + "[[lo, hi], ..]). Values outside their range are clamped into it (the guarantee's rule, never an "
+                    + "error). Trade-off: the noise is proportional to the widths; values outside are clamped and bias "
+                    + "the mean towards the box, a bias the stated accuracy does not include.")
+    String bounds;
 
     @Option(names = "--clip", paramLabel = "C|auto",
             description = "clipped: public L2 clipping radius around the centre (> 0), chosen without looking at "
@@ -129,8 +138,15 @@ final class MeanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        String chosen = method.toLowerCase(Locale.ROOT).strip();
+        String chosen = method != null ? method.toLowerCase(Locale.ROOT).strip() : bounds != null ? "auto" : "clipped";
         delta = budget.delta();
+        if (chosen.equals("auto") || chosen.equals("box") || chosen.equals("box-pure")) {
+            return boxFamily(chosen);
+        }
+        if (bounds != null) {
+            throw new IllegalArgumentException("--bounds is used by --method auto, box and box-pure, not by --method "
+                    + chosen);
+        }
         if (chosen.equals("anisotropic") || chosen.equals("folklore")) {
             return rescaled(AnisotropicMethod.fromId(chosen));
         }
@@ -141,8 +157,8 @@ final class MeanCommand implements Callable<Integer> {
             return bhs.run(main, input, budget.approxDp().epsilon(), delta, cluster);
         }
         if (!"clipped".equals(chosen)) {
-            throw new IllegalArgumentException("--method=" + method + " is not available; available: clipped, "
-                    + "anisotropic, folklore, coordinate, bhs");
+            throw new IllegalArgumentException("--method=" + method + " is not available; available: auto, box, "
+                    + "box-pure, clipped, anisotropic, folklore, coordinate, bhs");
         }
         if (clip == null) {
             throw new IllegalArgumentException("--method clipped needs --clip C (a public clipping radius > 0) or"
@@ -366,6 +382,107 @@ final class MeanCommand implements Callable<Integer> {
                     + input.getFileName() + " has " + data.dimension() + " columns");
         }
         return release(CoordinateWiseMean.of(v, data.size(), beta, budget.approxDp()), data);
+    }
+
+    /**
+     * {@code --method auto|box|box-pure} (issue 27): the box is parsed and the mechanism chosen from public facts
+     * (n, d, the bounds, the budget, a variance proxy if given) before any value is used; auto prints its choice and
+     * why.
+     */
+    private Integer boxFamily(String chosen) throws IOException {
+        if (bounds == null) {
+            throw new IllegalArgumentException("--method " + chosen + " needs --bounds LO:HI or --bounds FILE (public"
+                    + " per-column ranges)");
+        }
+        if (chosen.equals("box-pure") && budget.epsilon() == null) {
+            throw new IllegalArgumentException("--method box-pure takes --epsilon (a pure epsilon-DP guarantee), not"
+                    + " --rho");
+        }
+        BoxBounds box = BoxBounds.parse(bounds);
+        Map<String, Object> ctx = new LinkedHashMap<>();
+        ctx.put("input", input.toString());
+        if (cluster.active()) {
+            org.dpgauss.release.ReleaseContext context = main.releaseContext();
+            PrivateRelease r;
+            try (ClusterOptions.Table t = cluster.open(context, input)) {
+                if (t.rows.rows() > Integer.MAX_VALUE) {
+                    throw new IllegalArgumentException("the mechanisms state their parameters for at most 2^31-1 rows");
+                }
+                org.dpgauss.rows.RowSourceMechanism m = boxMechanism(chosen, box.forDimension(t.rows.cols()),
+                        (int) t.rows.rows(), ctx);
+                r = ClusterOptions.release(m, t, delta, context);
+            }
+            return ReleasePrinter.print(main, r, ctx);
+        }
+        Dataset data = Dataset.read(input);
+        org.dpgauss.rows.RowSourceMechanism m = boxMechanism(chosen, box.forDimension(data.dimension()), data.size(),
+                ctx);
+        PrivateRelease r = main.release(m, data, delta, main.releaseContext());
+        return ReleasePrinter.print(main, r, ctx);
+    }
+
+    /** The mechanism of {@code --method auto|box|box-pure} on public facts; auto records its choice in ctx. */
+    private org.dpgauss.rows.RowSourceMechanism boxMechanism(String chosen, double[][] b, int n,
+            Map<String, Object> ctx) {
+        org.dpgauss.privacy.Zcdp rho = budget.rho() != null ? org.dpgauss.privacy.Zcdp.of(budget.rho())
+                : org.dpgauss.privacy.ConversionPolicy.rhoFor(budget.epsilon(), delta);
+        if (chosen.equals("box")) {
+            return org.dpgauss.mean.BoxMean.gaussian(b[0], b[1], rho);
+        }
+        if (chosen.equals("box-pure")) {
+            return org.dpgauss.mean.BoxMean.pure(b[0], b[1], budget.epsilon());
+        }
+        if (budget.rho() != null) {
+            // under a zCDP budget the pure mechanism would run at epsilon = sqrt(2 rho), with (d+1)(d+2)/3 >= d times
+            // the Gaussian's squared error, and the ball is never better than the box: the choice needs no plan
+            ctx.put("method", "box");
+            ctx.put("methodReason", "--method auto under a zCDP budget (--rho): the Gaussian box mean has the smallest"
+                    + " predicted error (the pure L-infinity noise at epsilon = sqrt(2 rho) has (d+1)(d+2)/3 times the"
+                    + " squared error per unit of d, the ball never less than the box)");
+            return org.dpgauss.mean.BoxMean.gaussian(b[0], b[1], rho);
+        }
+        org.dpgauss.plan.PlanQuery.Builder qb = org.dpgauss.plan.PlanQuery.builder(org.dpgauss.plan.Family.MEAN, n,
+                b[0].length, ApproxDp.of(budget.epsilon(), delta)).bounds(b[0], b[1]);
+        if (variances != null) {
+            qb.variances(variances);
+        }
+        org.dpgauss.plan.Planner.Plan plan = org.dpgauss.plan.Planner.planMeanAuto(qb.build());
+        org.dpgauss.plan.PlannedMethod best = plan.recommended().orElseThrow(() -> new IllegalArgumentException(
+                "--method auto found no method that runs on these facts: " + plan.reason()));
+        StringBuilder others = new StringBuilder();
+        for (org.dpgauss.plan.PlannedMethod p : plan.methods()) {
+            if (p.applicable() && p.predicted().isPresent() && !p.method().equals(best.method())
+                    && isCandidate(p.method())) {
+                others.append(others.length() == 0 ? "" : ", ").append(p.method()).append(' ')
+                        .append(ReleasePrinter.fmt(p.predicted().get().expected()));
+            }
+        }
+        ctx.put("method", best.method());
+        ctx.put("methodReason", "--method auto chose " + best.method() + ": " + plan.reason() + "; predicted expected"
+                + " error " + ReleasePrinter.fmt(best.predicted().get().expected()) + (others.length() == 0 ? ""
+                : " (" + others + ")") + ", from n, d, the bounds and the budget only, before the data were used");
+        switch (best.method()) {
+            case "box":
+                return org.dpgauss.mean.BoxMean.gaussian(b[0], b[1], rho);
+            case "box-pure":
+                return org.dpgauss.mean.BoxMean.pure(b[0], b[1], budget.epsilon());
+            case "ball": {
+                double[][] ball = org.dpgauss.mean.BoxMean.ballOf(b);
+                return ClippedGaussianMean.of(ball[1][0], ball[0], rho);
+            }
+            case "anisotropic":
+            case "folklore":
+                return AnisotropicMethod.fromId(best.method()).estimator(ShapeMatrix.diagonal(variances), n, beta,
+                        ApproxDp.of(budget.epsilon(), delta));
+            case "coordinate":
+                return CoordinateWiseMean.of(variances, n, beta, ApproxDp.of(budget.epsilon(), delta));
+            default:
+                throw new IllegalStateException("--method auto: unexpected choice " + best.method());
+        }
+    }
+
+    private static boolean isCandidate(String method) {
+        return java.util.List.of("box", "box-pure", "ball", "anisotropic", "folklore", "coordinate").contains(method);
     }
 
     /** The one path of every method: {@link Releases#run} and the one renderer. */

@@ -50,6 +50,11 @@ final class PlanCommand implements Callable<Integer> {
                     + "the origin).")
     double[] centre;
 
+    @Option(names = "--bounds", paramLabel = "LO:HI|FILE",
+            description = "mean: public per-column ranges covering the rows (as mean --bounds); with them the "
+                    + "recommendation is the choice of mean --method auto.")
+    String bounds;
+
     @Option(names = "--row-bound", paramLabel = "L",
             description = "second-moment, project: a public bound on every row's L2 norm, if you know one.")
     Double rowBound;
@@ -67,7 +72,7 @@ final class PlanCommand implements Callable<Integer> {
     Integer rank;
 
     @Override
-    public Integer call() {
+    public Integer call() throws java.io.IOException {
         PlanQuery.Builder b = PlanQuery.builder(Family.fromId(family), n, d, ApproxDp.of(epsilon, delta));
         if (clip != null) {
             b.clipRadius(clip);
@@ -79,6 +84,10 @@ final class PlanCommand implements Callable<Integer> {
                 java.util.Arrays.fill(c, centre[0]);
             }
             b.centre(c);
+        }
+        if (bounds != null) {
+            double[][] lh = BoxBounds.parse(bounds).forDimension(d);
+            b.bounds(lh[0], lh[1]);
         }
         if (rowBound != null) {
             b.rowBound(rowBound);

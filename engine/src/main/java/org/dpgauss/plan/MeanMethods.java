@@ -45,6 +45,9 @@ final class MeanMethods implements MethodProvider {
     @Override
     public List<PlannedMethod> plan(PlanQuery q) {
         List<PlannedMethod> out = new ArrayList<>();
+        out.add(box(q, false));
+        out.add(box(q, true));
+        out.add(ball(q));
         out.add(clipped(q));
         out.add(clippedAuto(q));
         out.add(rescaled(q, AnisotropicMethod.ANISOTROPIC));
@@ -53,6 +56,73 @@ final class MeanMethods implements MethodProvider {
         out.add(unknownCovariance(q));
         out.add(bhs(q));
         return out;
+    }
+
+    /**
+     * The methods {@code mean --method auto} chooses among when public per-column bounds are given (issue 27): the
+     * box mean with either noise, the ball around the box, and the proxy-based anisotropic, folklore and
+     * coordinate-wise means; the planner recommends among these only when bounds are given.
+     */
+    static final List<String> AUTO_CANDIDATES = List.of("box", "box-pure", "ball", "anisotropic", "folklore",
+            "coordinate");
+
+    private static String boundsOption(PlanQuery q) {
+        return "--bounds BOUNDS";
+    }
+
+    /** The box mean: Gaussian noise per coordinate at the zCDP of the budget, or the pure-DP L-infinity noise. */
+    private static PlannedMethod box(PlanQuery q, boolean pure) {
+        String name = pure ? "box-pure" : "box";
+        String when = pure
+                ? "when public per-column ranges are known and d is small: pure epsilon-DP (delta = 0) with the"
+                        + " L-infinity mechanism, whose squared error grows like d^3/epsilon^2 (the Gaussian's like"
+                        + " d^2 log(1/delta)/epsilon^2): it wins below d of about 57 at (1, 1e-6) with equal widths"
+                : "when public per-column ranges are known: noise per coordinate proportional to the square root of"
+                        + " each width, never FAILs; at (epsilon, delta) it wins over the pure mechanism for larger d";
+        List<String> needs = List.of("public per-column ranges lo:hi covering the rows (--bounds)");
+        if (q.bounds().isEmpty()) {
+            return PlannedMethod.notApplicable(name, org.dpgauss.mean.BoxMean.ID, "needs public per-column ranges"
+                    + " (--bounds LO:HI or --bounds FILE)", 1, needs, when);
+        }
+        double[][] b = q.bounds().get();
+        org.dpgauss.mean.BoxMean m = pure ? org.dpgauss.mean.BoxMean.pure(b[0], b[1], q.budget().epsilon())
+                : org.dpgauss.mean.BoxMean.gaussian(b[0], b[1],
+                        ConversionPolicy.rhoFor(q.budget().epsilon(), q.budget().delta()));
+        Statement s = Planner.state(m, q.rows(), q.dimension(), q.budget().delta());
+        String cmd = String.format(Locale.ROOT, "dpgauss mean --method %s %s --epsilon %s --delta %s", name,
+                boundsOption(q), num(q.budget().epsilon()), num(q.budget().delta()));
+        return PlannedMethod.applicable(name, org.dpgauss.mean.BoxMean.ID, s.accuracy().orElse(null), 1,
+                List.of("public per-column ranges (given)"), cmd, when);
+    }
+
+    /** The clipped mean on the ball that holds the box: centre the box's centre, radius half its diagonal. */
+    private static PlannedMethod ball(PlanQuery q) {
+        String when = "the clipped mean on the smallest ball holding the box (centre the box's centre, radius half"
+                + " its diagonal): the same L2 sensitivity as the box, isotropic noise, never better than box";
+        List<String> needs = List.of("public per-column ranges (--bounds), turned into a ball");
+        if (q.bounds().isEmpty()) {
+            return PlannedMethod.notApplicable("ball", ClippedGaussianMean.ID, "needs public per-column ranges"
+                    + " (--bounds)", 1, needs, when);
+        }
+        double[][] ball = org.dpgauss.mean.BoxMean.ballOf(q.bounds().get());
+        double radius = ball[1][0];
+        Zcdp rho = ConversionPolicy.rhoFor(q.budget().epsilon(), q.budget().delta());
+        ClippedGaussianMean m = ClippedGaussianMean.of(radius, ball[0], rho);
+        Statement s = Planner.state(m, q.rows(), q.dimension(), q.budget().delta());
+        StringBuilder c = new StringBuilder();
+        for (int j = 0; j < ball[0].length; j++) {
+            c.append(j == 0 ? "" : ",").append(String.format(Locale.ROOT, "%.17g", ball[0][j]));
+        }
+        String cmd = String.format(Locale.ROOT, "dpgauss mean --method clipped --clip %.17g --centre %s --epsilon %s"
+                + " --delta %s", radius, c, num(q.budget().epsilon()), num(q.budget().delta()));
+        return PlannedMethod.applicable("ball", ClippedGaussianMean.ID, s.accuracy().orElse(null), 1,
+                List.of("public per-column ranges (given)"), cmd, when);
+    }
+
+    /** @return the methods {@code mean --method auto} chooses among ({@link #AUTO_CANDIDATES}), stated on q */
+    static List<PlannedMethod> planAuto(PlanQuery q) {
+        return List.of(box(q, false), box(q, true), ball(q), rescaled(q, AnisotropicMethod.ANISOTROPIC),
+                rescaled(q, AnisotropicMethod.FOLKLORE), coordinate(q));
     }
 
     /** The clipped mean with a private radius: needs no public bound; its error depends on the data's scale. */

@@ -25,6 +25,8 @@ public final class PlanQuery {
     private final Integer rank;
     private final double[][] covariance;
     private final Double minEigenvalue;
+    private final double[] lower;
+    private final double[] upper;
 
     private PlanQuery(Builder b) {
         this.covariance = b.covariance;
@@ -38,6 +40,13 @@ public final class PlanQuery {
         this.rowBound = b.rowBound;
         this.variances = b.variances;
         this.rank = b.rank;
+        this.lower = b.lower;
+        this.upper = b.upper;
+    }
+
+    /** @return public per-column ranges {lower, upper} (each of length d) covering the rows, if known (copies) */
+    public Optional<double[][]> bounds() {
+        return lower == null ? Optional.empty() : Optional.of(new double[][] {lower.clone(), upper.clone()});
     }
 
     /**
@@ -149,6 +158,8 @@ public final class PlanQuery {
         private Integer rank;
         private double[][] covariance;
         private Double minEigenvalue;
+        private double[] lower;
+        private double[] upper;
 
         private Builder(Family family, int rows, int dimension, ApproxDp budget) {
             this.family = Objects.requireNonNull(family, "family");
@@ -277,6 +288,26 @@ public final class PlanQuery {
                 throw new IllegalArgumentException("min eigenvalue bound " + l + " must be finite and > 0");
             }
             this.minEigenvalue = l;
+            return this;
+        }
+
+        /**
+         * @param lo public lower bounds per column (length d, finite)
+         * @param hi public upper bounds per column (length d, finite, above lo)
+         * @return this builder
+         */
+        public Builder bounds(double[] lo, double[] hi) {
+            if (lo.length != dimension || hi.length != dimension) {
+                throw new IllegalArgumentException("the bounds have " + lo.length + " and " + hi.length
+                        + " entries, d=" + dimension);
+            }
+            for (int j = 0; j < dimension; j++) {
+                if (!Double.isFinite(lo[j]) || !Double.isFinite(hi[j]) || !(lo[j] < hi[j])) {
+                    throw new IllegalArgumentException("the range of column " + (j + 1) + " must be finite with lo < hi");
+                }
+            }
+            this.lower = lo.clone();
+            this.upper = hi.clone();
             return this;
         }
 

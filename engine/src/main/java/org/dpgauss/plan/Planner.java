@@ -100,7 +100,11 @@ public final class Planner {
                 .forEach(m -> byMetric.merge(m.predicted().get().metric(), 1, Integer::sum));
         String metric = byMetric.entrySet().stream().reduce((a, b) -> b.getValue() > a.getValue() ? b : a)
                 .map(Map.Entry::getKey).orElse(null);
+        // with public per-column bounds, a mean is chosen among the methods that use them or a proxy (issue 27:
+        // mean --method auto runs exactly this choice)
+        boolean boxChoice = query.family() == Family.MEAN && query.bounds().isPresent();
         Optional<PlannedMethod> best = methods.stream().filter(PlannedMethod::applicable)
+                .filter(m -> !boxChoice || MeanMethods.AUTO_CANDIDATES.contains(m.method()))
                 .filter(m -> m.predicted().isPresent() && m.predicted().get().metric().equals(metric))
                 .min(Comparator.comparingDouble(m -> m.predicted().get().expected()));
         if (best.isEmpty()) {
@@ -115,11 +119,37 @@ public final class Planner {
         if (best.isPresent()) {
             PlannedMethod b = best.get();
             reason = "smallest predicted expected error (" + b.predicted().get().metric() + ") among the methods that"
-                    + " run on these facts" + (byMetric.size() > 1 ? " (methods stated in another metric are not"
+                    + " run on these facts" + (boxChoice ? " and that --method auto chooses among ("
+                    + String.join(", ", MeanMethods.AUTO_CANDIDATES) + ")" : "") + (byMetric.size() > 1 ? " (methods stated in another metric are not"
                     + " compared)" : "");
         } else {
             reason = "no method runs on these facts with a predicted error: see each method's reason and needs";
         }
+        return new Plan(query, methods, best.orElse(null), reason);
+    }
+
+    /**
+     * The choice of {@code mean --method auto} (issue 27): the plan of the mean family with public per-column
+     * bounds restricted to the methods auto chooses among (box, box-pure, ball, anisotropic, folklore, coordinate),
+     * with the same recommendation as {@link #plan} on the same query, without stating the other methods.
+     *
+     * @param query the public facts; family mean, with bounds
+     * @return the plan of the candidates and the recommendation
+     */
+    public static Plan planMeanAuto(PlanQuery query) {
+        Objects.requireNonNull(query, "query");
+        if (query.family() != Family.MEAN || query.bounds().isEmpty()) {
+            throw new IllegalArgumentException("mean --method auto needs the mean family and public bounds");
+        }
+        List<PlannedMethod> methods = MeanMethods.planAuto(query);
+        Optional<PlannedMethod> best = methods.stream().filter(PlannedMethod::applicable)
+                .filter(m -> m.predicted().isPresent() && m.predicted().get().metric().equals(
+                        org.dpgauss.mean.BoxMean.METRIC))
+                .min(Comparator.comparingDouble(m -> m.predicted().get().expected()));
+        String reason = best.isPresent() ? "smallest predicted expected error (" + org.dpgauss.mean.BoxMean.METRIC
+                + ") among the methods that run on these facts and that --method auto chooses among ("
+                + String.join(", ", MeanMethods.AUTO_CANDIDATES) + ")" : "no candidate of --method auto runs on these"
+                + " facts";
         return new Plan(query, methods, best.orElse(null), reason);
     }
 

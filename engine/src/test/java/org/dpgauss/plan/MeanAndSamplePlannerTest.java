@@ -66,7 +66,9 @@ class MeanAndSamplePlannerTest {
             assertTrue(u.reason().contains("n >= " + u.minimumRows().getAsLong()), u.reason());
         }
         assertTrue(m.get("coordinate").applicable() || m.get("coordinate").minimumRows().isPresent());
-        assertEquals(7, p.methods().size()); // clipped, clipped --clip auto, anisotropic, folklore, coordinate, unknown, bhs
+        // box, box-pure, ball (not run without --bounds), clipped, clipped --clip auto, anisotropic, folklore,
+        // coordinate, unknown, bhs
+        assertEquals(10, p.methods().size());
     }
 
     /** The unknown-covariance refusal: the planner prints the number (214,000 at d = 100, eps = 1, beta = 0.01). */

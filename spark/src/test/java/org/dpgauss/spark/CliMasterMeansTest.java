@@ -95,6 +95,20 @@ class CliMasterMeansTest {
         assertTrue(err.toString().contains("--method folklore needs --covariance FILE or --variances"), err.toString());
     }
 
+    /**
+     * {@code mean --bounds} (issue 27): the auto choice (made from n, d, the bounds and the budget) and the box
+     * mean's clamped exact sums on Spark print the release printed without it; rows outside the box are clamped.
+     */
+    @Test
+    void boxMeanWithAutoChoice() {
+        for (String method : new String[] {"auto", "box"}) {
+            List<String> command = List.of("mean", "--method", method, "--bounds", "-5:5", "--epsilon", "1");
+            String local = release("x.csv", command);
+            assertTrue(local.contains("\"status\":\"PASS\"") && local.contains("mean.box"), local);
+            assertEquals(local, parquet(command));
+        }
+    }
+
     /** {@code mean --method coordinate} (bin counts per coordinate, then exact sums of the clipped rows). */
     @Test
     void coordinateWiseMean() {
