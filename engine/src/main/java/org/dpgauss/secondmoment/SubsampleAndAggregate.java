@@ -267,7 +267,10 @@ public final class SubsampleAndAggregate implements SecondMomentMethod, RowSourc
         }
         int groups = n / m;
         StringBuilder notes = new StringBuilder("Algorithm 3 (subsample-and-aggregate, Lemma A.5): truncated Laplace"
-                + " test at (eps, delta) composed with the masking of Ashtiani-Liaw Lemma 3.6");
+                + " test at (eps, delta) composed with the masking of Ashtiani-Liaw Lemma 3.6; the truncated Laplace"
+                + " (by inversion) and the mask S (I + eta G)(I + eta G)^T S (G exact discrete Gaussian, S from the"
+                + " data) are computed in floating point: floating-point arithmetic is not covered"
+                + " (docs/design/floating-point-scope.md)");
         if (!conditionHolds) {
             notes.append(String.format(Locale.ROOT, "; NOT DP-certified: n=%d is below the %.3g rows Thm A.6 needs"
                     + " for privacy", n, minimumRowsForPrivacy(d)));
