@@ -69,8 +69,9 @@ public final class CholeskyResult {
     /** The lower-triangular factor (upper part zero). */
     public DMatrixRMaj lower() {
         if (lower == null) {
+            // the pivot's index, not its value: the matrix may be computed from private data (issue 24, item 2)
             throw new IllegalStateException("no Cholesky factor: the matrix is " + verdict
-                    + " (pivot " + failedPivot + " = " + pivotValue + ")");
+                    + " (pivot " + failedPivot + ")");
         }
         return lower;
     }

@@ -238,7 +238,8 @@ public final class CovarianceAwareMean implements org.dpgauss.rows.RowSourceMech
             why.add("n below the certified size (run with --uncertified)");
         }
         String notes = why.isEmpty() ? "BHS23 covariance-aware mean, stability facts S1-S3 with k raised per spec "
-                + "§2.3 (floating-point arithmetic is not covered)" : "UNCERTIFIED: " + String.join("; ", why);
+                + "§2.3 (floating-point arithmetic is not covered)" : "UNCERTIFIED: " + String.join("; ", why)
+                + "; floating-point arithmetic is not covered (docs/design/floating-point-scope.md)";
         return PtrSteps.guarantee(epsilon, delta, why.isEmpty(), notes);
     }
 

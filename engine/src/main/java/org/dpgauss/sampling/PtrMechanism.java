@@ -143,7 +143,8 @@ public enum PtrMechanism {
     public boolean test(int score, double epsilonPrime, double deltaPrime, RandomSource random) {
         Objects.requireNonNull(random, "random");
         if (score < 0) {
-            throw new IllegalArgumentException("score=" + score + " is negative: scores are counts in [0, k]");
+            // the score is private: never in the message (issue 24, item 2)
+            throw new IllegalArgumentException("a score is negative: scores are counts in [0, k]");
         }
         return !bernoulli(failProbability(score, epsilonPrime, deltaPrime), random);
     }

@@ -117,7 +117,8 @@ public final class UnboundedGaussianSampler implements org.dpgauss.rows.RowSourc
                 ? "certified recipe of spec §2.2 with the sound PTR of §3.6; release terms checked with explicit "
                         + "tail bounds (stability lemmas of BHS23 with k raised per §2.3; floating-point arithmetic "
                         + "is not covered)"
-                : "UNCERTIFIED: " + String.join("; ", why);
+                : "UNCERTIFIED: " + String.join("; ", why)
+                        + "; floating-point arithmetic is not covered (docs/design/floating-point-scope.md)";
         return PtrSteps.guarantee(p.epsilon(), p.delta(), certified, notes);
     }
 

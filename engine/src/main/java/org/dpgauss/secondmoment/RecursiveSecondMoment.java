@@ -508,15 +508,20 @@ public final class RecursiveSecondMoment implements SecondMomentMethod, RowSourc
         if (alg4 != null) {
             // Alg 4 sees rows bounded by R (§2.4): a row map, then its random groups as a selection of the rows
             double released = alg4.estimate(x.map(RowBounds.scaleAndClipMap(1.0, radius)), random);
-            if (Double.isNaN(released)) {
+            LevelSchedule valid = null;
+            if (!Double.isNaN(released)) {
+                try {
+                    valid = schedule(released / (1 + alpha), n, d); // §2.4 step 4 [proposal]: Sigma/lambda >= I
+                } catch (IllegalArgumentException e) {
+                    valid = null; // no valid schedule for the released lambda~: post-processing, FAIL
+                }
+            }
+            if (valid == null) {
+                failBranchWork(x, n, d, noise, engine);
                 return null;
             }
-            lambda = released / (1 + alpha); // §2.4 step 4 [proposal]: conservative, Sigma/lambda >= I
-            try {
-                schedule = schedule(lambda, n, d);
-            } catch (IllegalArgumentException e) {
-                return null; // no valid schedule for the released lambda~: post-processing, FAIL
-            }
+            lambda = released / (1 + alpha);
+            schedule = valid;
         } else {
             lambda = params.minEigenvalue();
             schedule = schedule(lambda, n, d);
@@ -527,6 +532,28 @@ public final class RecursiveSecondMoment implements SecondMomentMethod, RowSourc
         DMatrixRMaj out = recursion(x0, schedule, noise, engine, trace).copy();
         CommonOps_DDRM.scale(lambda * (1 - alpha), out); // Alg 1 step 5 and §2.4 step 7
         return out;
+    }
+
+    /**
+     * A FAIL of Algorithm 4 does the work of a PASS and discards it (release contract: mechanisms with a private
+     * test do the same work on both branches where they can; docs/design/fail-branch-work.md): the recursion runs
+     * at the public stand-in {@code lambda = R^2 / (1 + alpha)} (rows are clipped to R, so no eigenvalue of the
+     * second moment exceeds {@code R^2}). The work of a PASS depends on its released {@code lambda~} (the number of
+     * levels), so the two branches cost the same up to that public quantity, not exactly. Where the stand-in has no
+     * valid schedule the FAIL returns at once (nothing to imitate). Nothing of this run leaves: its noise draws come
+     * after the decision and its result and any exception are dropped.
+     */
+    private void failBranchWork(RowSource x, int n, int d, SymmetricNoise noise, ComputeEngine engine) {
+        double radius = params.radius();
+        double alpha = params.alpha();
+        double standIn = radius * radius / (1 + alpha);
+        try {
+            LevelSchedule schedule = schedule(standIn, n, d);
+            double scale = 1.0 / Math.sqrt(standIn * (1 - alpha));
+            recursion(x.map(RowBounds.scaleAndClipMap(scale, radius * scale)), schedule, noise, engine, null);
+        } catch (RuntimeException e) {
+            // discarded: the release is a FAIL whatever happens here
+        }
     }
 
     /** The secure grid release needs every Gram entry within 2^51 grid steps of 0 (public check). */

@@ -267,7 +267,10 @@ public final class SubsampleAndAggregate implements SecondMomentMethod, RowSourc
         }
         int groups = n / m;
         StringBuilder notes = new StringBuilder("Algorithm 3 (subsample-and-aggregate, Lemma A.5): truncated Laplace"
-                + " test at (eps, delta) composed with the masking of Ashtiani-Liaw Lemma 3.6");
+                + " test at (eps, delta) composed with the masking of Ashtiani-Liaw Lemma 3.6; the truncated Laplace"
+                + " (by inversion) and the mask S (I + eta G)(I + eta G)^T S (G exact discrete Gaussian, S from the"
+                + " data) are computed in floating point: floating-point arithmetic is not covered"
+                + " (docs/design/floating-point-scope.md)");
         if (!conditionHolds) {
             notes.append(String.format(Locale.ROOT, "; NOT DP-certified: n=%d is below the %.3g rows Thm A.6 needs"
                     + " for privacy", n, minimumRowsForPrivacy(d)));
@@ -400,9 +403,10 @@ public final class SubsampleAndAggregate implements SecondMomentMethod, RowSourc
         }
         bigQ /= groups;
         double noisyQ = bigQ + truncatedLaplace(2.0 / groups, epsilon, truncation(groups), random);
-        if (noisyQ < failThreshold(groups)) {
-            return null;
-        }
+        boolean pass = noisyQ >= failThreshold(groups);
+        // Steps 7-11 run on both branches and a FAIL discards their result (release contract: mechanisms with a
+        // private test do the same work on both branches where they can; docs/design/fail-branch-work.md).
+        // On a FAIL the weights may all be zero: the mask then runs on the zero matrix, the same operations.
         DMatrixRMaj hat = new DMatrixRMaj(d, d);
         double wSum = 0;
         for (int t = 0; t < groups; t++) {
@@ -412,11 +416,12 @@ public final class SubsampleAndAggregate implements SecondMomentMethod, RowSourc
                 wSum += w;
             }
         }
-        if (!(wSum > 0)) {
-            return null; // cannot happen after step 6 (then Q >= 0.8, spec §2.7 step 8); never divide by zero
+        if (wSum > 0) {
+            CommonOps_DDRM.scale(1 / wSum, hat);
         }
-        CommonOps_DDRM.scale(1 / wSum, hat);
-        return mask(hat, maskScale(d), random, engine);
+        DMatrixRMaj masked = mask(hat, maskScale(d), random, engine);
+        // wSum > 0 always holds after step 6 (then Q >= 0.8, spec §2.7 step 8); never release a zero division
+        return pass && wSum > 0 ? masked : null;
     }
 
     /** Steps 1-2: a uniformly random partition (Fisher-Yates) and the groups' second moments. */

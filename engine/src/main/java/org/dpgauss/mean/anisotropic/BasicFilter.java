@@ -32,7 +32,8 @@ public final class BasicFilter {
     public static long keepNumerator(int count, int n) {
         LambdaRule.checkRows(n);
         if (count < 1 || count > n) {
-            throw new IllegalArgumentException("neighbour count c=" + count + " is outside [1, n=" + n + "]: every row"
+            // the count is private: not in the message (issue 24, item 2)
+            throw new IllegalArgumentException("a neighbour count is outside [1, n=" + n + "]: every row"
                     + " is its own neighbour and there are n rows");
         }
         long z = 2L * count - n;

@@ -154,7 +154,8 @@ public final class Sparse {
         }
         for (int i = 0; i < counts.length; i++) {
             if (counts[i] < 0 || counts[i] >= (1L << 31)) {
-                throw new IllegalArgumentException("counts[" + i + "]=" + counts[i] + " must be in [0, 2^31):"
+                // the count is private: its index only (issue 24, item 2)
+                throw new IllegalArgumentException("counts[" + i + "] must be in [0, 2^31):"
                         + " queries are counts of records (sensitivity 1)");
             }
         }

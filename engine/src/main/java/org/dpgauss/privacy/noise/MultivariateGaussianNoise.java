@@ -84,8 +84,10 @@ public final class MultivariateGaussianNoise {
         for (int i = 0; i < d; i++) {
             for (int j = 0; j < i; j++) {
                 if (Math.abs(cov.get(i, j) - cov.get(j, i)) > 1e-12 * max) {
-                    throw new IllegalArgumentException("covariance is not symmetric: entry (" + i + "," + j + ")="
-                            + cov.get(i, j) + " but (" + j + "," + i + ")=" + cov.get(j, i));
+                    // entries and eigenvalues are not printed: the covariance can be computed from private data
+                    // (the NDIS mechanisms' A A^T; issue 24, item 2)
+                    throw new IllegalArgumentException("covariance is not symmetric: entries (" + i + "," + j
+                            + ") and (" + j + "," + i + ") differ beyond 1e-12 max|entry|");
                 }
             }
         }
@@ -110,9 +112,9 @@ public final class MultivariateGaussianNoise {
         for (int k = 0; k < d; k++) {
             double lambda = eig.getEigenvalue(k).getReal();
             if (lambda < -tolerance) {
-                throw new IllegalArgumentException("covariance is not positive semidefinite: it has the eigenvalue "
-                        + lambda + " < -" + tolerance + " (tolerance 1e-12 * d * max|entry|); a covariance cannot"
-                        + " give negative variance to any direction");
+                throw new IllegalArgumentException("covariance is not positive semidefinite: it has an eigenvalue"
+                        + " below -1e-12 * d * max|entry|; a covariance cannot give negative variance to any"
+                        + " direction");
             }
             double s = Math.sqrt(Math.max(0, lambda));
             DMatrixRMaj v = eig.getEigenVector(k);

@@ -75,17 +75,22 @@ public final class NoiseGrid {
      * @param value the query value, finite
      * @param grid the spacing, a power of two
      * @return the index
-     * @throws IllegalArgumentException if the value is not finite or more than 2^52 spacings from 0
+     * @throws IllegalArgumentException if the value is not finite or more than 2^52 spacings from 0; the message
+     *     names neither the value nor anything computed from it (it is the private query)
      */
     public static long index(double value, double grid) {
         checkGrid(grid);
         if (!Double.isFinite(value)) {
-            throw new IllegalArgumentException("query value=" + value + " is not finite: it cannot be released");
+            // the value is the private query: never in the message (issue 24, item 2)
+            throw new IllegalArgumentException("a query value is not finite: it cannot be released (bound the"
+                    + " query by a public rule, such as clipping, before noising it)");
         }
         double k = Math.rint(value / grid);
         if (Math.abs(k) > 0x1p52) {
-            throw new IllegalArgumentException("query value=" + value + " is " + k + " grid spacings of g=" + grid
-                    + " from 0, above 2^52: the released grid point would not be exact; centre the query first");
+            // neither the value, nor k, nor g (which with k gives the value) is printed: the query is private
+            throw new IllegalArgumentException("a query value is more than 2^52 grid spacings from 0: the released"
+                    + " grid point would not be exact; bound the query by a public rule (a public centre and radius)"
+                    + " checked before the data are read");
         }
         return (long) k;
     }

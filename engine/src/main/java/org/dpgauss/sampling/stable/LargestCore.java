@@ -167,7 +167,7 @@ public final class LargestCore {
         }
         for (int i = 0; i < d * d; i++) {
             if (!Double.isFinite(sigmaHat.data[i])) {
-                throw new IllegalArgumentException("Sigma-hat has a non-finite entry " + sigmaHat.data[i]);
+                throw new IllegalArgumentException("Sigma-hat has a non-finite entry"); // no value (issue 24)
             }
         }
         if (reference.length == 0) {
