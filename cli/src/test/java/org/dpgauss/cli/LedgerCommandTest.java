@@ -87,10 +87,10 @@ class LedgerCommandTest {
     void theComposedReleasesChargeTheLedgerToo() throws Exception {
         // pca, regress and covariance are private commands like mean: one charge each, replayed at no cost
         String[][] commands = {
-            {"pca", "--input", data.toString(), "--k", "1", "--radius", "4", "--rho", "0.02"},
+            {"pca", "--input", data.toString(), "--k", "1", "--radius", "4", "--rho", "0.002"},
             {"regress", "--input", data.toString(), "--target", "1", "--feature-bound", "3", "--target-bound", "2",
-                "--rho", "0.02"},
-            {"covariance", "--input", data.toString(), "--radius", "4", "--rho", "0.02"}};
+                "--rho", "0.002"},
+            {"covariance", "--input", data.toString(), "--radius", "4", "--rho", "0.002"}};
         for (String[] c : commands) {
             String[] args = java.util.Arrays.copyOf(c, c.length + 5);
             System.arraycopy(new String[] {"--ledger", ledger.toString(), "--dataset", "d", "--json"}, 0, args,
