@@ -89,9 +89,9 @@ final class MechanismCommand extends CommandGroup {
                     + "sum log(1+exp(-y x^T theta)) + (lambda/2)||theta||^2, computed by a fixed, public procedure "
                     + "(Newton with a certificate, else gradient descent) whose distance to the exact minimiser is "
                     + "covered by the noise (parameter residualBound); it never fails after reading the data.",
-                "Input: features then a label in {-1, +1} in the last column. Part of the mechanism (never an "
+                "Input: features then a label in {-1, +1} or {0, 1} in the last column. Part of the mechanism (never an "
                         + "error): a feature row above --row-bound is scaled onto the ball, a label is mapped to +1 if "
-                        + "positive, else -1, and of more than --max-rows records a secret uniformly random "
+                        + "positive, else -1 (so 0/1 labels map 0 -> -1, 1 -> +1), and of more than --max-rows records a secret uniformly random "
                         + "--max-rows are used. `dpgauss validate` reports such rows first (not private).",
                 "Guarantee: (epsilon, delta)-DP under add/remove-one-record neighbours for at most --max-rows records; "
                         + "for neighbours one of which has more, that of two add/remove steps, (2 epsilon, "
@@ -111,6 +111,12 @@ final class MechanismCommand extends CommandGroup {
         @Option(names = "--row-bound", required = true, paramLabel = "l", description = "Public bound l > 0 on ||x||.")
         double rowBound;
 
+        @Option(names = "--intercept", defaultValue = "0", paramLabel = "c",
+                description = "Public constant c >= 0 appended to every feature vector as an intercept column: theta "
+                        + "gets d + 1 entries (w, b), the model is x^T w + c b, and the sensitivity uses the bound "
+                        + "sqrt(l^2 + c^2). Default ${DEFAULT-VALUE}: no intercept. c = l is a good start.")
+        double intercept;
+
         @Mixin
         CalibrationOptions calibration;
 
@@ -129,7 +135,7 @@ final class MechanismCommand extends CommandGroup {
 
         private BayesianLogisticRegression.Builder builder(int d, Variant v) {
             return BayesianLogisticRegression.builder().dimension(d).lambda(lambda).rowBound(rowBound)
-                    .maxRows(calibration.maxRows).budget(calibration.budget()).bound(v);
+                    .maxRows(calibration.maxRows).budget(calibration.budget()).bound(v).intercept(intercept);
         }
     }
 

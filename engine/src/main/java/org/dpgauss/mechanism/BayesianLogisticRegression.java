@@ -88,7 +88,10 @@ import org.ejml.interfaces.linsol.LinearSolverDense;
  * <p><b>Input.</b> The dataset's rows are the d features followed by the label. The mechanism is defined on every
  * finite row: a feature vector longer than l is scaled onto the ball of radius l (a per-record map, so neighbours
  * stay neighbours; the one clipping routine {@link L2Clip}) and the label is {@code +1} if the last value is
- * positive, else {@code -1}. A dataset of more than N rows is reduced to a secret uniformly random N of them
+ * positive, else {@code -1} (a fixed public rule: 0/1 labels map 0 to -1 and 1 to +1). With an intercept
+ * ({@link Builder#intercept}), the public constant c is appended to every clipped feature vector, so the model rows
+ * have norm at most {@code sqrt(l^2 + c^2)}, the bound every formula above then uses with the model dimension d + 1
+ * (exactly the mechanism without intercept on the augmented data under that bound). A dataset of more than N rows is reduced to a secret uniformly random N of them
  * ({@code LabelledRows}: add/remove neighbours of at most N rows get the stated guarantee, a pair with a larger
  * neighbour that of two add/remove steps). No row is an error (issue 24, item 5); {@code dpgauss validate
  * --row-bound l --binary-labels --max-rows N} reports such rows, non-privately.
@@ -114,8 +117,16 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
 
     private static final double U = 0x1p-53;
 
+    /** The model's dimension: the features, plus one for the intercept column if there is one. */
     private final int dimension;
+    /** The number of feature columns d in the data (the label follows them). */
+    private final int features;
+    /** The public constant c of the intercept column, or 0 for none. */
+    private final double intercept;
+    /** The public bound on the feature vectors' norm. */
+    private final double featureBound;
     private final double lambda;
+    /** The public bound on the model rows' norm: {@code sqrt(l^2 + c^2)} with an intercept, else l. */
     private final double rowBound;
     private final int maxRows;
     private final ApproxDp budget;
@@ -125,8 +136,15 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
     private final double residualBound;
     private final NdisGaussianMechanism mechanism;
 
-    private BayesianLogisticRegression(int dimension, double lambda, double rowBound, int maxRows, ApproxDp budget,
-            Variant variant) {
+    private BayesianLogisticRegression(int features, double intercept, double lambda, double featureBound,
+            int maxRows, ApproxDp budget, Variant variant) {
+        this.features = features;
+        this.intercept = intercept;
+        this.featureBound = featureBound;
+        int dimension = features + (intercept > 0 ? 1 : 0);
+        // a feature vector clipped to l with the constant c appended has norm sqrt(||x||^2 + c^2) <= sqrt(l^2 + c^2);
+        // hypot is within an ulp of it, which the sensitivity's 1e-12 slack covers
+        double rowBound = intercept > 0 ? Math.hypot(featureBound, intercept) : featureBound;
         this.dimension = dimension;
         this.lambda = lambda;
         this.rowBound = rowBound;
@@ -202,7 +220,9 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
         return mechanism.guarantee("Bayesian logistic regression (spec ndis §6.6, Prop. 7) at a point within the public"
                 + " residual " + residualBound + " of the exact minimiser (Newton with a certificate, else a"
                 + " fixed-step gradient fallback), records with ||x|| <= l and y in {-1, +1} (features clipped to l,"
-                + " labels sign-mapped), at most " + maxRows + " rows; " + LabelledRows.note(maxRows));
+                + " labels sign-mapped: 0 -> -1)"
+                + (intercept > 0 ? ", the public constant c=" + intercept + " appended as an intercept column (model"
+                        + " rows of norm <= sqrt(l^2 + c^2) = " + rowBound + ")" : "") + ", at most " + maxRows + " rows; " + LabelledRows.note(maxRows));
     }
 
     @Override
@@ -212,14 +232,17 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
 
     @Override
     public Statement state(PublicContext context) {
-        if (context.dimension() != dimension + 1) {
+        if (context.dimension() != features + 1) {
             throw new IllegalArgumentException("the data have " + context.dimension() + " columns but the mechanism"
-                    + " was built for d=" + dimension + " features plus the label column (" + (dimension + 1) + ")");
+                    + " was built for d=" + features + " features plus the label column (" + (features + 1) + ")");
         }
         PublicParameters.Builder p = PublicParameters.builder()
-                .put("d", dimension)
+                .put("d", features)
+                .put("intercept", intercept)
+                .put("modelDimension", dimension)
                 .put("lambda", lambda)
-                .put("rowBound", rowBound)
+                .put("rowBound", featureBound)
+                .put("modelRowBound", rowBound)
                 .put("maxRows", maxRows)
                 .put("epsilon", budget.epsilon())
                 .put("delta", budget.delta())
@@ -259,7 +282,8 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
                 dimension, ACCURACY_PROBABILITY, "");
         double top = 1 / (lambda + maxRows * rowBound * rowBound / 4);
         return org.dpgauss.release.Accuracy.of(a.metric(), a.expected() + residualBound, a.bound() + residualBound,
-                ACCURACY_PROBABILITY, String.format(java.util.Locale.ROOT, "records with ||x|| <= l=%.4g and labels"
+                ACCURACY_PROBABILITY, String.format(java.util.Locale.ROOT, "model rows (features"
+                        + (intercept > 0 ? " and the intercept constant" : "") + ") with norm <= %.4g and labels"
                         + " +-1, at most N=%d rows; theta = theta^ + Z with ||theta^ - theta*|| <= r=%.3g and Z ~ N(0,"
                         + " Sigma + sigma* I), sigma*=%.4g the calibrated noise variance, Sigma <= I/lambda=%.4g (the"
                         + " statement takes Sigma at that bound, exact when the data add little curvature; with much"
@@ -281,18 +305,22 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
      * map; see the class comment).
      */
     double[][][] records(RowBlockMatrix m, RandomSource random) {
-        double clipTarget = L2Clip.safeTarget(rowBound, dimension);
+        double clipTarget = L2Clip.safeTarget(featureBound, features);
         int[] kept = LabelledRows.kept(m, maxRows, random);
         int n = kept.length;
         double[][] x = new double[n][dimension];
         double[] y = new double[n];
-        double[] row = new double[dimension + 1];
+        double[] row = new double[features + 1];
         for (int i = 0; i < n; i++) {
             m.copyRow(kept[i], row, 0);
             // the one scale-safe clipping routine: the norm compared with l, never squared (issue 24)
-            L2Clip.clip(row, 0, dimension, clipTarget); // true norm <= l whatever d (L2Clip.safeTarget)
-            System.arraycopy(row, 0, x[i], 0, dimension);
-            y[i] = row[dimension] > 0 ? 1 : -1;
+            L2Clip.clip(row, 0, features, clipTarget); // true norm <= l whatever d (L2Clip.safeTarget)
+            System.arraycopy(row, 0, x[i], 0, features);
+            if (intercept > 0) {
+                x[i][features] = intercept; // the public constant column: the model row's norm <= sqrt(l^2 + c^2)
+            }
+            // a fixed public rule: 0/1 labels map 0 -> -1 and 1 -> +1, -1/+1 labels are kept
+            y[i] = row[features] > 0 ? 1 : -1;
         }
         return new double[][][] {x, {y}};
     }
@@ -548,6 +576,7 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
         private Integer dimension;
         private Double lambda;
         private Double rowBound;
+        private double intercept;
 
         private Builder() {
         }
@@ -580,6 +609,21 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
         }
 
         /**
+         * An intercept: the public constant {@code c} appended to every feature vector, so the model is
+         * {@code x^T w + c b} and {@code theta = (w, b)} has d + 1 entries. The sensitivity then rests on the model
+         * rows' bound {@code sqrt(l^2 + c^2)}; {@code c = 0} (the default) means no intercept. A c of the order of
+         * l balances the intercept's prior {@code N(0, 1/lambda)} (on {@code b}, i.e. {@code c b} has spread
+         * {@code c/sqrt(lambda)}) against the extra noise.
+         *
+         * @param c the public constant, {@code c >= 0} (0: no intercept)
+         * @return this builder
+         */
+        public Builder intercept(double c) {
+            this.intercept = c;
+            return this;
+        }
+
+        /**
          * @return the calibrated mechanism
          * @throws IllegalArgumentException if a parameter is out of range
          * @throws IllegalStateException if a required parameter is missing
@@ -595,8 +639,16 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
             positive("lambda", lambda, "the regulariser makes L strongly convex and bounds the sensitivity l/lambda");
             positive("rowBound", rowBound, "the public bound l on ||x|| must be a positive norm");
             L2Clip.checkRadius("rowBound", rowBound);
+            if (!(intercept >= 0) || !Double.isFinite(intercept)) {
+                throw new IllegalArgumentException("intercept=" + intercept + " is outside [0, inf): the public"
+                        + " constant of the intercept column (0 for none)");
+            }
+            double model = intercept > 0 ? Math.hypot(rowBound, intercept) : rowBound;
+            if (intercept > 0) {
+                L2Clip.checkRadius("sqrt(rowBound^2 + intercept^2)", model);
+            }
             checkMaxRows("§6.6");
-            double m = smoothness(lambda, rowBound, maxRows);
+            double m = smoothness(lambda, model, maxRows);
             if (!(m < 1e300) || !(lambda / m > 0)) {
                 throw new IllegalArgumentException("lambda + maxRows * rowBound^2 / 4 = " + m + " with lambda=" + lambda
                         + ": the objective's curvature bounds must be finite and their ratio representable; rescale"
@@ -606,7 +658,7 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
                 throw new IllegalArgumentException("delta=" + budget.delta() + " is outside (0, 1): the NDIS bound"
                         + " needs delta > 0 (spec ndis §6.5.3)");
             }
-            return new BayesianLogisticRegression(dimension, lambda, rowBound, maxRows, budget, variant);
+            return new BayesianLogisticRegression(dimension, intercept, lambda, rowBound, maxRows, budget, variant);
         }
     }
 }

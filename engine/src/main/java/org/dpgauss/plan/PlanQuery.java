@@ -25,6 +25,8 @@ public final class PlanQuery {
     private final Integer rank;
     private final double[][] covariance;
     private final Double minEigenvalue;
+    private final Double lambda;
+    private final double intercept;
 
     private PlanQuery(Builder b) {
         this.covariance = b.covariance;
@@ -38,6 +40,8 @@ public final class PlanQuery {
         this.rowBound = b.rowBound;
         this.variances = b.variances;
         this.rank = b.rank;
+        this.lambda = b.lambda;
+        this.intercept = b.intercept;
     }
 
     /**
@@ -131,6 +135,16 @@ public final class PlanQuery {
         return minEigenvalue == null ? OptionalDouble.empty() : OptionalDouble.of(minEigenvalue);
     }
 
+    /** @return blr: the public regulariser lambda, if chosen */
+    public OptionalDouble lambda() {
+        return lambda == null ? OptionalDouble.empty() : OptionalDouble.of(lambda);
+    }
+
+    /** @return blr: the public intercept constant c (0: no intercept column) */
+    public double intercept() {
+        return intercept;
+    }
+
     /** Builds a query; validates ranges. */
     public static final class Builder {
         private final Family family;
@@ -144,6 +158,8 @@ public final class PlanQuery {
         private Integer rank;
         private double[][] covariance;
         private Double minEigenvalue;
+        private Double lambda;
+        private double intercept;
 
         private Builder(Family family, int rows, int dimension, ApproxDp budget) {
             this.family = Objects.requireNonNull(family, "family");
@@ -272,6 +288,30 @@ public final class PlanQuery {
                 throw new IllegalArgumentException("min eigenvalue bound " + l + " must be finite and > 0");
             }
             this.minEigenvalue = l;
+            return this;
+        }
+
+        /**
+         * @param value blr: the public regulariser lambda &gt; 0
+         * @return this builder
+         */
+        public Builder lambda(double value) {
+            if (!(value > 0) || Double.isInfinite(value)) {
+                throw new IllegalArgumentException("lambda " + value + " must be finite and > 0");
+            }
+            this.lambda = value;
+            return this;
+        }
+
+        /**
+         * @param c blr: the public intercept constant, {@code c >= 0} (0: no intercept column)
+         * @return this builder
+         */
+        public Builder intercept(double c) {
+            if (!(c >= 0) || Double.isInfinite(c)) {
+                throw new IllegalArgumentException("intercept " + c + " must be finite and >= 0");
+            }
+            this.intercept = c;
             return this;
         }
 
