@@ -117,6 +117,12 @@ final class MechanismCommand extends CommandGroup {
                         + "sqrt(l^2 + c^2). Default ${DEFAULT-VALUE}: no intercept. c = l is a good start.")
         double intercept;
 
+        @Option(names = "--output", defaultValue = "sample", paramLabel = "sample|point",
+                description = "sample (default): the posterior sample theta ~ N(theta^, Sigma + sigma* I) of spec "
+                        + "§6.6; point: the point estimate theta^ + N(0, s^2 I), s by the analytic Gaussian mechanism "
+                        + "at theta^'s L2 sensitivity l/lambda + 2r: less noise, the model to classify with.")
+        String output;
+
         @Mixin
         CalibrationOptions calibration;
 
@@ -135,7 +141,20 @@ final class MechanismCommand extends CommandGroup {
 
         private BayesianLogisticRegression.Builder builder(int d, Variant v) {
             return BayesianLogisticRegression.builder().dimension(d).lambda(lambda).rowBound(rowBound)
-                    .maxRows(calibration.maxRows).budget(calibration.budget()).bound(v).intercept(intercept);
+                    .maxRows(calibration.maxRows).budget(calibration.budget()).bound(v).intercept(intercept)
+                    .pointEstimate(pointOutput(output));
+        }
+    }
+
+    /** The blr {@code --output} choice: a public option, checked before the data are read. */
+    static boolean pointOutput(String output) {
+        switch (output.toLowerCase(Locale.ROOT)) {
+            case "sample":
+                return false;
+            case "point":
+                return true;
+            default:
+                throw new IllegalArgumentException("--output=" + output + " is not one of sample, point");
         }
     }
 

@@ -1,6 +1,7 @@
 package org.dpgauss.mechanism;
 
 import java.util.Objects;
+import org.dpgauss.calibration.AnalyticGaussian;
 import org.dpgauss.linalg.L2Clip;
 import org.dpgauss.linalg.Norms;
 import org.dpgauss.linalg.RowBlockMatrix;
@@ -11,6 +12,7 @@ import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.accounting.Release;
+import org.dpgauss.privacy.noise.MultivariateGaussianNoise;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.Outcome;
 import org.dpgauss.release.PrivateMechanism;
@@ -96,6 +98,14 @@ import org.ejml.interfaces.linsol.LinearSolverDense;
  * neighbour that of two add/remove steps). No row is an error (issue 24, item 5); {@code dpgauss validate
  * --row-bound l --binary-labels --max-rows N} reports such rows, non-privately.
  *
+ * <p><b>Point estimate (issue 29).</b> With {@link Builder#pointEstimate} the release is instead
+ * {@code theta^ + N(0, s^2 I)}: the computed point theta^ is within r of theta*, and theta* moves by at most
+ * {@code l/lambda} between add/remove neighbours (the first line of spec §6.6's "Why", Prop. 7's proof), so theta^
+ * has L2 sensitivity {@code l/lambda + 2r} and the Gaussian mechanism with s from the analytic calibration
+ * ({@link AnalyticGaussian}) is {@code (epsilon, delta)}-DP (output perturbation, Chaudhuri, Monteleoni and Sarwate
+ * 2011). It drops the Böhning covariance and with it the covariance-ratio term that forces sigma* up where lambda is
+ * large, so it is the model to classify with; the posterior sample remains the default (a sample, not an estimate).
+ *
  * <p>Under the release contract it releases {@code theta} (length d); it never FAILs. Build it with
  * {@link #builder()}. Immutable.
  */
@@ -135,9 +145,14 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
     private final double fallbackResidual;
     private final double residualBound;
     private final NdisGaussianMechanism mechanism;
+    /** Whether the release is the point estimate {@code theta^ + N(0, s^2 I)} rather than the posterior sample. */
+    private final boolean point;
+    /** The point estimate's noise standard deviation s (analytic Gaussian at sensitivity l/lambda + 2r), or NaN. */
+    private final double pointSigma;
 
     private BayesianLogisticRegression(int features, double intercept, double lambda, double featureBound,
-            int maxRows, ApproxDp budget, Variant variant) {
+            int maxRows, ApproxDp budget, Variant variant, boolean point) {
+        this.point = point;
         this.features = features;
         this.intercept = intercept;
         this.featureBound = featureBound;
@@ -171,6 +186,25 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
         this.residualBound = Math.max(residualTarget, fallbackResidual);
         this.mechanism = NdisGaussianMechanism.calibrate(budget.epsilon(), budget.delta(), dimension,
                 sensitivity(dimension, lambda, rowBound, maxRows, residualBound), variant);
+        // spec §6.6's "Why": ||theta^(D) - theta^(D')|| <= l/lambda for the exact minimisers, plus 2r for the
+        // computed points (class comment), so theta^ alone has that L2 sensitivity: the Gaussian mechanism
+        this.pointSigma = point ? AnalyticGaussian.sigma(budget.epsilon(), budget.delta(), pointSensitivity())
+                : Double.NaN;
+    }
+
+    /** The L2 sensitivity of the computed point theta^ under add/remove: {@code l/lambda + 2r} (with ulp slack). */
+    private double pointSensitivity() {
+        return rowBound * (1 + 1e-12) / lambda + 2 * residualBound;
+    }
+
+    /** @return whether this releases the point estimate (output perturbation) rather than the posterior sample */
+    public boolean isPointEstimate() {
+        return point;
+    }
+
+    /** @return the point estimate's noise standard deviation s, or NaN for the posterior sample */
+    public double pointSigma() {
+        return pointSigma;
     }
 
     /** @return a builder; every parameter but the bound is required */
@@ -217,6 +251,19 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
 
     /** @return the guarantee of one release, as the recipe certifies it */
     public PrivacyGuarantee guarantee() {
+        if (point) {
+            return PrivacyGuarantee.approxDp(NeighbouringRelation.ADD_REMOVE, budget, true, "point estimate of"
+                    + " Bayesian logistic regression by output perturbation: theta^ + N(0, s^2 I) with theta^ within"
+                    + " the public residual " + residualBound + " of the exact regularised minimiser, whose add/remove"
+                    + " L2 sensitivity is l/lambda (spec ndis §6.6, Prop. 7's proof), so l/lambda + 2r for theta^;"
+                    + " s=" + pointSigma + " by the analytic Gaussian mechanism (spec ndis §7 item 2); records with"
+                    + " ||x|| <= l and y in {-1, +1} (features clipped to l, labels sign-mapped: 0 -> -1)"
+                    + (intercept > 0 ? ", the public constant c=" + intercept + " appended as an intercept column"
+                            + " (model rows of norm <= sqrt(l^2 + c^2) = " + rowBound + ")" : "")
+                    + ", at most " + maxRows + " rows; " + LabelledRows.note(maxRows) + "; idealised real-arithmetic"
+                    + " Gaussian noise, floating-point effects of the noise not covered; running time is outside the"
+                    + " guarantee");
+        }
         return mechanism.guarantee("Bayesian logistic regression (spec ndis §6.6, Prop. 7) at a point within the public"
                 + " residual " + residualBound + " of the exact minimiser (Newton with a certificate, else a"
                 + " fixed-step gradient fallback), records with ||x|| <= l and y in {-1, +1} (features clipped to l,"
@@ -248,10 +295,17 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
                 .put("delta", budget.delta())
                 .put("residualBound", residualBound)
                 .put("newtonIterations", NEWTON_ITERATIONS)
-                .put("fallbackIterations", fallbackIterations);
-        mechanism.putParameters(p);
+                .put("fallbackIterations", fallbackIterations)
+                .put("output", point ? "point" : "sample");
+        if (point) {
+            p.put("sensitivity", pointSensitivity()).put("noiseSigma", pointSigma);
+        } else {
+            mechanism.putParameters(p);
+        }
         return Statement.builder(context, ID, guarantee())
-                .description("private Bayesian logistic regression sample, NDIS-calibrated Gaussian mechanism")
+                .description(point ? "private Bayesian logistic regression point estimate, Gaussian output"
+                        + " perturbation" : "private Bayesian logistic regression sample, NDIS-calibrated Gaussian"
+                        + " mechanism")
                 .parameters(p.build())
                 .accounting(Release.approxDp(ID, NeighbouringRelation.ADD_REMOVE, budget))
                 .accuracy(accuracy())
@@ -275,6 +329,17 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
      * @return the statement
      */
     public org.dpgauss.release.Accuracy accuracy() {
+        if (point) {
+            org.dpgauss.release.Accuracy a = org.dpgauss.release.Accuracy.isotropicGaussianL2("L2 distance of the"
+                    + " released theta to the posterior mode theta* = argmin L (the regularised logistic minimiser)",
+                    pointSigma, dimension, ACCURACY_PROBABILITY, "");
+            return org.dpgauss.release.Accuracy.of(a.metric(), a.expected() + residualBound,
+                    a.bound() + residualBound, ACCURACY_PROBABILITY, String.format(java.util.Locale.ROOT, "point"
+                            + " estimate theta = theta^ + Z, ||theta^ - theta*|| <= r=%.3g, Z ~ N(0, s^2 I) with"
+                            + " s=%.4g; exact up to r", residualBound, pointSigma))
+                    .alsoIn(String.format(java.util.Locale.ROOT, "sqrt(d/lambda) = %.4g (the L2 spread of the prior"
+                            + " N(0, I/lambda))", Math.sqrt(dimension / lambda)), Math.sqrt(dimension / lambda));
+        }
         double sigma2 = mechanism.variance();
         double scale = Math.sqrt(sigma2 + 1 / lambda);
         org.dpgauss.release.Accuracy a = org.dpgauss.release.Accuracy.isotropicGaussianL2("L2 distance of the"
@@ -339,6 +404,16 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
     /** One private posterior sample on clipped records; the computation behind {@link #compute}. */
     double[] release(double[][] x, double[] y, RandomSource random) {
         Objects.requireNonNull(random, "random source");
+        if (point) {
+            double[] theta = estimate(x, y);
+            DMatrixRMaj cov = CommonOps_DDRM.identity(dimension);
+            CommonOps_DDRM.scale(pointSigma * pointSigma, cov);
+            double[] z = MultivariateGaussianNoise.ofCovariance(cov, random).sample();
+            for (int i = 0; i < dimension; i++) {
+                theta[i] += z[i];
+            }
+            return theta;
+        }
         return mechanism.release(estimate(x, y), covariance(x), random);
     }
 
@@ -577,6 +652,7 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
         private Double lambda;
         private Double rowBound;
         private double intercept;
+        private boolean point;
 
         private Builder() {
         }
@@ -624,6 +700,20 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
         }
 
         /**
+         * Release the point estimate {@code theta^ + N(0, s^2 I)} (output perturbation: theta^'s L2 sensitivity is
+         * {@code l/lambda + 2r}, s by the analytic Gaussian mechanism) instead of the posterior sample
+         * {@code N(theta^, Sigma + sigma* I)}: the model to classify with, with less noise (no Böhning
+         * covariance, no covariance-ratio term).
+         *
+         * @param value true for the point estimate (default false: the posterior sample of spec §6.6)
+         * @return this builder
+         */
+        public Builder pointEstimate(boolean value) {
+            this.point = value;
+            return this;
+        }
+
+        /**
          * @return the calibrated mechanism
          * @throws IllegalArgumentException if a parameter is out of range
          * @throws IllegalStateException if a required parameter is missing
@@ -658,7 +748,8 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
                 throw new IllegalArgumentException("delta=" + budget.delta() + " is outside (0, 1): the NDIS bound"
                         + " needs delta > 0 (spec ndis §6.5.3)");
             }
-            return new BayesianLogisticRegression(dimension, intercept, lambda, rowBound, maxRows, budget, variant);
+            return new BayesianLogisticRegression(dimension, intercept, lambda, rowBound, maxRows, budget, variant,
+                    point);
         }
     }
 }

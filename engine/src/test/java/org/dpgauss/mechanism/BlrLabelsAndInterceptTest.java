@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import org.dpgauss.engine.CpuEngine;
@@ -120,5 +121,70 @@ class BlrLabelsAndInterceptTest {
                 () -> Releases.state(m, Dataset.of(new double[][] {{0, 0, 0, 0, 0, 1, 1}}), 1e-5));
         assertThrows(IllegalArgumentException.class, () -> builder(5, 1).intercept(-1).build());
         assertThrows(IllegalArgumentException.class, () -> builder(5, 1).intercept(Double.NaN).build());
+    }
+
+    @Test
+    void pointEstimateIsCalibratedAtTheMinimisersSensitivity() {
+        double l = 1;
+        double c = 0.7;
+        BayesianLogisticRegression m = builder(5, l).intercept(c).pointEstimate(true).build();
+        double sens = Math.hypot(l, c) * (1 + 1e-12) / 2 + 2 * m.residualBound(); // lambda = 2
+        assertEquals(org.dpgauss.calibration.AnalyticGaussian.sigma(1, 1e-5, sens), m.pointSigma(), 0.0);
+        Statement s = Releases.state(m, Dataset.of(new double[][] {{0, 0, 0, 0, 0, 1}}), 1e-5);
+        assertEquals(m.pointSigma(), s.parameters().number("noiseSigma"), 0.0);
+        assertEquals(sens, s.parameters().number("sensitivity"), 0.0);
+        assertEquals("point", s.parameters().toMap().get("output"));
+        assertFalse(s.parameters().has("noiseVariance"));
+    }
+
+    /**
+     * The point release is theta^ + N(0, s^2 I): over 400 seeds, each coordinate's deviation from theta^ has mean
+     * within 4.5 standard errors of 0 and sample variance within 25 % of s^2 (failure probability below 1e-4 per
+     * check, fixed seeds, so deterministic).
+     */
+    @Test
+    void pointReleaseIsTheEstimatePlusIsotropicNoise() {
+        BayesianLogisticRegression m = builder(5, 1).pointEstimate(true).build();
+        double[][] rows = withLabels01(pm1Rows());
+        double[][][] xy = m.records(org.dpgauss.linalg.RowBlockMatrix.of(rows), null);
+        double[] centre = m.estimate(xy[0], xy[1][0]);
+        int runs = 400;
+        double[] sum = new double[5];
+        double[] sq = new double[5];
+        for (int k = 0; k < runs; k++) {
+            double[] t = Releases.run(m, Dataset.of(rows), 1e-5, seeded(1000 + k)).vector("theta");
+            for (int j = 0; j < 5; j++) {
+                double z = t[j] - centre[j];
+                sum[j] += z;
+                sq[j] += z * z;
+            }
+        }
+        double s2 = m.pointSigma() * m.pointSigma();
+        for (int j = 0; j < 5; j++) {
+            double mean = sum[j] / runs;
+            assertTrue(Math.abs(mean) < 4.5 * Math.sqrt(s2 / runs), "coordinate " + j + " mean " + mean);
+            double var = sq[j] / runs - mean * mean;
+            assertTrue(Math.abs(var / s2 - 1) < 0.25, "coordinate " + j + " variance ratio " + var / s2);
+        }
+    }
+
+    @Test
+    void pointEstimateNeighboursMoveLessThanTheSensitivity() {
+        // a strongly informative added row: the computed points of the neighbours differ by at most l/lambda + 2r
+        BayesianLogisticRegression m = builder(5, 1).pointEstimate(true).build();
+        double[][] rows = withLabels01(pm1Rows());
+        double[][] bigger = Arrays.copyOf(rows, rows.length + 1);
+        bigger[rows.length] = new double[] {1, 0, 0, 0, 0, 0};
+        double[][][] a = m.records(org.dpgauss.linalg.RowBlockMatrix.of(rows), null);
+        double[][][] b = m.records(org.dpgauss.linalg.RowBlockMatrix.of(bigger), null);
+        double[] ta = m.estimate(a[0], a[1][0]);
+        double[] tb = m.estimate(b[0], b[1][0]);
+        double dist = 0;
+        for (int j = 0; j < 5; j++) {
+            dist += (ta[j] - tb[j]) * (ta[j] - tb[j]);
+        }
+        dist = Math.sqrt(dist);
+        assertTrue(dist > 0.01, "the added row moves the point: " + dist);
+        assertTrue(dist <= 1.0 / 2 + 2 * m.residualBound(), "moved " + dist);
     }
 }
