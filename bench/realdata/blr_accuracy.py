@@ -9,7 +9,9 @@ sign(x^T w + c b) (with --intercept c, theta = (w, b)). Prints, for each configu
 training and held-out accuracy over the seeds, and the non-private regularised minimiser's for reference.
 
 Usage: python3 blr_accuracy.py [SEEDS] [CONFIG...] with CONFIG = lambda:rowbound:intercept (intercept 0 = none);
-environment DPGAUSS (the launcher, default ../../dpgauss), EPS (default 1), DELTA (default 1e-5).
+environment DPGAUSS (the launcher, default ../../dpgauss), EPS (default 1), DELTA (default 1e-5), OUTPUT
+(sample or point: --output of mechanism blr), SCALING (zscore, the default: each column centred and divided by its
+spread, then by sqrt(d); or minmax: each column mapped to [-1, 1] by its range, then divided by sqrt(d)).
 """
 import json
 import os
@@ -32,6 +34,7 @@ raw = np.loadtxt(os.path.join(src, "breast_cancer.csv"), delimiter=",", skiprows
 x_raw, y01 = raw[:, :-1], raw[:, -1]
 d = x_raw.shape[1]
 scaling = os.environ.get("SCALING", "zscore")
+output = os.environ.get("OUTPUT", "sample")
 if scaling == "minmax":
     lo, hi = x_raw.min(axis=0), x_raw.max(axis=0)
     x = (2 * (x_raw - lo) / (hi - lo) - 1) / np.sqrt(d)  # |x_j| <= 1/sqrt(d): ||x|| <= 1
@@ -57,7 +60,7 @@ def accuracy(th, xs, ys, c):
     return float(np.mean((score > 0) == (ys > 0)))
 
 
-print(f"breast cancer n={len(x)} d={d} scaling={scaling} epsilon={eps} delta={delta} seeds={seeds}")
+print(f"breast cancer n={len(x)} d={d} scaling={scaling} output={output} epsilon={eps} delta={delta} seeds={seeds}")
 with tempfile.TemporaryDirectory() as tmp:
     for cfg in configs:
         lam, l, c = (float(v) for v in cfg.split(":"))
@@ -74,6 +77,8 @@ with tempfile.TemporaryDirectory() as tmp:
                    "--delta", repr(delta)]
             if c > 0:
                 cmd += ["--intercept", repr(c)]
+            if output != "sample":
+                cmd += ["--output", output]
             out = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
             th = np.array(out["theta"])
             npth = nonprivate(x[tr], y01[tr], lam, c)
