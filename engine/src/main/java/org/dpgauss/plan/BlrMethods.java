@@ -75,8 +75,8 @@ final class BlrMethods implements MethodProvider {
         String method = "blr";
         String when = "to fit a logistic-regression classifier: scale every feature to a public centre and spread"
                 + " (e.g. (x - centre) / spread / sqrt(d)) so typical rows have norm about 1, take --row-bound 1,"
-                + " add --intercept 1 only if the classes are unbalanced after centring, and use the released theta"
-                + " itself as the model (sign(x^T w + c b))";
+                + " add --intercept 1 only if the classes are unbalanced after centring, prefer --output point (the"
+                + " point estimate, less noise) and use the released theta itself as the model (sign(x^T w + c b))";
         List<String> needs = new ArrayList<>(List.of("--row-bound l: a public bound on the feature vectors' norm (longer"
                 + " ones are scaled onto it)", "n is --max-rows, a public maximum on the rows"));
         ApproxDp t = q.budget();
