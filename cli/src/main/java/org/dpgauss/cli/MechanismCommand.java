@@ -89,9 +89,9 @@ final class MechanismCommand extends CommandGroup {
                     + "sum log(1+exp(-y x^T theta)) + (lambda/2)||theta||^2, computed by a fixed, public procedure "
                     + "(Newton with a certificate, else gradient descent) whose distance to the exact minimiser is "
                     + "covered by the noise (parameter residualBound); it never fails after reading the data.",
-                "Input: features then a label in {-1, +1} in the last column. Part of the mechanism (never an "
+                "Input: features then a label in {-1, +1} or {0, 1} in the last column. Part of the mechanism (never an "
                         + "error): a feature row above --row-bound is scaled onto the ball, a label is mapped to +1 if "
-                        + "positive, else -1, and of more than --max-rows records a secret uniformly random "
+                        + "positive, else -1 (so 0/1 labels map 0 -> -1, 1 -> +1), and of more than --max-rows records a secret uniformly random "
                         + "--max-rows are used. `dpgauss validate` reports such rows first (not private).",
                 "Guarantee: (epsilon, delta)-DP under add/remove-one-record neighbours for at most --max-rows records; "
                         + "for neighbours one of which has more, that of two add/remove steps, (2 epsilon, "
@@ -114,6 +114,18 @@ final class MechanismCommand extends CommandGroup {
         @Option(names = "--row-bound", required = true, paramLabel = "l", description = "Public bound l > 0 on ||x||.")
         double rowBound;
 
+        @Option(names = "--intercept", defaultValue = "0", paramLabel = "c",
+                description = "Public constant c >= 0 appended to every feature vector as an intercept column: theta "
+                        + "gets d + 1 entries (w, b), the model is x^T w + c b, and the sensitivity uses the bound "
+                        + "sqrt(l^2 + c^2). Default ${DEFAULT-VALUE}: no intercept. c = l is a good start.")
+        double intercept;
+
+        @Option(names = "--output", defaultValue = "sample", paramLabel = "sample|point",
+                description = "sample (default): the posterior sample theta ~ N(theta^, Sigma + sigma* I) of spec "
+                        + "§6.6; point: the point estimate theta^ + N(0, s^2 I), s by the analytic Gaussian mechanism "
+                        + "at theta^'s L2 sensitivity l/lambda + 2r: less noise, the model to classify with.")
+        String output;
+
         @Mixin
         CalibrationOptions calibration;
 
@@ -132,7 +144,20 @@ final class MechanismCommand extends CommandGroup {
 
         private BayesianLogisticRegression.Builder builder(int d, Variant v) {
             return BayesianLogisticRegression.builder().dimension(d).lambda(lambda).rowBound(rowBound)
-                    .maxRows(calibration.maxRows).budget(calibration.budget()).bound(v);
+                    .maxRows(calibration.maxRows).budget(calibration.budget()).bound(v).intercept(intercept)
+                    .pointEstimate(pointOutput(output));
+        }
+    }
+
+    /** The blr {@code --output} choice: a public option, checked before the data are read. */
+    static boolean pointOutput(String output) {
+        switch (output.toLowerCase(Locale.ROOT)) {
+            case "sample":
+                return false;
+            case "point":
+                return true;
+            default:
+                throw new IllegalArgumentException("--output=" + output + " is not one of sample, point");
         }
     }
 

@@ -24,11 +24,12 @@ final class PlanCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 
-    @Parameters(index = "0", paramLabel = "FAMILY", description = "What to release: mean, second-moment, project or sample.")
+    @Parameters(index = "0", paramLabel = "FAMILY", description = "What to release: mean, second-moment, project, sample or blr.")
     String family;
 
     @Option(names = "--n", required = true, paramLabel = "N",
-            description = "The number of rows (public under replace-one; for project, a public upper bound).")
+            description = "The number of rows (public under replace-one; for project, a public upper bound; for blr, "
+                    + "--max-rows).")
     int n;
 
     @Option(names = "--d", required = true, paramLabel = "D", description = "The number of columns.")
@@ -56,7 +57,8 @@ final class PlanCommand implements Callable<Integer> {
     String bounds;
 
     @Option(names = "--row-bound", paramLabel = "L",
-            description = "second-moment, project: a public bound on every row's L2 norm, if you know one.")
+            description = "second-moment, project: a public bound on every row's L2 norm, if you know one; blr: the "
+                    + "bound on the feature vectors' norm (--row-bound of mechanism blr).")
     Double rowBound;
 
     @Option(names = "--min-eigenvalue", paramLabel = "L",
@@ -70,6 +72,14 @@ final class PlanCommand implements Callable<Integer> {
 
     @Option(names = "--rank", paramLabel = "R", description = "project: the projection rank r.")
     Integer rank;
+
+    @Option(names = "--lambda", paramLabel = "L",
+            description = "blr: the regulariser lambda (default: the planner recommends one from the other facts).")
+    Double lambda;
+
+    @Option(names = "--intercept", defaultValue = "0", paramLabel = "C",
+            description = "blr: the intercept constant c of mechanism blr --intercept (default: ${DEFAULT-VALUE}, none).")
+    double intercept;
 
     @Override
     public Integer call() throws java.io.IOException {
@@ -101,6 +111,10 @@ final class PlanCommand implements Callable<Integer> {
         if (rank != null) {
             b.rank(rank);
         }
+        if (lambda != null) {
+            b.lambda(lambda);
+        }
+        b.intercept(intercept);
         Planner.Plan plan = Planner.plan(b.build());
         PrintWriter out = main.spec.commandLine().getOut();
         if (main.json) {

@@ -41,6 +41,34 @@ class MechanismCommandTest {
     }
 
     @Test
+    void blrZeroOneLabelsInterceptAndPointOutput() throws Exception {
+        // issue 29: 0/1 labels release exactly what -1/+1 labels do; --intercept adds a coefficient; --output point
+        Path pm = csv("pm.csv", "0.5,0.1,1", "-0.3,0.2,-1", "0.7,-0.6,1", "-0.1,-0.9,-1", "0.2,0.2,1");
+        Path zo = csv("zo.csv", "0.5,0.1,1", "-0.3,0.2,0", "0.7,-0.6,1", "-0.1,-0.9,0", "0.2,0.2,1");
+        String[] common = {"--lambda", "2", "--row-bound", "1", "--max-rows", "100", "--epsilon", "1", "--delta",
+            "1e-5", "--json", "--insecure-seed", "9", "--intercept", "0.5", "--output", "point"};
+        MainTest.Run a = run(concat(new String[] {"mechanism", "blr", "--input", pm.toString()}, common));
+        MainTest.Run b = run(concat(new String[] {"mechanism", "blr", "--input", zo.toString()}, common));
+        assertEquals(0, a.code, a.err);
+        assertEquals(a.json().get("theta").toString(), b.json().get("theta").toString());
+        assertEquals(3, a.json().get("theta").size());
+        JsonNode p = a.json().get("parameters");
+        assertEquals("point", p.get("output").asText());
+        assertEquals(Math.hypot(1, 0.5), p.get("modelRowBound").asDouble(), 1e-15);
+        assertTrue(p.get("noiseSigma").asDouble() > 0);
+        MainTest.Run bad = run("mechanism", "blr", "--input", pm.toString(), "--lambda", "2", "--row-bound", "1",
+                "--max-rows", "100", "--epsilon", "1", "--delta", "1e-5", "--output", "mode");
+        assertTrue(bad.code != 0);
+        MainTest.Run plan = run("plan", "blr", "--n", "1000", "--d", "30", "--epsilon", "1", "--delta", "1e-5",
+                "--row-bound", "1", "--json");
+        assertEquals(0, plan.code, plan.err);
+        JsonNode m = plan.json().get("methods").get(0);
+        assertEquals("mechanism.blr", m.get("mechanism").asText());
+        assertTrue(m.get("command").asText().contains("--lambda 18"), m.toString());
+        assertTrue(m.get("predicted").get("expected").asDouble() > 0);
+    }
+
+    @Test
     void blrReleasesThetaWithTheContractJson() throws Exception {
         Path in = csv("blr.csv", "x1,x2,y", "0.5,0.1,1", "-0.3,0.2,-1", "0.7,-0.6,1", "-0.1,-0.9,-1", "0.2,0.2,1");
         MainTest.Run r = run("mechanism", "blr", "--input", in.toString(), "--lambda", "1",

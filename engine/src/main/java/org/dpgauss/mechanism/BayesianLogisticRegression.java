@@ -1,6 +1,7 @@
 package org.dpgauss.mechanism;
 
 import java.util.Objects;
+import org.dpgauss.calibration.AnalyticGaussian;
 import org.dpgauss.linalg.L2Clip;
 import org.dpgauss.linalg.Norms;
 import org.dpgauss.linalg.RowBlockMatrix;
@@ -11,6 +12,7 @@ import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.accounting.Release;
+import org.dpgauss.privacy.noise.MultivariateGaussianNoise;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.Outcome;
 import org.dpgauss.release.PrivateMechanism;
@@ -88,10 +90,21 @@ import org.ejml.interfaces.linsol.LinearSolverDense;
  * <p><b>Input.</b> The dataset's rows are the d features followed by the label. The mechanism is defined on every
  * finite row: a feature vector longer than l is scaled onto the ball of radius l (a per-record map, so neighbours
  * stay neighbours; the one clipping routine {@link L2Clip}) and the label is {@code +1} if the last value is
- * positive, else {@code -1}. A dataset of more than N rows is reduced to a secret uniformly random N of them
+ * positive, else {@code -1} (a fixed public rule: 0/1 labels map 0 to -1 and 1 to +1). With an intercept
+ * ({@link Builder#intercept}), the public constant c is appended to every clipped feature vector, so the model rows
+ * have norm at most {@code sqrt(l^2 + c^2)}, the bound every formula above then uses with the model dimension d + 1
+ * (exactly the mechanism without intercept on the augmented data under that bound). A dataset of more than N rows is reduced to a secret uniformly random N of them
  * ({@code LabelledRows}: add/remove neighbours of at most N rows get the stated guarantee, a pair with a larger
  * neighbour that of two add/remove steps). No row is an error (issue 24, item 5); {@code dpgauss validate
  * --row-bound l --binary-labels --max-rows N} reports such rows, non-privately.
+ *
+ * <p><b>Point estimate (issue 29).</b> With {@link Builder#pointEstimate} the release is instead
+ * {@code theta^ + N(0, s^2 I)}: the computed point theta^ is within r of theta*, and theta* moves by at most
+ * {@code l/lambda} between add/remove neighbours (the first line of spec §6.6's "Why", Prop. 7's proof), so theta^
+ * has L2 sensitivity {@code l/lambda + 2r} and the Gaussian mechanism with s from the analytic calibration
+ * ({@link AnalyticGaussian}) is {@code (epsilon, delta)}-DP (output perturbation, Chaudhuri, Monteleoni and Sarwate
+ * 2011). It drops the Böhning covariance and with it the covariance-ratio term that forces sigma* up where lambda is
+ * large, so it is the model to classify with; the posterior sample remains the default (a sample, not an estimate).
  *
  * <p>Under the release contract it releases {@code theta} (length d); it never FAILs. Build it with
  * {@link #builder()}. Immutable.
@@ -114,8 +127,16 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
 
     private static final double U = 0x1p-53;
 
+    /** The model's dimension: the features, plus one for the intercept column if there is one. */
     private final int dimension;
+    /** The number of feature columns d in the data (the label follows them). */
+    private final int features;
+    /** The public constant c of the intercept column, or 0 for none. */
+    private final double intercept;
+    /** The public bound on the feature vectors' norm. */
+    private final double featureBound;
     private final double lambda;
+    /** The public bound on the model rows' norm: {@code sqrt(l^2 + c^2)} with an intercept, else l. */
     private final double rowBound;
     private final int maxRows;
     private final ApproxDp budget;
@@ -124,9 +145,21 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
     private final double fallbackResidual;
     private final double residualBound;
     private final NdisGaussianMechanism mechanism;
+    /** Whether the release is the point estimate {@code theta^ + N(0, s^2 I)} rather than the posterior sample. */
+    private final boolean point;
+    /** The point estimate's noise standard deviation s (analytic Gaussian at sensitivity l/lambda + 2r), or NaN. */
+    private final double pointSigma;
 
-    private BayesianLogisticRegression(int dimension, double lambda, double rowBound, int maxRows, ApproxDp budget,
-            Variant variant) {
+    private BayesianLogisticRegression(int features, double intercept, double lambda, double featureBound,
+            int maxRows, ApproxDp budget, Variant variant, boolean point) {
+        this.point = point;
+        this.features = features;
+        this.intercept = intercept;
+        this.featureBound = featureBound;
+        int dimension = features + (intercept > 0 ? 1 : 0);
+        // a feature vector clipped to l with the constant c appended has norm sqrt(||x||^2 + c^2) <= sqrt(l^2 + c^2);
+        // hypot is within an ulp of it, which the sensitivity's 1e-12 slack covers
+        double rowBound = intercept > 0 ? Math.hypot(featureBound, intercept) : featureBound;
         this.dimension = dimension;
         this.lambda = lambda;
         this.rowBound = rowBound;
@@ -153,6 +186,25 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
         this.residualBound = Math.max(residualTarget, fallbackResidual);
         this.mechanism = NdisGaussianMechanism.calibrate(budget.epsilon(), budget.delta(), dimension,
                 sensitivity(dimension, lambda, rowBound, maxRows, residualBound), variant);
+        // spec §6.6's "Why": ||theta^(D) - theta^(D')|| <= l/lambda for the exact minimisers, plus 2r for the
+        // computed points (class comment), so theta^ alone has that L2 sensitivity: the Gaussian mechanism
+        this.pointSigma = point ? AnalyticGaussian.sigma(budget.epsilon(), budget.delta(), pointSensitivity())
+                : Double.NaN;
+    }
+
+    /** The L2 sensitivity of the computed point theta^ under add/remove: {@code l/lambda + 2r} (with ulp slack). */
+    private double pointSensitivity() {
+        return rowBound * (1 + 1e-12) / lambda + 2 * residualBound;
+    }
+
+    /** @return whether this releases the point estimate (output perturbation) rather than the posterior sample */
+    public boolean isPointEstimate() {
+        return point;
+    }
+
+    /** @return the point estimate's noise standard deviation s, or NaN for the posterior sample */
+    public double pointSigma() {
+        return pointSigma;
     }
 
     /** @return a builder; every parameter but the bound is required */
@@ -199,10 +251,25 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
 
     /** @return the guarantee of one release, as the recipe certifies it */
     public PrivacyGuarantee guarantee() {
+        if (point) {
+            return PrivacyGuarantee.approxDp(NeighbouringRelation.ADD_REMOVE, budget, true, "point estimate of"
+                    + " Bayesian logistic regression by output perturbation: theta^ + N(0, s^2 I) with theta^ within"
+                    + " the public residual " + residualBound + " of the exact regularised minimiser, whose add/remove"
+                    + " L2 sensitivity is l/lambda (spec ndis §6.6, Prop. 7's proof), so l/lambda + 2r for theta^;"
+                    + " s=" + pointSigma + " by the analytic Gaussian mechanism (spec ndis §7 item 2); records with"
+                    + " ||x|| <= l and y in {-1, +1} (features clipped to l, labels sign-mapped: 0 -> -1)"
+                    + (intercept > 0 ? ", the public constant c=" + intercept + " appended as an intercept column"
+                            + " (model rows of norm <= sqrt(l^2 + c^2) = " + rowBound + ")" : "")
+                    + ", at most " + maxRows + " rows; " + LabelledRows.note(maxRows) + "; idealised real-arithmetic"
+                    + " Gaussian noise, floating-point effects of the noise not covered; running time is outside the"
+                    + " guarantee");
+        }
         return mechanism.guarantee("Bayesian logistic regression (spec ndis §6.6, Prop. 7) at a point within the public"
                 + " residual " + residualBound + " of the exact minimiser (Newton with a certificate, else a"
                 + " fixed-step gradient fallback), records with ||x|| <= l and y in {-1, +1} (features clipped to l,"
-                + " labels sign-mapped), at most " + maxRows + " rows; " + LabelledRows.note(maxRows));
+                + " labels sign-mapped: 0 -> -1)"
+                + (intercept > 0 ? ", the public constant c=" + intercept + " appended as an intercept column (model"
+                        + " rows of norm <= sqrt(l^2 + c^2) = " + rowBound + ")" : "") + ", at most " + maxRows + " rows; " + LabelledRows.note(maxRows));
     }
 
     @Override
@@ -212,23 +279,33 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
 
     @Override
     public Statement state(PublicContext context) {
-        if (context.dimension() != dimension + 1) {
+        if (context.dimension() != features + 1) {
             throw new IllegalArgumentException("the data have " + context.dimension() + " columns but the mechanism"
-                    + " was built for d=" + dimension + " features plus the label column (" + (dimension + 1) + ")");
+                    + " was built for d=" + features + " features plus the label column (" + (features + 1) + ")");
         }
         PublicParameters.Builder p = PublicParameters.builder()
-                .put("d", dimension)
+                .put("d", features)
+                .put("intercept", intercept)
+                .put("modelDimension", dimension)
                 .put("lambda", lambda)
-                .put("rowBound", rowBound)
+                .put("rowBound", featureBound)
+                .put("modelRowBound", rowBound)
                 .put("maxRows", maxRows)
                 .put("epsilon", budget.epsilon())
                 .put("delta", budget.delta())
                 .put("residualBound", residualBound)
                 .put("newtonIterations", NEWTON_ITERATIONS)
-                .put("fallbackIterations", fallbackIterations);
-        mechanism.putParameters(p);
+                .put("fallbackIterations", fallbackIterations)
+                .put("output", point ? "point" : "sample");
+        if (point) {
+            p.put("sensitivity", pointSensitivity()).put("noiseSigma", pointSigma);
+        } else {
+            mechanism.putParameters(p);
+        }
         return Statement.builder(context, ID, guarantee())
-                .description("private Bayesian logistic regression sample, NDIS-calibrated Gaussian mechanism")
+                .description(point ? "private Bayesian logistic regression point estimate, Gaussian output"
+                        + " perturbation" : "private Bayesian logistic regression sample, NDIS-calibrated Gaussian"
+                        + " mechanism")
                 .parameters(p.build())
                 .accounting(Release.approxDp(ID, NeighbouringRelation.ADD_REMOVE, budget))
                 .accuracy(accuracy())
@@ -252,6 +329,17 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
      * @return the statement
      */
     public org.dpgauss.release.Accuracy accuracy() {
+        if (point) {
+            org.dpgauss.release.Accuracy a = org.dpgauss.release.Accuracy.isotropicGaussianL2("L2 distance of the"
+                    + " released theta to the posterior mode theta* = argmin L (the regularised logistic minimiser)",
+                    pointSigma, dimension, ACCURACY_PROBABILITY, "");
+            return org.dpgauss.release.Accuracy.of(a.metric(), a.expected() + residualBound,
+                    a.bound() + residualBound, ACCURACY_PROBABILITY, String.format(java.util.Locale.ROOT, "point"
+                            + " estimate theta = theta^ + Z, ||theta^ - theta*|| <= r=%.3g, Z ~ N(0, s^2 I) with"
+                            + " s=%.4g; exact up to r", residualBound, pointSigma))
+                    .alsoIn(String.format(java.util.Locale.ROOT, "sqrt(d/lambda) = %.4g (the L2 spread of the prior"
+                            + " N(0, I/lambda))", Math.sqrt(dimension / lambda)), Math.sqrt(dimension / lambda));
+        }
         double sigma2 = mechanism.variance();
         double scale = Math.sqrt(sigma2 + 1 / lambda);
         org.dpgauss.release.Accuracy a = org.dpgauss.release.Accuracy.isotropicGaussianL2("L2 distance of the"
@@ -259,7 +347,8 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
                 dimension, ACCURACY_PROBABILITY, "");
         double top = 1 / (lambda + maxRows * rowBound * rowBound / 4);
         return org.dpgauss.release.Accuracy.of(a.metric(), a.expected() + residualBound, a.bound() + residualBound,
-                ACCURACY_PROBABILITY, String.format(java.util.Locale.ROOT, "records with ||x|| <= l=%.4g and labels"
+                ACCURACY_PROBABILITY, String.format(java.util.Locale.ROOT, "model rows (features"
+                        + (intercept > 0 ? " and the intercept constant" : "") + ") with norm <= %.4g and labels"
                         + " +-1, at most N=%d rows; theta = theta^ + Z with ||theta^ - theta*|| <= r=%.3g and Z ~ N(0,"
                         + " Sigma + sigma* I), sigma*=%.4g the calibrated noise variance, Sigma <= I/lambda=%.4g (the"
                         + " statement takes Sigma at that bound, exact when the data add little curvature; with much"
@@ -281,18 +370,22 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
      * map; see the class comment).
      */
     double[][][] records(RowBlockMatrix m, RandomSource random) {
-        double clipTarget = L2Clip.safeTarget(rowBound, dimension);
+        double clipTarget = L2Clip.safeTarget(featureBound, features);
         int[] kept = LabelledRows.kept(m, maxRows, random);
         int n = kept.length;
         double[][] x = new double[n][dimension];
         double[] y = new double[n];
-        double[] row = new double[dimension + 1];
+        double[] row = new double[features + 1];
         for (int i = 0; i < n; i++) {
             m.copyRow(kept[i], row, 0);
             // the one scale-safe clipping routine: the norm compared with l, never squared (issue 24)
-            L2Clip.clip(row, 0, dimension, clipTarget); // true norm <= l whatever d (L2Clip.safeTarget)
-            System.arraycopy(row, 0, x[i], 0, dimension);
-            y[i] = row[dimension] > 0 ? 1 : -1;
+            L2Clip.clip(row, 0, features, clipTarget); // true norm <= l whatever d (L2Clip.safeTarget)
+            System.arraycopy(row, 0, x[i], 0, features);
+            if (intercept > 0) {
+                x[i][features] = intercept; // the public constant column: the model row's norm <= sqrt(l^2 + c^2)
+            }
+            // a fixed public rule: 0/1 labels map 0 -> -1 and 1 -> +1, -1/+1 labels are kept
+            y[i] = row[features] > 0 ? 1 : -1;
         }
         return new double[][][] {x, {y}};
     }
@@ -311,6 +404,16 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
     /** One private posterior sample on clipped records; the computation behind {@link #compute}. */
     double[] release(double[][] x, double[] y, RandomSource random) {
         Objects.requireNonNull(random, "random source");
+        if (point) {
+            double[] theta = estimate(x, y);
+            DMatrixRMaj cov = CommonOps_DDRM.identity(dimension);
+            CommonOps_DDRM.scale(pointSigma * pointSigma, cov);
+            double[] z = MultivariateGaussianNoise.ofCovariance(cov, random).sample();
+            for (int i = 0; i < dimension; i++) {
+                theta[i] += z[i];
+            }
+            return theta;
+        }
         return mechanism.release(estimate(x, y), covariance(x), random);
     }
 
@@ -548,6 +651,8 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
         private Integer dimension;
         private Double lambda;
         private Double rowBound;
+        private double intercept;
+        private boolean point;
 
         private Builder() {
         }
@@ -580,6 +685,35 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
         }
 
         /**
+         * An intercept: the public constant {@code c} appended to every feature vector, so the model is
+         * {@code x^T w + c b} and {@code theta = (w, b)} has d + 1 entries. The sensitivity then rests on the model
+         * rows' bound {@code sqrt(l^2 + c^2)}; {@code c = 0} (the default) means no intercept. A c of the order of
+         * l balances the intercept's prior {@code N(0, 1/lambda)} (on {@code b}, i.e. {@code c b} has spread
+         * {@code c/sqrt(lambda)}) against the extra noise.
+         *
+         * @param c the public constant, {@code c >= 0} (0: no intercept)
+         * @return this builder
+         */
+        public Builder intercept(double c) {
+            this.intercept = c;
+            return this;
+        }
+
+        /**
+         * Release the point estimate {@code theta^ + N(0, s^2 I)} (output perturbation: theta^'s L2 sensitivity is
+         * {@code l/lambda + 2r}, s by the analytic Gaussian mechanism) instead of the posterior sample
+         * {@code N(theta^, Sigma + sigma* I)}: the model to classify with, with less noise (no Böhning
+         * covariance, no covariance-ratio term).
+         *
+         * @param value true for the point estimate (default false: the posterior sample of spec §6.6)
+         * @return this builder
+         */
+        public Builder pointEstimate(boolean value) {
+            this.point = value;
+            return this;
+        }
+
+        /**
          * @return the calibrated mechanism
          * @throws IllegalArgumentException if a parameter is out of range
          * @throws IllegalStateException if a required parameter is missing
@@ -595,8 +729,16 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
             positive("lambda", lambda, "the regulariser makes L strongly convex and bounds the sensitivity l/lambda");
             positive("rowBound", rowBound, "the public bound l on ||x|| must be a positive norm");
             L2Clip.checkRadius("rowBound", rowBound);
+            if (!(intercept >= 0) || !Double.isFinite(intercept)) {
+                throw new IllegalArgumentException("intercept=" + intercept + " is outside [0, inf): the public"
+                        + " constant of the intercept column (0 for none)");
+            }
+            double model = intercept > 0 ? Math.hypot(rowBound, intercept) : rowBound;
+            if (intercept > 0) {
+                L2Clip.checkRadius("sqrt(rowBound^2 + intercept^2)", model);
+            }
             checkMaxRows("§6.6");
-            double m = smoothness(lambda, rowBound, maxRows);
+            double m = smoothness(lambda, model, maxRows);
             if (!(m < 1e300) || !(lambda / m > 0)) {
                 throw new IllegalArgumentException("lambda + maxRows * rowBound^2 / 4 = " + m + " with lambda=" + lambda
                         + ": the objective's curvature bounds must be finite and their ratio representable; rescale"
@@ -606,7 +748,8 @@ public final class BayesianLogisticRegression implements PrivateMechanism {
                 throw new IllegalArgumentException("delta=" + budget.delta() + " is outside (0, 1): the NDIS bound"
                         + " needs delta > 0 (spec ndis §6.5.3)");
             }
-            return new BayesianLogisticRegression(dimension, lambda, rowBound, maxRows, budget, variant);
+            return new BayesianLogisticRegression(dimension, intercept, lambda, rowBound, maxRows, budget, variant,
+                    point);
         }
     }
 }

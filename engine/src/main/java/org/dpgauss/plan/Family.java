@@ -9,7 +9,9 @@ public enum Family {
     /** A random projection: error of the Gram estimate relative to the Gram's spectral norm. */
     PROJECT("project"),
     /** A private sample from a Gaussian fitted to the data: Mahalanobis distance. */
-    SAMPLE("sample");
+    SAMPLE("sample"),
+    /** Bayesian logistic regression ({@code mechanism blr}): L2 distance of theta to the posterior mode. */
+    BLR("blr");
 
     private final String id;
 
@@ -33,6 +35,6 @@ public enum Family {
                 return f;
             }
         }
-        throw new IllegalArgumentException("'" + text + "' is not one of mean, second-moment, project, sample");
+        throw new IllegalArgumentException("'" + text + "' is not one of mean, second-moment, project, sample, blr");
     }
 }

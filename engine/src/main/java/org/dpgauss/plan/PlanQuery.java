@@ -27,6 +27,8 @@ public final class PlanQuery {
     private final Double minEigenvalue;
     private final double[] lower;
     private final double[] upper;
+    private final Double lambda;
+    private final double intercept;
 
     private PlanQuery(Builder b) {
         this.covariance = b.covariance;
@@ -40,6 +42,8 @@ public final class PlanQuery {
         this.rowBound = b.rowBound;
         this.variances = b.variances;
         this.rank = b.rank;
+        this.lambda = b.lambda;
+        this.intercept = b.intercept;
         this.lower = b.lower;
         this.upper = b.upper;
     }
@@ -145,6 +149,16 @@ public final class PlanQuery {
         return minEigenvalue == null ? OptionalDouble.empty() : OptionalDouble.of(minEigenvalue);
     }
 
+    /** @return blr: the public regulariser lambda, if chosen */
+    public OptionalDouble lambda() {
+        return lambda == null ? OptionalDouble.empty() : OptionalDouble.of(lambda);
+    }
+
+    /** @return blr: the public intercept constant c (0: no intercept column) */
+    public double intercept() {
+        return intercept;
+    }
+
     /** Builds a query; validates ranges. */
     public static final class Builder {
         private final Family family;
@@ -160,6 +174,8 @@ public final class PlanQuery {
         private Double minEigenvalue;
         private double[] lower;
         private double[] upper;
+        private Double lambda;
+        private double intercept;
 
         private Builder(Family family, int rows, int dimension, ApproxDp budget) {
             this.family = Objects.requireNonNull(family, "family");
@@ -308,6 +324,30 @@ public final class PlanQuery {
             }
             this.lower = lo.clone();
             this.upper = hi.clone();
+            return this;
+        }
+
+        /**
+         * @param value blr: the public regulariser lambda &gt; 0
+         * @return this builder
+         */
+        public Builder lambda(double value) {
+            if (!(value > 0) || Double.isInfinite(value)) {
+                throw new IllegalArgumentException("lambda " + value + " must be finite and > 0");
+            }
+            this.lambda = value;
+            return this;
+        }
+
+        /**
+         * @param c blr: the public intercept constant, {@code c >= 0} (0: no intercept column)
+         * @return this builder
+         */
+        public Builder intercept(double c) {
+            if (!(c >= 0) || Double.isInfinite(c)) {
+                throw new IllegalArgumentException("intercept " + c + " must be finite and >= 0");
+            }
+            this.intercept = c;
             return this;
         }
 

@@ -20,7 +20,7 @@ import org.dpgauss.release.Statement;
 public final class Planner {
 
     private static final List<MethodProvider> PROVIDERS = List.of(new MeanMethods(), new ProjectMethods(),
-            new SampleMethods(), new SecondMomentMethods());
+            new SampleMethods(), new SecondMomentMethods(), new BlrMethods());
 
     private Planner() {
     }
