@@ -6,11 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dpgauss.covariance.PrivateCovariance;
-import org.dpgauss.privacy.ConversionPolicy;
 import org.dpgauss.privacy.Zcdp;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.PrivateRelease;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -44,18 +42,8 @@ final class CovarianceCommand implements Callable<Integer> {
     @Option(names = "--input", required = true, paramLabel = "FILE", description = "Data file (.csv or .npy), n x d.")
     Path input;
 
-    @ArgGroup(exclusive = true, multiplicity = "1")
-    Budget budget;
-
-    static final class Budget {
-        @Option(names = "--rho", required = true, paramLabel = "RHO",
-                description = "Total zCDP budget rho > 0 (mean and second moment together).")
-        Double rho;
-
-        @Option(names = "--epsilon", required = true, paramLabel = "EPS",
-                description = "Target epsilon at --delta; rho is the largest whose conversion meets it.")
-        Double epsilon;
-    }
+    @picocli.CommandLine.Mixin
+    BudgetOptions budget = new BudgetOptions();
 
     @Option(names = "--radius", required = true, paramLabel = "R",
             description = "Public radius R > 0 around the centre: a row farther than R from the centre is pulled "
@@ -81,16 +69,13 @@ final class CovarianceCommand implements Callable<Integer> {
             description = "Share of rho spent on the mean, in [0.001, 0.999] (default: the planner's).")
     Double meanFraction;
 
-    @Option(names = "--delta", defaultValue = "1e-6",
-            description = "delta of the stated (epsilon, delta) guarantee, in (0, 1) (default: ${DEFAULT-VALUE}).")
-    double delta;
-
     @Option(names = "--psd", description = "Also release the PSD projection of the covariance (\"covariancePsd\").")
     boolean psd;
 
     @Override
     public Integer call() throws IOException {
-        Zcdp rho = budget.rho != null ? Zcdp.of(budget.rho) : ConversionPolicy.rhoFor(budget.epsilon, delta);
+        double delta = budget.delta();
+        Zcdp rho = budget.zcdp();
         PrivateCovariance.Builder b = PrivateCovariance.builder().budget(rho).radius(radius).method(method)
                 .minEigenvalue(minEigenvalue).meanFraction(meanFraction).psdProjection(psd);
         b.build(); // parameters validated before the data are read

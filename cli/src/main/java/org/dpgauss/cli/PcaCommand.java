@@ -8,7 +8,6 @@ import java.util.concurrent.Callable;
 import org.dpgauss.learn.PrivatePca;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.PrivateRelease;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -77,30 +76,13 @@ final class PcaCommand implements Callable<Integer> {
                     + "(the other methods use it only in their statements).")
     Double minEigenvalue;
 
-    @ArgGroup(exclusive = true, multiplicity = "1")
-    Budget budget;
-
-    /** The budget, in the style of {@code mean}: zCDP rho or a target epsilon at --delta. */
-    static final class Budget {
-        @Option(names = "--rho", required = true, description = "Total zCDP budget rho > 0.")
-        Double rho;
-
-        @Option(names = "--epsilon", required = true,
-                description = "Target epsilon; rho is the largest value whose conversion at --delta meets it.")
-        Double epsilon;
-    }
-
-    @Option(names = "--delta", defaultValue = "1e-6",
-            description = "delta of the stated (epsilon, delta) guarantee, in (0, 1) (default: ${DEFAULT-VALUE}).")
-    double delta;
+    @picocli.CommandLine.Mixin
+    BudgetOptions budget = new BudgetOptions();
 
     @Override
     public Integer call() throws IOException {
-        if (!(delta > 0 && delta < 1)) {
-            throw new IllegalArgumentException("--delta=" + delta + " must be in (0, 1)");
-        }
-        org.dpgauss.privacy.Zcdp rho = budget.rho != null ? org.dpgauss.privacy.Zcdp.of(budget.rho)
-                : org.dpgauss.privacy.ConversionPolicy.rhoFor(budget.epsilon, delta);
+        double delta = budget.delta();
+        org.dpgauss.privacy.Zcdp rho = budget.zcdp();
         boolean auto = "auto".equalsIgnoreCase(method.strip());
         PrivatePca.Builder b = PrivatePca.builder().k(k).radius(radius).budget(rho).meanShare(meanShare)
                 .method(auto ? "analyze-gauss" : method).minEigenvalue(minEigenvalue);
@@ -125,7 +107,7 @@ final class PcaCommand implements Callable<Integer> {
     /** The planner's second-moment method for the centred rows, among those PCA runs (else analyze-gauss). */
     private String plannedMethod(int n, int d, double rhoStep) {
         org.dpgauss.plan.PlanQuery.Builder q = org.dpgauss.plan.PlanQuery.builder(org.dpgauss.plan.Family.SECOND_MOMENT,
-                n, d, org.dpgauss.privacy.ConversionPolicy.toApproxDp(org.dpgauss.privacy.Zcdp.of(rhoStep), delta))
+                n, d, org.dpgauss.privacy.ConversionPolicy.toApproxDp(org.dpgauss.privacy.Zcdp.of(rhoStep), budget.delta()))
                 .rowBound(radius);
         if (minEigenvalue != null) {
             q.minEigenvalue(minEigenvalue);

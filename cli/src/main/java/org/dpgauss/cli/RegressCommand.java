@@ -14,7 +14,6 @@ import java.util.concurrent.Callable;
 import org.dpgauss.learn.PrivateLinearRegression;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.PrivateRelease;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -79,20 +78,13 @@ final class RegressCommand implements Callable<Integer> {
                     + "sqrt(2), so the noise is 2/3 as large.")
     boolean noIntercept;
 
-    @ArgGroup(exclusive = true, multiplicity = "1")
-    PcaCommand.Budget budget;
-
-    @Option(names = "--delta", defaultValue = "1e-6",
-            description = "delta of the stated (epsilon, delta) guarantee, in (0, 1) (default: ${DEFAULT-VALUE}).")
-    double delta;
+    @picocli.CommandLine.Mixin
+    BudgetOptions budget = new BudgetOptions();
 
     @Override
     public Integer call() throws IOException {
-        if (!(delta > 0 && delta < 1)) {
-            throw new IllegalArgumentException("--delta=" + delta + " must be in (0, 1)");
-        }
-        org.dpgauss.privacy.Zcdp rho = budget.rho != null ? org.dpgauss.privacy.Zcdp.of(budget.rho)
-                : org.dpgauss.privacy.ConversionPolicy.rhoFor(budget.epsilon, delta);
+        double delta = budget.delta();
+        org.dpgauss.privacy.Zcdp rho = budget.zcdp();
         int column = targetColumn(input, target);
         PrivateLinearRegression.Builder b = PrivateLinearRegression.builder().target(column)
                 .featureBound(featureBound).targetBound(targetBound).targetCentre(targetCentre)
