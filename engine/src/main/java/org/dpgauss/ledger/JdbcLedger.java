@@ -587,14 +587,16 @@ final class JdbcLedger implements Ledger {
      */
     private PrivacyAccountant replay(Row d, List<LedgerEntry> entries) {
         PrivacyAccountant acc = PrivacyAccountant.create(d.budget.relation(), d.budget.budget());
+        List<org.dpgauss.privacy.accounting.Release> costs = new ArrayList<>(entries.size());
         for (LedgerEntry e : entries) {
-            try {
-                acc.spend(e.cost());
-            } catch (BudgetExceededException x) {
-                throw new LedgerException("ledger " + location + ": the releases stored for dataset '"
-                        + d.budget.name() + "' do not fit its budget under this build's composition rule; no"
-                        + " further release is charged to it", x);
-            }
+            costs.add(e.cost());
+        }
+        try {
+            acc.restore(costs); // composed once: a charge costs O(history), not O(history^2)
+        } catch (BudgetExceededException x) {
+            throw new LedgerException("ledger " + location + ": the releases stored for dataset '"
+                    + d.budget.name() + "' do not fit its budget under this build's composition rule; no"
+                    + " further release is charged to it", x);
         }
         return acc;
     }

@@ -210,6 +210,43 @@ public final class PrivacyAccountant {
      * @throws IllegalArgumentException if its neighbouring relation differs from the accountant's
      */
     public synchronized AccountingReport preview(Release release) {
+        List<Release> with = new ArrayList<>(releases);
+        with.add(admissible(release));
+        return compose(with);
+    }
+
+    /**
+     * Records releases already charged elsewhere (a durable ledger's stored costs, in the order they were charged),
+     * composing once at the end instead of once per release. The result equals {@link #spend} called on each in
+     * turn: every rule this accountant applies is monotone in the list (a release that does not fit at its turn
+     * leaves the whole list over the budget or infeasible), so one check of the whole list refuses exactly what
+     * the per-release checks would.
+     *
+     * @param stored the releases in their order, not null
+     * @return the report including them
+     * @throws BudgetExceededException if together with those already recorded they do not fit; nothing is recorded
+     * @throws IllegalArgumentException if a release's neighbouring relation differs from the accountant's
+     */
+    public synchronized AccountingReport restore(List<Release> stored) {
+        if (stored.isEmpty()) {
+            return report();
+        }
+        List<Release> with = new ArrayList<>(releases);
+        for (Release r : stored) {
+            with.add(admissible(r));
+        }
+        AccountingReport after = compose(with);
+        ApproxDp total = after.spent();
+        if (!after.feasible() || total.epsilon() > budget.epsilon() || total.delta() > budget.delta()) {
+            throw new BudgetExceededException(stored.get(stored.size() - 1), report(), total, after.composition(),
+                    "the restored releases do not fit the budget under this composition rule");
+        }
+        releases.addAll(stored);
+        current = after;
+        return after;
+    }
+
+    private Release admissible(Release release) {
         Objects.requireNonNull(release, "release");
         if (release.relation() != relation) {
             throw new IllegalArgumentException("release '" + release.name() + "' is stated under "
@@ -223,9 +260,7 @@ public final class PrivacyAccountant {
                     + " for general privacy profiles is invalid); state it by its (eps, delta) or use"
                     + " forFixedSequence for parameters fixed in advance");
         }
-        List<Release> with = new ArrayList<>(releases);
-        with.add(release);
-        return compose(with);
+        return release;
     }
 
     /** @return the releases recorded so far and what they spend */

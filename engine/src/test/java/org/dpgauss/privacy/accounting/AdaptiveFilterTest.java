@@ -148,4 +148,35 @@ class AdaptiveFilterTest {
         PrivacyGuarantee g = PrivacyAccountant.composeSteps(R, steps, 2e-5, true, null);
         assertEquals(5.2981096617668815, g.approxDp().orElseThrow().epsilon(), 1e-12);
     }
+
+    /** The ledger's bulk replay: one composition of the stored list equals spending each in turn. */
+    @Test
+    void restoreEqualsSpendingEachInTurnAndRefusesWhatSpendWould() {
+        for (List<Release> stored : List.of(
+                List.of(Release.approxDp("a", R, ApproxDp.of(0.3, 1e-8)), Release.zcdp("b", R, Zcdp.of(0.05)),
+                        Release.gaussian("c", R, 2.0, 7.3), Release.approxDp("d", R, ApproxDp.of(0.1, 0))),
+                List.of(Release.zcdp("a", R, Zcdp.of(0.05)), Release.gaussian("b", R, 1.5, 6.0),
+                        Release.zcdp("c", R, Zcdp.of(0.1))))) {
+            PrivacyAccountant oneByOne = PrivacyAccountant.create(R, ApproxDp.of(4, 1e-6));
+            for (Release r : stored) {
+                oneByOne.spend(r);
+            }
+            PrivacyAccountant bulk = PrivacyAccountant.create(R, ApproxDp.of(4, 1e-6));
+            assertEquals(oneByOne.report().spent(), bulk.restore(stored).spent());
+            assertEquals(oneByOne.report().spent(), bulk.report().spent());
+            assertEquals(oneByOne.report().releases().size(), bulk.report().releases().size());
+        }
+        // a zCDP-first list with a later (eps, delta > 0) release: spend refuses it, so restore refuses the list
+        List<Release> infeasible = List.of(Release.zcdp("a", R, Zcdp.of(0.05)),
+                Release.approxDp("b", R, ApproxDp.of(0.1, 1e-9)));
+        PrivacyAccountant bulk = PrivacyAccountant.create(R, ApproxDp.of(4, 1e-6));
+        assertThrows(BudgetExceededException.class, () -> bulk.restore(infeasible));
+        assertEquals(0, bulk.report().releases().size(), "nothing is recorded");
+        List<Release> over = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            over.add(Release.approxDp("r" + i, R, ApproxDp.of(0.1, 0)));
+        }
+        assertThrows(BudgetExceededException.class, () -> PrivacyAccountant.create(R, ApproxDp.of(4, 1e-6))
+                .restore(over), "60 x 0.1 is over epsilon 4 by basic composition");
+    }
 }
