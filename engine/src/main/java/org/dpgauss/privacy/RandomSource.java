@@ -69,6 +69,17 @@ public interface RandomSource {
         return insecureSeedOrNull == null ? secure() : insecureSeeded(insecureSeedOrNull);
     }
 
+    /**
+     * A ChaCha20 keystream keyed with 256 bits drawn from {@code parent}: the fast stream for bulk draws (the
+     * sampler's Gaussians, the secret row order). Secure exactly when the parent is; the key is never exposed.
+     *
+     * @param parent the source of the key, not null
+     * @return a new keystream source (not thread-safe)
+     */
+    static RandomSource chaCha20KeyedFrom(RandomSource parent) {
+        return KeystreamSource.keyedFrom(parent);
+    }
+
     /** @return 64 uniformly random bits */
     long nextLong();
 

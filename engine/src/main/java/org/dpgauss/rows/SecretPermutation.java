@@ -1,10 +1,8 @@
 package org.dpgauss.rows;
 
-import java.util.Arrays;
 import java.util.Objects;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.RandomSource;
-import org.dpgauss.random.ChaCha20;
 
 /**
  * The secret, uniformly random order in which a mechanism that pairs, splits or groups rows by position reads them
@@ -48,7 +46,7 @@ public final class SecretPermutation {
         if (n < 1 || n > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("a row order is drawn for 1 to 2^31-1 rows, not " + n);
         }
-        RandomSource stream = keystream(random);
+        RandomSource stream = RandomSource.chaCha20KeyedFrom(random);
         int[] perm = new int[(int) n];
         for (int i = 0; i < perm.length; i++) {
             perm[i] = i;
@@ -84,43 +82,5 @@ public final class SecretPermutation {
     public static RowBlockMatrix apply(RowBlockMatrix x, RandomSource random) {
         Objects.requireNonNull(x, "x");
         return x.selectRows(draw(x.rows(), random));
-    }
-
-    /** A ChaCha20 keystream keyed with 256 bits from {@code parent}; secure exactly when the parent is. */
-    private static RandomSource keystream(RandomSource parent) {
-        int[] key = new int[8];
-        for (int i = 0; i < 8; i += 2) {
-            long v = parent.nextLong();
-            key[i] = (int) v;
-            key[i + 1] = (int) (v >>> 32);
-        }
-        ChaCha20 cipher = ChaCha20.withKey(key, 0);
-        Arrays.fill(key, 0);
-        return new RandomSource() {
-            private final int[] block = new int[ChaCha20.WORDS];
-            private long counter;
-            private int position = ChaCha20.WORDS;
-
-            @Override
-            public long nextLong() {
-                if (position > ChaCha20.WORDS - 2) {
-                    cipher.block(counter++, block);
-                    position = 0;
-                }
-                long hi = block[position++] & 0xFFFF_FFFFL;
-                long lo = block[position++] & 0xFFFF_FFFFL;
-                return (hi << 32) | lo;
-            }
-
-            @Override
-            public boolean isInsecure() {
-                return parent.isInsecure();
-            }
-
-            @Override
-            public String describe() {
-                return "ChaCha20 keystream keyed from " + parent.describe();
-            }
-        };
     }
 }

@@ -345,7 +345,7 @@ public final class CovarianceAwareMean implements org.dpgauss.rows.RowSourceMech
             StableRows.Mean mean = StableRows.stableMean(x, cov.sigmaHat(), reference, lambda0, k, engine);
             boolean passed = ptr.test(Math.max(cov.score(), mean.score()), epsilon / 3, delta / 6, random);
             double[] g = new double[(int) cov.m()];
-            SecureGaussianSampler.using(KeystreamSource.keyedFrom(random)).sample(g, 1.0);
+            SecureGaussianSampler.using(RandomSource.chaCha20KeyedFrom(random)).sample(g, 1.0);
             double[] wg = cov.combine(g);
             double[] muHat = mean.weightedMean();
             double c = noiseScale();
@@ -388,7 +388,7 @@ public final class CovarianceAwareMean implements org.dpgauss.rows.RowSourceMech
         StableMeanResult mean = StableMean.of(lambda0, k).apply(x, cov.sigmaHat(), reference, engine);
         boolean passed = ptr.test(Math.max(cov.score(), mean.score()), epsPtr, deltaPtr, random);
         double[] g = new double[cov.m()];
-        SecureGaussianSampler.using(KeystreamSource.keyedFrom(random)).sample(g, 1.0);
+        SecureGaussianSampler.using(RandomSource.chaCha20KeyedFrom(random)).sample(g, 1.0);
         double[] wg = cov.combine(g); // W g ~ N(0, Sigma^)
         double[] muHat = mean.weightedMean(x);
         double c = noiseScale();

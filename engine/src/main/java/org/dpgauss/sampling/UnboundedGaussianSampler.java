@@ -48,7 +48,7 @@ import org.ejml.data.DMatrixRMaj;
  * <p><b>Randomness</b> (all from the {@link RandomSource}, {@code SecureRandom} by default, drawn independently of
  * the data): R by Floyd's algorithm with exact {@link RandomSource#nextInt(int)} draws; the PTR coin as an exact
  * Bernoulli ({@link PtrMechanism}); {@code z = G/||G||} with G from {@link SecureGaussianSampler} at
- * {@code sigma = 1}, fed by a ChaCha20 keystream keyed with 256 bits from the source ({@link KeystreamSource}; 4-5
+ * {@code sigma = 1}, fed by a ChaCha20 keystream keyed with 256 bits from the source ({@link RandomSource#chaCha20KeyedFrom}; 4-5
  * times faster than reading SecureRandom for each of the n2 draws): exact discrete Gaussians with parameter
  * {@code 2^20} on the grid {@code 2^-20}, drawn in integer arithmetic (CKS20), so G differs from {@code N(0, I)} only by a discretisation far below {@code 1e-6}
  * per coordinate, and its direction is uniform on the sphere up to that. The final combination is floating point,
@@ -355,11 +355,11 @@ public final class UnboundedGaussianSampler implements org.dpgauss.rows.RowSourc
 
     /**
      * {@code z = G/||G||} with G of n independent secure Gaussian draws (see the class comment), from a ChaCha20
-     * keystream keyed by {@code random} ({@link KeystreamSource}); redrawn in the (impossible in practice) case
+     * keystream keyed by {@code random} ({@link RandomSource#chaCha20KeyedFrom}); redrawn in the (impossible in practice) case
      * {@code G = 0}.
      */
     static double[] uniformOnSphere(int n, RandomSource random) {
-        SecureGaussianSampler s = SecureGaussianSampler.using(KeystreamSource.keyedFrom(random));
+        SecureGaussianSampler s = SecureGaussianSampler.using(RandomSource.chaCha20KeyedFrom(random));
         double[] g = new double[n];
         double norm;
         do {

@@ -1,11 +1,10 @@
-package org.dpgauss.sampling;
+package org.dpgauss.privacy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.random.ChaCha20;
 import org.junit.jupiter.api.Test;
 
