@@ -5,15 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
-import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
-import org.dpgauss.engine.ComputeEngine;
-import org.dpgauss.engine.CpuEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.RandomSource;
+import org.dpgauss.testing.CountingEngine;
 import org.junit.jupiter.api.Test;
 import org.dpgauss.testing.GaussianTestData;
 
@@ -23,22 +18,6 @@ import org.dpgauss.testing.GaussianTestData;
  * StableCov and StableMean both reach the engine on both branches.
  */
 class FailDoesTheSameWorkTest {
-
-    /** A CPU engine that counts the calls of each primitive. */
-    static final class Counting {
-        final Map<String, Integer> calls = new TreeMap<>();
-        final ComputeEngine engine = (ComputeEngine) Proxy.newProxyInstance(ComputeEngine.class.getClassLoader(),
-                new Class<?>[] {ComputeEngine.class}, (proxy, method, args) -> {
-                    if (!method.getName().equals("name") && !method.getName().equals("description")) {
-                        calls.merge(method.getName(), 1, Integer::sum);
-                    }
-                    try {
-                        return method.invoke(CpuEngine.instance(), args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-    }
 
     /** Every pair difference is 0: Sigma^ singular, Score1 = k, FAIL with certainty before the old StableMean. */
     static RowBlockMatrix constant(int n) {
@@ -52,12 +31,12 @@ class FailDoesTheSameWorkTest {
     @Test
     void samplerRunsStableMeanOnACertainFail() {
         UnboundedGaussianSampler s = UnboundedGaussianSampler.of(UnboundedGaussianSamplerTest.small());
-        Counting fail = new Counting();
+        CountingEngine fail = new CountingEngine();
         UnboundedGaussianSampler.Trace tf = s.run(constant(1700), fail.engine, RandomSource.insecureSeeded(1));
         assertTrue(tf.release.isEmpty());
         assertEquals(s.parameters().k(), tf.score1, "Score1 alone decides this FAIL");
         assertTrue(tf.score2 >= 0, "StableMean ran on the FAIL branch");
-        Counting pass = new Counting();
+        CountingEngine pass = new CountingEngine();
         RowBlockMatrix gaussian = GaussianTestData.correlated(1700, UnboundedGaussianSamplerTest.MU,
                 UnboundedGaussianSamplerTest.L, new SplittableRandom(1));
         UnboundedGaussianSampler.Trace tp = s.run(gaussian, pass.engine, RandomSource.insecureSeeded(2));
@@ -70,7 +49,7 @@ class FailDoesTheSameWorkTest {
      * PASS branch. (StableCov's peeling is data-dependent in length by nature: timing side channels in general are
      * outside the guarantee, and the guarantee's notes say so.)
      */
-    static void assertStableMeanRanAlike(Counting pass, Counting fail) {
+    static void assertStableMeanRanAlike(CountingEngine pass, CountingEngine fail) {
         for (String primitive : new String[] {"whiten", "largestReferenceDistances"}) {
             assertTrue(pass.calls.getOrDefault(primitive, 0) > 0, primitive + " on PASS: " + pass.calls);
             assertEquals(pass.calls.get(primitive), fail.calls.get(primitive), primitive + ": PASS " + pass.calls
@@ -83,9 +62,9 @@ class FailDoesTheSameWorkTest {
     @Test
     void covarianceAwareMeanRunsStableMeanOnACertainFail() {
         CovarianceAwareMean m = CovarianceAwareMean.of(4000, 3, ApproxDp.of(1, 0.1), 0.05, Double.NaN, PtrMechanism.SOUND, true);
-        Counting fail = new Counting();
+        CountingEngine fail = new CountingEngine();
         assertTrue(m.estimate(constant(4000), fail.engine, RandomSource.insecureSeeded(1)).isEmpty());
-        Counting pass = new Counting();
+        CountingEngine pass = new CountingEngine();
         RowBlockMatrix gaussian = GaussianTestData.correlated(4000, UnboundedGaussianSamplerTest.MU,
                 UnboundedGaussianSamplerTest.L, new SplittableRandom(3));
         assertFalse(m.estimate(gaussian, pass.engine, RandomSource.insecureSeeded(2)).isEmpty());

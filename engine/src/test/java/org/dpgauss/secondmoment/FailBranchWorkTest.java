@@ -4,18 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
-import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
-import org.dpgauss.engine.ComputeEngine;
-import org.dpgauss.engine.CpuEngine;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.Zcdp;
 import org.dpgauss.testing.GaussianTestData;
+import org.dpgauss.testing.CountingEngine;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,40 +23,20 @@ import org.junit.jupiter.api.Test;
  */
 class FailBranchWorkTest {
 
-    /** A CPU engine that counts the calls of each primitive. */
-    static final class Counting {
-        final Map<String, Integer> calls = new TreeMap<>();
-        final ComputeEngine engine = (ComputeEngine) Proxy.newProxyInstance(ComputeEngine.class.getClassLoader(),
-                new Class<?>[] {ComputeEngine.class}, (proxy, method, args) -> {
-                    if (!method.getName().equals("name") && !method.getName().equals("description")) {
-                        calls.merge(method.getName(), 1, Integer::sum);
-                    }
-                    try {
-                        return method.invoke(CpuEngine.instance(), args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-
-        int count(String primitive) {
-            return calls.getOrDefault(primitive, 0);
-        }
-    }
-
     @Test
     void subsampleAndAggregateMasksOnACertainFail() {
         // m = 2 < d = 3: every group second moment is singular, every q_t = 0 and the FAIL is certain (spec §2.7);
         // the PASS regime is SubsampleAndAggregateTest's (T = 100 agreeing groups, eps = 5)
         SubsampleAndAggregate failing = SubsampleAndAggregate.builder().groupSize(2).alpha(0.5).xi(0.1)
                 .stepBudget(ApproxDp.of(5, 1e-6)).allowUncertified(true).build();
-        Counting fail = new Counting();
+        CountingEngine fail = new CountingEngine();
         SecondMomentEstimate f = SecondMomentEstimate.run(failing,
                 GaussianTestData.centred(1000, new double[] {1, 1, 1}, 2), RandomSource.insecureSeeded(3),
                 fail.engine);
         assertFalse(f.passed());
         SubsampleAndAggregate passing = SubsampleAndAggregate.builder().groupSize(400).alpha(0.5).xi(0.1)
                 .stepBudget(ApproxDp.of(5, 1e-6)).allowUncertified(true).build();
-        Counting pass = new Counting();
+        CountingEngine pass = new CountingEngine();
         SecondMomentEstimate p = SecondMomentEstimate.run(passing,
                 GaussianTestData.centred(40_000, new double[] {4, 1, 0.01}, 21), RandomSource.insecureSeeded(4),
                 pass.engine);
@@ -82,11 +57,11 @@ class FailBranchWorkTest {
         }
         RecursiveSecondMoment m = RecursiveSecondMoment.fromParams(
                 SecondMomentParams.builder().budget(Zcdp.of(1)).radius(5).lambdaBudget(1.0, null).build());
-        Counting fail = new Counting();
+        CountingEngine fail = new CountingEngine();
         SecondMomentEstimate f = SecondMomentEstimate.run(m, RowBlockMatrix.of(a), RandomSource.insecureSeeded(2),
                 fail.engine);
         assertFalse(f.passed());
-        Counting pass = new Counting();
+        CountingEngine pass = new CountingEngine();
         SecondMomentEstimate p = SecondMomentEstimate.run(m,
                 GaussianTestData.centred(2000, new double[] {1, 0.8, 0.6}, 5), RandomSource.insecureSeeded(2),
                 pass.engine);
