@@ -72,6 +72,10 @@ import org.ejml.data.DMatrixRMaj;
  * <p>Under the release contract it releases {@code covariance} (d x d, symmetric, possibly indefinite),
  * {@code mean} (length d) and, when asked, {@code covariancePsd} (the PSD projection, post-processing). It FAILs
  * only where the second-moment part FAILs (see its fail meaning). Immutable; build it with {@link #builder()}.
+ *
+ * <p><b>Where it runs.</b> A {@link RowSourceMechanism}: both parts read the rows only through row passes over the
+ * centred, clipped rows (a row map), so the release is the same, bit for bit, in memory and on a cluster
+ * (dpgauss-spark, docs/spark.md).
  */
 public final class PrivateCovariance implements RowSourceMechanism {
 

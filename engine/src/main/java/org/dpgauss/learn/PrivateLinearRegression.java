@@ -65,6 +65,10 @@ import org.ejml.interfaces.linsol.LinearSolverDense;
  * the best linear predictor in the comparator ball {@code ||theta||^2 B_X^2/B_Y^2 + theta0^2/B_Y^2 <= T^2} (in the
  * centred coordinates; T public, default 1); the bound is {@code B_Y^2 E (2 + 4 T^2)}.
  *
+ * <p><b>Where it runs.</b> A {@link RowSourceMechanism}: the data are read only through the scaled rows
+ * {@code scaledRows} (a row map to D columns) and the second-moment release's pass over them, so the
+ * release is the same, bit for bit, in memory and on a cluster (dpgauss-spark, docs/spark.md).
+ *
  * <p>Build with {@link #builder()}. Immutable.
  */
 public final class PrivateLinearRegression implements RowSourceMechanism {
@@ -183,7 +187,7 @@ public final class PrivateLinearRegression implements RowSourceMechanism {
 
     /**
      * The release from row passes (in memory or on a cluster): the sufficient statistics are the second moment of
-     * the scaled rows {@link #scaledRows} (a row map to D columns, formed block by block where the rows are), released
+     * the scaled rows {@code scaledRows} (a row map to D columns, formed block by block where the rows are), released
      * by the Analyze Gauss step's pass; the ridge and the solve are post-processing here.
      */
     @Override

@@ -73,6 +73,10 @@ import org.dpgauss.secondmoment.SpectralAccuracy;
  * The expected value given is {@code 2k (E[||N||] + E[||e||]^2)} from the steps' expected values (an estimate of an
  * upper bound, not an expectation of the loss).
  *
+ * <p><b>Where it runs.</b> A {@link RowSourceMechanism}: the mean step and the second-moment step read the rows
+ * only through row passes (the centring is a row map), so the release is the same, bit for bit, in memory and on a
+ * cluster (dpgauss-spark, docs/spark.md).
+ *
  * <p>Build with {@link #builder()}. Immutable.
  */
 public final class PrivatePca implements RowSourceMechanism {

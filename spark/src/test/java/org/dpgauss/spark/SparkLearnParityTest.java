@@ -164,9 +164,12 @@ class SparkLearnParityTest {
                 // rho 0.02 + 0.2 is above epsilon 3 at delta 1e-6: refused over the dataset's budget (epsilon 2)
                 assertThrows(BudgetExceededException.class, () -> other.release(PrivateLinearRegression.builder()
                         .target(3).featureBound(1).targetBound(1).budget(Zcdp.of(0.2)).build()));
-                PrivateRelease reg = other.release(PrivateLinearRegression.builder().target(3).featureBound(1)
-                        .targetBound(1).budget(Zcdp.of(0.01)).build());
+                assertEquals(3, other.column("x4"), "a column by its name, for the regression's target");
+                assertThrows(IllegalArgumentException.class, () -> other.column("id"));
+                PrivateRelease reg = other.release(PrivateLinearRegression.builder().target(other.column("x4"))
+                        .featureBound(1).targetBound(1).budget(Zcdp.of(0.01)).build());
                 assertTrue(reg.isPass());
+                assertEquals(3.0, reg.parameters().number("targetColumn"));
             }
             assertEquals(2, l.entries("d").size(), "the covariance and the regression, each once");
             assertEquals("PASS", l.entries("d").get(0).status());
