@@ -159,7 +159,7 @@ class CliMasterTest {
      * {@code pca} (a private centre, and {@code --method auto}: the planner's choice from the table's n and d),
      * {@code covariance} (one {@code --centre} value for every column of the table) and {@code regress} print the
      * local release; the regression's target is a name among the value columns of a table Spark reads by name, with
-     * or without {@code --columns}, and an index for a file read by this process.
+     * or without {@code --columns} (a file read by this process names it as without {@code --master}).
      */
     @Test
     void pcaCovarianceAndRegressionFromParquet() {
@@ -181,7 +181,6 @@ class CliMasterTest {
         assertEquals(reg, parquet(byName), "regress --target x4 with --columns");
         assertEquals(reg, release(run(args("x.parquet", byName, "--master", "local[2]", "--id-column", "id"))),
                 "regress --target x4, every column but the id");
-        assertEquals(reg, release(run(args("x.npy", byIndex, "--master", "local[2]"))), "regress, NPY");
         List<String> unknown = new ArrayList<>(List.of("regress", "--target", "y"));
         unknown.addAll(bounds);
         String[] r = run(args("x.parquet", unknown, "--master", "local[2]", "--id-column", "id"));
