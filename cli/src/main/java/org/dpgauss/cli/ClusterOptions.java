@@ -73,7 +73,8 @@ final class ClusterOptions {
     static RowSourceMechanism rowMechanism(PrivateMechanism m, String what) {
         if (!(m instanceof RowSourceMechanism)) {
             throw new IllegalArgumentException(what + " does not run with --master: it runs as row passes only for"
-                    + " mean (every method), sample, second-moment (every method) and project (every wrapper)"
+                    + " mean (every method), sample, second-moment (every method), project (every wrapper), pca, regress"
+                    + " and covariance"
                     + " (docs/spark.md)");
         }
         return (RowSourceMechanism) m;
@@ -90,6 +91,11 @@ final class ClusterOptions {
             this.backend = backend;
             this.rows = rows;
             this.executorEngine = executorEngine;
+        }
+
+        /** @return the names of the table's value columns, in order (public: the schema) */
+        List<String> columnNames() {
+            return backend.columnNames();
         }
 
         @Override

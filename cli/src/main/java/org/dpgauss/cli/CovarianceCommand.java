@@ -39,6 +39,9 @@ final class CovarianceCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     LedgerOptions ledger = new LedgerOptions();
 
+    @picocli.CommandLine.Mixin
+    ClusterOptions cluster = new ClusterOptions();
+
     @Option(names = "--input", required = true, paramLabel = "FILE", description = "Data file (.csv or .npy), n x d.")
     Path input;
 
@@ -79,22 +82,36 @@ final class CovarianceCommand implements Callable<Integer> {
         PrivateCovariance.Builder b = PrivateCovariance.builder().budget(rho).radius(radius).method(method)
                 .minEigenvalue(minEigenvalue).meanFraction(meanFraction).psdProjection(psd);
         b.build(); // parameters validated before the data are read
-        Dataset data = Dataset.read(input);
-        int d = data.dimension();
-        if (centre != null) {
-            if (centre.length == 1 && d > 1) {
-                double v = centre[0];
-                centre = new double[d];
-                java.util.Arrays.fill(centre, v);
-            } else if (centre.length != d) {
-                throw new IllegalArgumentException("--centre has " + centre.length + " values but the data have " + d
-                        + " columns: give d values or one for every column");
+        PrivateRelease r;
+        if (cluster.active()) { // the same release, its row passes on the cluster (docs/spark.md)
+            org.dpgauss.release.ReleaseContext context = main.releaseContext();
+            try (ClusterOptions.Table t = cluster.open(context, input)) {
+                centre(b, t.rows.cols());
+                r = ClusterOptions.release(b.build(), t, delta, context);
             }
-            b.centre(centre);
+        } else {
+            Dataset data = Dataset.read(input);
+            centre(b, data.dimension());
+            r = main.release(b.build(), data, delta, main.releaseContext());
         }
-        PrivateRelease r = main.release(b.build(), data, delta, main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return ReleasePrinter.print(main, r, ctx);
+    }
+
+    /** --centre for d columns (the schema, public): d values, or one value for every column. */
+    private void centre(PrivateCovariance.Builder b, int d) {
+        if (centre == null) {
+            return;
+        }
+        double[] c = centre;
+        if (c.length == 1 && d > 1) {
+            c = new double[d];
+            java.util.Arrays.fill(c, centre[0]);
+        } else if (c.length != d) {
+            throw new IllegalArgumentException("--centre has " + c.length + " values but the data have " + d
+                    + " columns: give d values or one for every column");
+        }
+        b.centre(c);
     }
 }

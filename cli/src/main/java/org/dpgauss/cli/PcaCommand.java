@@ -35,6 +35,9 @@ final class PcaCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     LedgerOptions ledger = new LedgerOptions();
 
+    @picocli.CommandLine.Mixin
+    ClusterOptions cluster = new ClusterOptions();
+
     @Option(names = "--input", required = true, paramLabel = "FILE", description = "Data file (.csv or .npy), n x d.")
     Path input;
 
@@ -93,12 +96,23 @@ final class PcaCommand implements Callable<Integer> {
             b.meanRadius(meanRadius);
         }
         PrivatePca pca = b.build(); // parameters are validated before the data are read
-        Dataset data = Dataset.read(input);
-        if (auto) { // public facts only: n (public under replace-one), d, R, the step's budget
-            pca = b.method(plannedMethod(data.size(), data.dimension(), centre == null ? rho.rho() * (1 - meanShare)
-                    : rho.rho())).build();
+        double rhoStep = centre == null ? rho.rho() * (1 - meanShare) : rho.rho();
+        PrivateRelease r;
+        if (cluster.active()) { // the same release, its row passes on the cluster (docs/spark.md)
+            org.dpgauss.release.ReleaseContext context = main.releaseContext();
+            try (ClusterOptions.Table t = cluster.open(context, input)) {
+                if (auto) { // public facts only: n (public under replace-one), d, R, the step's budget
+                    pca = b.method(plannedMethod(Math.toIntExact(t.rows.rows()), t.rows.cols(), rhoStep)).build();
+                }
+                r = ClusterOptions.release(pca, t, delta, context);
+            }
+        } else {
+            Dataset data = Dataset.read(input);
+            if (auto) { // public facts only: n (public under replace-one), d, R, the step's budget
+                pca = b.method(plannedMethod(data.size(), data.dimension(), rhoStep)).build();
+            }
+            r = main.release(pca, data, delta, main.releaseContext());
         }
-        PrivateRelease r = main.release(pca, data, delta, main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return ReleasePrinter.print(main, r, ctx);

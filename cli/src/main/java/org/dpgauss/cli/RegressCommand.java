@@ -40,11 +40,15 @@ final class RegressCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     LedgerOptions ledger = new LedgerOptions();
 
+    @picocli.CommandLine.Mixin
+    ClusterOptions cluster = new ClusterOptions();
+
     @Option(names = "--input", required = true, paramLabel = "FILE", description = "Data file (.csv or .npy), n x d.")
     Path input;
 
     @Option(names = "--target", required = true, paramLabel = "COLUMN",
-            description = "The target column: a 0-based index, or a name from the CSV file's header line.")
+            description = "The target column: a 0-based index, or a name from the CSV file's header line (with "
+                    + "--master and --id-column: a name among the value columns, or a 0-based index among them).")
     String target;
 
     @Option(names = "--feature-bound", required = true, paramLabel = "B_X",
@@ -85,7 +89,9 @@ final class RegressCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         double delta = budget.delta();
         org.dpgauss.privacy.Zcdp rho = budget.zcdp();
-        int column = targetColumn(input, target);
+        // a table Spark reads by its column names (--master with --id-column) names its target among them, once open
+        boolean named = cluster.active() && cluster.idColumn != null;
+        int column = named ? 0 : targetColumn(input, target);
         PrivateLinearRegression.Builder b = PrivateLinearRegression.builder().target(column)
                 .featureBound(featureBound).targetBound(targetBound).targetCentre(targetCentre)
                 .comparatorNorm(comparatorNorm).intercept(!noIntercept).budget(rho);
@@ -93,12 +99,42 @@ final class RegressCommand implements Callable<Integer> {
             b.featureCentre(featureCentre);
         }
         PrivateLinearRegression m = b.build(); // parameters are validated before the data are read
-        Dataset data = Dataset.read(input);
-        PrivateRelease r = main.release(m, data, delta, main.releaseContext());
+        PrivateRelease r;
+        if (cluster.active()) { // the same release, its row passes on the cluster (docs/spark.md)
+            org.dpgauss.release.ReleaseContext context = main.releaseContext();
+            try (ClusterOptions.Table t = cluster.open(context, input)) {
+                if (named) {
+                    column = targetColumn(t.columnNames(), target);
+                    m = b.target(column).build();
+                }
+                r = ClusterOptions.release(m, t, delta, context);
+            }
+        } else {
+            Dataset data = Dataset.read(input);
+            r = main.release(m, data, delta, main.releaseContext());
+        }
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         ctx.put("targetColumn", column);
         return ReleasePrinter.print(main, r, ctx);
+    }
+
+    /**
+     * The 0-based target column of a table read by its column names (--master with --id-column): the number itself,
+     * or the position of the name among the value columns (the public schema: --columns, or every column but the id).
+     */
+    static int targetColumn(List<String> names, String column) {
+        String c = column.strip();
+        if (c.matches("\\d+")) {
+            return Integer.parseInt(c);
+        }
+        int i = names.indexOf(c);
+        if (i < 0) {
+            throw new IllegalArgumentException("--target " + column + " is not one of the value columns (" + String.join(
+                    ", ", names.size() <= 50 ? names : names.subList(0, 50)) + "); give one of them or a 0-based"
+                    + " index among them");
+        }
+        return i;
     }
 
     /**

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.L2Clip;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.mean.ClippedGaussianMean;
@@ -15,13 +16,16 @@ import org.dpgauss.privacy.accounting.Release;
 import org.dpgauss.release.Accuracy;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.Outcome;
-import org.dpgauss.release.PrivateMechanism;
 import org.dpgauss.release.PrivateRelease;
 import org.dpgauss.release.PublicContext;
 import org.dpgauss.release.PublicParameters;
 import org.dpgauss.release.ReleaseContext;
-import org.dpgauss.release.Releases;
 import org.dpgauss.release.Statement;
+import org.dpgauss.rows.BlockMap;
+import org.dpgauss.rows.LocalRows;
+import org.dpgauss.rows.RowReleases;
+import org.dpgauss.rows.RowSource;
+import org.dpgauss.rows.RowSourceMechanism;
 import org.dpgauss.secondmoment.AnalyzeGauss;
 import org.dpgauss.secondmoment.CoinPress;
 import org.dpgauss.secondmoment.RecursiveSecondMoment;
@@ -68,8 +72,12 @@ import org.ejml.data.DMatrixRMaj;
  * <p>Under the release contract it releases {@code covariance} (d x d, symmetric, possibly indefinite),
  * {@code mean} (length d) and, when asked, {@code covariancePsd} (the PSD projection, post-processing). It FAILs
  * only where the second-moment part FAILs (see its fail meaning). Immutable; build it with {@link #builder()}.
+ *
+ * <p><b>Where it runs.</b> A {@link RowSourceMechanism}: both parts read the rows only through row passes over the
+ * centred, clipped rows (a row map), so the release is the same, bit for bit, in memory and on a cluster
+ * (dpgauss-spark, docs/spark.md).
  */
-public final class PrivateCovariance implements PrivateMechanism {
+public final class PrivateCovariance implements RowSourceMechanism {
 
     /** The identifier family: releases are {@code covariance.METHOD}. */
     public static final String FAMILY = "covariance";
@@ -307,27 +315,32 @@ public final class PrivateCovariance implements PrivateMechanism {
 
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
-        RowBlockMatrix x = data.matrix();
-        int n = x.rows();
-        int d = x.cols();
+        return compute(LocalRows.of(data.matrix(), context.engine()), stated, context);
+    }
+
+    /**
+     * The release from row passes (in memory or on a cluster): the rows {@code y_i = clip_R(x_i - c)} are a row
+     * map (formed block by block where the rows are), read by the mean part's pass and the second-moment part's
+     * passes; the covariance is formed here.
+     */
+    @Override
+    public Outcome compute(RowSource rows, Statement stated, ReleaseContext context) {
+        if (rows.rows() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("the covariance states its parameters for at most 2^31-1 rows");
+        }
+        int n = (int) rows.rows();
+        int d = rows.cols();
         double delta = stated.context().delta();
         double[] c = centre(d);
         double f = meanFraction(n, d, delta);
         // y_i = clip_R(x_i - c) by the one scale-safe routine (an overflowing difference is clipped, never an error)
-        double target = L2Clip.safeTarget(radius, d);
-        RowBlockMatrix y = RowBlockMatrix.zeros(n, d);
-        double[] row = new double[d];
-        for (int b = 0; b < x.blockCount(); b++) {
-            double[] block = x.block(b);
-            int first = x.blockStart(b);
-            for (int r = 0, rows = x.blockRowCount(b); r < rows; r++) {
-                L2Clip.clipDifference(block, r * d, c, row, target);
-                y.setRow(first + r, row);
-            }
+        RowSource centred = rows.map(new CentreAndClip(c, L2Clip.safeTarget(radius, d)));
+        PrivateRelease m = RowReleases.run(meanPart(d, f), centred, delta, context);
+        SecondMomentMethod sp = secondMomentPart(f, delta);
+        if (!(sp instanceof RowSourceMechanism)) { // every method the builder accepts runs as row passes
+            throw new IllegalStateException("second-moment method " + sp.name() + " does not run as row passes");
         }
-        Dataset centred = Dataset.of(y);
-        PrivateRelease m = Releases.run(meanPart(d, f), centred, delta, context);
-        PrivateRelease s = Releases.run(secondMomentPart(f, delta), centred, delta, context);
+        PrivateRelease s = RowReleases.run((RowSourceMechanism) sp, centred, delta, context);
         if (!m.isPass() || !s.isPass()) {
             return Outcome.fail();
         }
@@ -355,6 +368,38 @@ public final class PrivateCovariance implements PrivateMechanism {
             out.matrix("covariancePsd", pr);
         }
         return out.build();
+    }
+
+    /**
+     * The rows {@code y_i = clip_R(x_i - c)}, block by block, by the one scale-safe clipping routine: c and R are
+     * public, so the map may travel to a cluster's executors.
+     */
+    static final class CentreAndClip implements BlockMap {
+        private static final long serialVersionUID = 1L;
+        private final double[] centre;
+        private final double target;
+
+        CentreAndClip(double[] centre, double target) {
+            this.centre = centre.clone();
+            this.target = target;
+        }
+
+        @Override
+        public RowBlockMatrix apply(RowBlockMatrix x, ComputeEngine engine) {
+            int n = x.rows();
+            int d = x.cols();
+            RowBlockMatrix y = RowBlockMatrix.zeros(n, d, Math.max(1, n));
+            double[] row = new double[d];
+            for (int b = 0; b < x.blockCount(); b++) {
+                double[] block = x.block(b);
+                int first = x.blockStart(b);
+                for (int r = 0, count = x.blockRowCount(b); r < count; r++) {
+                    L2Clip.clipDifference(block, r * d, centre, row, target);
+                    y.setRow(first + r, row);
+                }
+            }
+            return y;
+        }
     }
 
     /** Builds a {@link PrivateCovariance} from named parameters (nothing can be swapped silently). */

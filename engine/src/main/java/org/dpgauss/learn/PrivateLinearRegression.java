@@ -2,6 +2,7 @@ package org.dpgauss.learn;
 
 import java.util.Locale;
 import java.util.Objects;
+import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.L2Clip;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.NeighbouringRelation;
@@ -11,13 +12,17 @@ import org.dpgauss.privacy.accounting.Release;
 import org.dpgauss.release.Accuracy;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.Outcome;
-import org.dpgauss.release.PrivateMechanism;
 import org.dpgauss.release.PrivateRelease;
 import org.dpgauss.release.PublicContext;
 import org.dpgauss.release.PublicParameters;
 import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Releases;
 import org.dpgauss.release.Statement;
+import org.dpgauss.rows.BlockMap;
+import org.dpgauss.rows.LocalRows;
+import org.dpgauss.rows.RowReleases;
+import org.dpgauss.rows.RowSource;
+import org.dpgauss.rows.RowSourceMechanism;
 import org.dpgauss.secondmoment.AnalyzeGauss;
 import org.dpgauss.secondmoment.SpectralAccuracy;
 import org.ejml.data.DMatrixRMaj;
@@ -60,9 +65,13 @@ import org.ejml.interfaces.linsol.LinearSolverDense;
  * the best linear predictor in the comparator ball {@code ||theta||^2 B_X^2/B_Y^2 + theta0^2/B_Y^2 <= T^2} (in the
  * centred coordinates; T public, default 1); the bound is {@code B_Y^2 E (2 + 4 T^2)}.
  *
+ * <p><b>Where it runs.</b> A {@link RowSourceMechanism}: the data are read only through the scaled rows
+ * {@code scaledRows} (a row map to D columns) and the second-moment release's pass over them, so the
+ * release is the same, bit for bit, in memory and on a cluster (dpgauss-spark, docs/spark.md).
+ *
  * <p>Build with {@link #builder()}. Immutable.
  */
-public final class PrivateLinearRegression implements PrivateMechanism {
+public final class PrivateLinearRegression implements RowSourceMechanism {
 
     /** The mechanism's identifier. */
     public static final String ID = "regression.ssp-ridge";
@@ -173,11 +182,23 @@ public final class PrivateLinearRegression implements PrivateMechanism {
 
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
-        int n = data.size();
-        int d = data.dimension();
+        return compute(LocalRows.of(data.matrix(), context.engine()), stated, context);
+    }
+
+    /**
+     * The release from row passes (in memory or on a cluster): the sufficient statistics are the second moment of
+     * the scaled rows {@code scaledRows} (a row map to D columns, formed block by block where the rows are), released
+     * by the Analyze Gauss step's pass; the ridge and the solve are post-processing here.
+     */
+    @Override
+    public Outcome compute(RowSource rows, Statement stated, ReleaseContext context) {
+        if (rows.rows() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("regression states its parameters for at most 2^31-1 rows");
+        }
+        int n = (int) rows.rows();
+        int d = rows.cols();
         int dd = augmented(d);
-        Dataset z = Dataset.of(scaledRows(data.matrix()));
-        PrivateRelease sr = Releases.run(secondMoment(), z, stated.context().delta(), context);
+        PrivateRelease sr = RowReleases.run(secondMoment(), scaledRows(rows), stated.context().delta(), context);
         if (!sr.isPass()) {
             return Outcome.fail();
         }
@@ -202,37 +223,73 @@ public final class PrivateLinearRegression implements PrivateMechanism {
         return out.build();
     }
 
+    /**
+     * The rows {@code z_i = [clip_{B_X}(x - cx)/B_X, 1, clamp_{B_Y}(y - cy)/B_Y]} (D columns; the 1 only with an
+     * intercept), as a row map: the seam through which every data pass of the regression reads the rows, so that it
+     * runs where the rows are (in memory, or on a cluster's executors: the map holds public parameters only).
+     *
+     * @param rows the data rows (d columns, the target among them)
+     * @return the scaled rows, in the same order and layout
+     */
+    RowSource scaledRows(RowSource rows) {
+        int d = rows.cols();
+        return rows.map(new ScaledRows(target, featureBound, targetBound,
+                featureCentre != null ? featureCentre : new double[d - 1], targetCentre, intercept), augmented(d));
+    }
+
     /** The rows {@code [clip_{B_X}(x - cx)/B_X, 1, clamp_{B_Y}(y - cy)/B_Y]} (finite for every finite row). */
-    double[][] scaledRows(RowBlockMatrix x) {
-        int n = x.rows();
-        int d = x.cols();
-        int p = d - 1;
-        int dd = augmented(d);
-        double[] cx = featureCentre != null ? featureCentre : new double[p];
-        double[][] out = new double[n][dd];
-        double[] row = new double[d];
-        double[] feat = new double[p];
-        double[] clipped = new double[p];
-        for (int i = 0; i < n; i++) {
-            x.copyRow(i, row, 0);
-            for (int j = 0, f = 0; j < d; j++) {
-                if (j != target) {
-                    feat[f++] = row[j];
-                }
-            }
-            L2Clip.clipDifference(feat, 0, cx, clipped, featureBound);
-            for (int j = 0; j < p; j++) {
-                out[i][j] = Math.min(1.0, Math.max(-1.0, clipped[j] / featureBound));
-            }
-            if (intercept) {
-                out[i][p] = 1.0;
-            }
-            // y/2 - cy/2 cannot overflow; the clamp to [-B_Y, B_Y] happens on that half scale
-            double half = row[target] / 2 - targetCentre / 2;
-            double y = Math.min(targetBound / 2, Math.max(-targetBound / 2, half));
-            out[i][dd - 1] = Math.min(1.0, Math.max(-1.0, y / (targetBound / 2)));
+    static final class ScaledRows implements BlockMap {
+        private static final long serialVersionUID = 1L;
+        private final int target;
+        private final double featureBound;
+        private final double targetBound;
+        private final double[] cx;
+        private final double targetCentre;
+        private final boolean intercept;
+
+        ScaledRows(int target, double featureBound, double targetBound, double[] cx, double targetCentre,
+                boolean intercept) {
+            this.target = target;
+            this.featureBound = featureBound;
+            this.targetBound = targetBound;
+            this.cx = cx.clone();
+            this.targetCentre = targetCentre;
+            this.intercept = intercept;
         }
-        return out;
+
+        @Override
+        public RowBlockMatrix apply(RowBlockMatrix x, ComputeEngine engine) {
+            int n = x.rows();
+            int d = x.cols();
+            int p = d - 1;
+            int dd = p + (intercept ? 1 : 0) + 1;
+            RowBlockMatrix out = RowBlockMatrix.zeros(n, dd, Math.max(1, n));
+            double[] row = new double[d];
+            double[] feat = new double[p];
+            double[] clipped = new double[p];
+            double[] z = new double[dd];
+            for (int i = 0; i < n; i++) {
+                x.copyRow(i, row, 0);
+                for (int j = 0, f = 0; j < d; j++) {
+                    if (j != target) {
+                        feat[f++] = row[j];
+                    }
+                }
+                L2Clip.clipDifference(feat, 0, cx, clipped, featureBound);
+                for (int j = 0; j < p; j++) {
+                    z[j] = Math.min(1.0, Math.max(-1.0, clipped[j] / featureBound));
+                }
+                if (intercept) {
+                    z[p] = 1.0;
+                }
+                // y/2 - cy/2 cannot overflow; the clamp to [-B_Y, B_Y] happens on that half scale
+                double half = row[target] / 2 - targetCentre / 2;
+                double y = Math.min(targetBound / 2, Math.max(-targetBound / 2, half));
+                z[dd - 1] = Math.min(1.0, Math.max(-1.0, y / (targetBound / 2)));
+                out.setRow(i, z);
+            }
+            return out;
+        }
     }
 
     /** The solved ridge system: scaled coefficients (features, then the intercept) and the features' ridge. */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.L2Clip;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.mean.ClippedGaussianMean;
@@ -15,13 +16,17 @@ import org.dpgauss.privacy.accounting.Release;
 import org.dpgauss.release.Accuracy;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.Outcome;
-import org.dpgauss.release.PrivateMechanism;
 import org.dpgauss.release.PrivateRelease;
 import org.dpgauss.release.PublicContext;
 import org.dpgauss.release.PublicParameters;
 import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Releases;
 import org.dpgauss.release.Statement;
+import org.dpgauss.rows.BlockMap;
+import org.dpgauss.rows.LocalRows;
+import org.dpgauss.rows.RowReleases;
+import org.dpgauss.rows.RowSource;
+import org.dpgauss.rows.RowSourceMechanism;
 import org.dpgauss.secondmoment.AnalyzeGauss;
 import org.dpgauss.secondmoment.SecondMomentMethod;
 import org.dpgauss.secondmoment.SecondMomentMethods;
@@ -68,9 +73,13 @@ import org.dpgauss.secondmoment.SpectralAccuracy;
  * The expected value given is {@code 2k (E[||N||] + E[||e||]^2)} from the steps' expected values (an estimate of an
  * upper bound, not an expectation of the loss).
  *
+ * <p><b>Where it runs.</b> A {@link RowSourceMechanism}: the mean step and the second-moment step read the rows
+ * only through row passes (the centring is a row map), so the release is the same, bit for bit, in memory and on a
+ * cluster (dpgauss-spark, docs/spark.md).
+ *
  * <p>Build with {@link #builder()}. Immutable.
  */
-public final class PrivatePca implements PrivateMechanism {
+public final class PrivatePca implements RowSourceMechanism {
 
     /** The mechanism's identifier. */
     public static final String ID = "pca.second-moment";
@@ -215,12 +224,22 @@ public final class PrivatePca implements PrivateMechanism {
 
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
-        int d = data.dimension();
+        return compute(LocalRows.of(data.matrix(), context.engine()), stated, context);
+    }
+
+    /**
+     * The release from row passes (in memory or on a cluster): the mean step's pass, then the second-moment step's
+     * passes over the centred, clipped rows (a row map, formed block by block where the rows are); the
+     * eigen-decomposition runs here.
+     */
+    @Override
+    public Outcome compute(RowSource rows, Statement stated, ReleaseContext context) {
+        int d = rows.cols();
         double delta = stated.context().delta();
         double[] c;
         double[] privateMean = null;
         if (centre == null) {
-            PrivateRelease mr = Releases.run(meanStep(d), data, delta, context);
+            PrivateRelease mr = RowReleases.run(meanStep(d), rows, delta, context);
             if (!mr.isPass()) {
                 return Outcome.fail();
             }
@@ -229,8 +248,8 @@ public final class PrivatePca implements PrivateMechanism {
         } else {
             c = centre;
         }
-        Dataset centred = Dataset.of(centredClipped(data.matrix(), c, radius));
-        PrivateRelease sr = Releases.run(secondMomentStep(delta), centred, delta, context);
+        RowSource centred = rows.map(new CentreAndClip(c, radius));
+        PrivateRelease sr = RowReleases.run(rowStep(secondMomentStep(delta)), centred, delta, context);
         if (!sr.isPass()) {
             return Outcome.fail();
         }
@@ -246,20 +265,44 @@ public final class PrivatePca implements PrivateMechanism {
         return out.build();
     }
 
+    /** Every registered second-moment method runs as row passes; a method that did not could not run here. */
+    private static RowSourceMechanism rowStep(SecondMomentMethod m) {
+        if (!(m instanceof RowSourceMechanism)) {
+            throw new IllegalArgumentException("second-moment method " + m.name() + " does not run as row passes,"
+                    + " so PCA cannot use it");
+        }
+        return (RowSourceMechanism) m;
+    }
+
     /**
      * The rows {@code clip_R(x_i - c)}, by the one scale-safe clipping routine (finite for every finite row and
-     * centre).
+     * centre), block by block: c is public (given) or released (the private mean), R public, so the map may travel
+     * to a cluster's executors.
      */
-    static double[][] centredClipped(RowBlockMatrix x, double[] c, double r) {
-        int n = x.rows();
-        int d = x.cols();
-        double[][] out = new double[n][d];
-        double[] row = new double[d];
-        for (int i = 0; i < n; i++) {
-            x.copyRow(i, row, 0);
-            L2Clip.clipDifference(row, 0, c, out[i], r);
+    static final class CentreAndClip implements BlockMap {
+        private static final long serialVersionUID = 1L;
+        private final double[] centre;
+        private final double radius;
+
+        CentreAndClip(double[] centre, double radius) {
+            this.centre = centre.clone();
+            this.radius = radius;
         }
-        return out;
+
+        @Override
+        public RowBlockMatrix apply(RowBlockMatrix x, ComputeEngine engine) {
+            int n = x.rows();
+            int d = x.cols();
+            RowBlockMatrix out = RowBlockMatrix.zeros(n, d, Math.max(1, n));
+            double[] row = new double[d];
+            double[] clipped = new double[d];
+            for (int i = 0; i < n; i++) {
+                x.copyRow(i, row, 0);
+                L2Clip.clipDifference(row, 0, centre, clipped, radius);
+                out.setRow(i, clipped);
+            }
+            return out;
+        }
     }
 
     private static double finite(double v) {

@@ -43,6 +43,16 @@ public interface ClusterBackend extends AutoCloseable {
      */
     RowSource open(String master, Path input, List<String> columns, String idColumn, String engineName);
 
+    /**
+     * The names of the opened table's value columns, in the order of the rows' columns: the public schema, e.g. for
+     * a command that names a column (a regression's target). A file read by this process (no id column) has none
+     * here: its columns are named {@code c1..cd}.
+     *
+     * @return the names, one per column of the rows {@link #open} returned
+     * @throws IllegalStateException before a table is opened
+     */
+    List<String> columnNames();
+
     /** Frees the cached rows and disconnects. */
     @Override
     void close();

@@ -110,15 +110,24 @@ public final class LocalRows implements RowSource {
 
     @Override
     public LocalRows map(BlockMap f) {
+        return map(f, cols);
+    }
+
+    @Override
+    public LocalRows map(BlockMap f, int to) {
         Objects.requireNonNull(f, "map");
+        if (to < 1) {
+            throw new IllegalArgumentException("a row map to " + to + " columns: at least 1 is needed");
+        }
         RowBlockMatrix[] out = new RowBlockMatrix[blocks.length];
         for (int b = 0; b < blocks.length; b++) {
             out[b] = f.apply(blocks[b], engine);
-            if (out[b].rows() != blocks[b].rows() || out[b].cols() != cols) {
-                throw new IllegalStateException("a row map changed the shape of block " + b);
+            if (out[b].rows() != blocks[b].rows() || out[b].cols() != to) {
+                throw new IllegalStateException("a row map gave block " + b + " another shape than "
+                        + blocks[b].rows() + " x " + to);
             }
         }
-        return new LocalRows(out, rows, cols, layout, engine);
+        return new LocalRows(out, rows, to, layout, engine);
     }
 
     @Override

@@ -32,6 +32,19 @@ public interface RowSource {
     RowSource map(BlockMap f);
 
     /**
+     * A row-local public transformation that changes the number of columns (e.g. a regression's scaled rows
+     * {@code [x, 1, y]}, one column more than the data): the rows transformed by f, each into {@code cols} values, in
+     * the same order and the same layout (the source's, chosen for its dimension: both implementations keep it, so
+     * they agree bit for bit). Computed now or on each pass, as the implementation chooses.
+     *
+     * @param f a row-local public transformation whose every output block has {@code cols} columns
+     * @param cols the number of columns of the transformed rows, at least 1
+     * @return the transformed rows (held like these rows; {@link #discard} frees what they hold)
+     * @throws IllegalArgumentException if {@code cols < 1}
+     */
+    RowSource map(BlockMap f, int cols);
+
+    /**
      * The Gram matrix {@code (1/divisor) sum_i x_i x_i^T}: with one block, the engine's
      * {@code weightedGram(block, null, null, divisor)}; otherwise the engine's Gram of each block with divisor 1,
      * added in layout order and then multiplied by {@code 1/divisor}.

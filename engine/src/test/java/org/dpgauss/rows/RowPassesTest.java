@@ -108,6 +108,48 @@ class RowPassesTest {
         assertEquals(1000, blocked.rows());
     }
 
+    /** Appends the row's squared norm and a constant 1: a row map from d to d + 2 columns. */
+    private static final BlockMap WIDEN = (b, e) -> {
+        int d = b.cols();
+        RowBlockMatrix out = RowBlockMatrix.zeros(b.rows(), d + 2);
+        double[] row = new double[d];
+        double[] wide = new double[d + 2];
+        for (int i = 0; i < b.rows(); i++) {
+            b.copyRow(i, row, 0);
+            double s = 0;
+            for (int j = 0; j < d; j++) {
+                wide[j] = row[j];
+                s += row[j] * row[j];
+            }
+            wide[d] = s;
+            wide[d + 1] = 1;
+            out.setRow(i, wide);
+        }
+        return out;
+    };
+
+    /**
+     * A map to another number of columns keeps the rows' order and the source's layout: its passes are those of the
+     * widened rows held in that layout (each row where it was), and a map whose blocks are not as wide as it says is
+     * an error, not a silent reshaping.
+     */
+    @Test
+    void aMapToOtherColumnsKeepsTheOrderAndTheLayout() {
+        RowBlockMatrix x = gaussian(1000, 5, 8);
+        RowLayout small = RowLayout.of(64, 3);
+        LocalRows widened = LocalRows.of(x, CPU, small).map(WIDEN, 7);
+        assertEquals(7, widened.cols());
+        assertEquals(1000, widened.rows());
+        assertSame(small, widened.layout());
+        RowBlockMatrix direct = WIDEN.apply(x, CPU);
+        assertArrayEquals(LocalRows.of(direct, CPU, small).gram(1000).data, widened.gram(1000).data, 0.0);
+        assertArrayEquals(direct.toArray()[999], widened.matrix().toArray()[999], 0.0, "the last row");
+        assertArrayEquals(LocalRows.of(direct, CPU).gram(1000).data, LocalRows.of(x, CPU).map(WIDEN, 7).gram(1000).data,
+                0.0, "one block");
+        assertThrows(IllegalStateException.class, () -> LocalRows.of(x, CPU, small).map(WIDEN, 6));
+        assertThrows(IllegalArgumentException.class, () -> LocalRows.of(x, CPU).map(WIDEN, 0));
+    }
+
     /** Several blocks: the projection's G rows follow the row position, so the result is D^T G to rounding. */
     @Test
     void blocksAgreeWithTheWholeMatrixToRounding() {

@@ -192,6 +192,11 @@ class CovarianceAwareMeanRowsTest {
         }
 
         @Override
+        public RowSource map(org.dpgauss.rows.BlockMap f, int cols) {
+            return new Counting(inner.map(f, cols), passes);
+        }
+
+        @Override
         public DMatrixRMaj gram(double divisor) {
             passes[0]++;
             return inner.gram(divisor);

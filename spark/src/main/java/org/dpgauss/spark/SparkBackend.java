@@ -33,6 +33,7 @@ public final class SparkBackend implements ClusterBackend {
     private SparkSession session;
     private boolean ownSession;
     private SparkRows rows;
+    private List<String> names;
 
     /** Creates the backend (the Spark session starts on {@link #open}). */
     public SparkBackend() {
@@ -105,7 +106,16 @@ public final class SparkBackend implements ClusterBackend {
             }
         }
         rows = SparkRows.load(table, values, id, null, 0, engineName);
+        names = List.copyOf(values);
         return rows;
+    }
+
+    @Override
+    public List<String> columnNames() {
+        if (names == null) {
+            throw new IllegalStateException("no table is open");
+        }
+        return names;
     }
 
     /** The rows of a file read here, with their position as the id. */
@@ -135,6 +145,7 @@ public final class SparkBackend implements ClusterBackend {
         if (rows != null) {
             rows.unpersist();
             rows = null;
+            names = null;
         }
         if (session != null && ownSession) {
             session.stop();

@@ -28,7 +28,11 @@ import org.dpgauss.rows.RowSourceMechanism;
  * (before anything reads a row: a failure afterwards stays charged); computed, with the
  * executors running the row passes and the driver doing the d x d work and drawing every noise value from the
  * context's random source; and assembled into an immutable {@link PrivateRelease}, so nothing is ever
- * re-evaluated with fresh noise. Mechanisms that run here implement {@link RowSourceMechanism}. Thread-safe.
+ * re-evaluated with fresh noise. Mechanisms that run here implement {@link RowSourceMechanism}: every mean, sampler,
+ * second-moment method and random projection, and the learners built on them, private PCA
+ * ({@link org.dpgauss.learn.PrivatePca}), private regression ({@link org.dpgauss.learn.PrivateLinearRegression}) and
+ * the private covariance ({@link org.dpgauss.covariance.PrivateCovariance}), each charged once for its composed
+ * guarantee. Thread-safe.
  *
  * <pre>{@code
  * try (SparkPrivacySession s = SparkPrivacySession.builder(table)
@@ -45,10 +49,12 @@ public final class SparkPrivacySession implements AutoCloseable {
     private final ReleaseContext context;
     private final org.dpgauss.ledger.Ledger ledger; // null: the budget lives in this session only
     private final String ledgerDataset;
+    private final List<String> valueColumns;
 
-    private SparkPrivacySession(SparkRows rows, PrivacyAccountant accountant, ReleaseContext context,
-            org.dpgauss.ledger.Ledger ledger, String ledgerDataset) {
+    private SparkPrivacySession(SparkRows rows, List<String> valueColumns, PrivacyAccountant accountant,
+            ReleaseContext context, org.dpgauss.ledger.Ledger ledger, String ledgerDataset) {
         this.rows = rows;
+        this.valueColumns = valueColumns;
         this.accountant = accountant;
         this.context = context;
         this.ledger = ledger;
@@ -147,6 +153,23 @@ public final class SparkPrivacySession implements AutoCloseable {
     /** @return d, the number of value columns (public: the schema) */
     public int dimension() {
         return rows.cols();
+    }
+
+    /**
+     * The 0-based index of a value column among the rows' columns (the public schema), e.g. a regression's target:
+     * {@code PrivateLinearRegression.builder().target(s.column("y"))}.
+     *
+     * @param name a value column
+     * @return its index in {@link Builder#valueColumns} order
+     * @throws IllegalArgumentException if it is not a value column of this session
+     */
+    public int column(String name) {
+        int i = valueColumns.indexOf(Objects.requireNonNull(name, "column"));
+        if (i < 0) {
+            throw new IllegalArgumentException("'" + name + "' is not one of the session's value columns "
+                    + valueColumns);
+        }
+        return i;
     }
 
     /** @return the row layout every pass follows (public) */
@@ -322,7 +345,7 @@ public final class SparkPrivacySession implements AutoCloseable {
             PrivacyAccountant accountant = PrivacyAccountant.create(relation, budget);
             SparkRows rows = SparkRows.load(data, valueColumns, idColumn, layout, partitions,
                     executorEngine != null ? executorEngine : c.engine().name());
-            return new SparkPrivacySession(rows, accountant, c, ledger, ledgerDataset);
+            return new SparkPrivacySession(rows, valueColumns, accountant, c, ledger, ledgerDataset);
         }
     }
 }

@@ -258,6 +258,43 @@ public final class SparkRows implements RowSource {
     }
 
     /**
+     * The rows after the pending maps and f, as blocks of {@code to} columns: one narrow map over the cached blocks
+     * (kept in their partitions and order), recomputed from them on each pass like {@link #map(BlockMap)}; nothing
+     * new is cached. Each block is copied out of f's result row by row, so a pass reads exactly the rows that
+     * {@link org.dpgauss.rows.LocalRows#map(BlockMap, int)} forms in memory.
+     */
+    @Override
+    public SparkRows map(BlockMap f, int to) {
+        Objects.requireNonNull(f, "map");
+        if (to < 1) {
+            throw new IllegalArgumentException("a row map to " + to + " columns: at least 1 is needed");
+        }
+        List<BlockMap> chain = new ArrayList<>(maps);
+        chain.add(f);
+        int d = cols;
+        String eng = engine;
+        JavaRDD<RowBlockData> mapped = blocks.map(b -> ExecutorEngines.sequential(() -> {
+            ComputeEngine e = ExecutorEngines.get(eng);
+            RowBlockMatrix m = b.matrix(d);
+            for (BlockMap g : chain) {
+                m = g.apply(m, e);
+            }
+            if (m.rows() != b.rows || m.cols() != to) {
+                throw new IllegalStateException("a row map gave block " + b.index + " another shape than " + b.rows
+                        + " x " + to);
+            }
+            double[] data = new double[b.rows * to];
+            double[] row = new double[to];
+            for (int k = 0; k < b.rows; k++) {
+                m.copyRow(k, row, 0);
+                System.arraycopy(row, 0, data, k * to, to);
+            }
+            return new RowBlockData(b.index, b.rows, data);
+        }));
+        return new SparkRows(mapped, rows, to, layout, engine, new ArrayList<>(), false, null);
+    }
+
+    /**
      * The selected rows (one shuffle, {@link SparkSelection}): the driver's selection is broadcast as one int per
      * row and destroyed by {@link #discard}; the rows, after the pending maps, go to their new blocks and are cached.
      */

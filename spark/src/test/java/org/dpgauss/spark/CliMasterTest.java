@@ -155,6 +155,39 @@ class CliMasterTest {
         }
     }
 
+    /**
+     * {@code pca} (a private centre, and {@code --method auto}: the planner's choice from the table's n and d),
+     * {@code covariance} (one {@code --centre} value for every column of the table) and {@code regress} print the
+     * local release; the regression's target is a name among the value columns of a table Spark reads by name, with
+     * or without {@code --columns} (a file read by this process names it as without {@code --master}).
+     */
+    @Test
+    void pcaCovarianceAndRegressionFromParquet() {
+        List<String> pca = List.of("pca", "--k", "2", "--radius", "2", "--rho", "0.5", "--method", "auto");
+        String local = local(pca);
+        assertTrue(local.contains("\"components\""), local);
+        assertEquals(local, parquet(pca), "pca");
+        List<String> cov = List.of("covariance", "--radius", "2", "--centre", "0.1", "--rho", "0.5", "--psd");
+        local = local(cov);
+        assertTrue(local.contains("\"centre\":[0.1,0.1,0.1,0.1]"), local);
+        assertEquals(local, parquet(cov), "covariance");
+        List<String> bounds = List.of("--feature-bound", "1.5", "--target-bound", "1.5", "--rho", "0.5");
+        List<String> byIndex = new ArrayList<>(List.of("regress", "--target", "3"));
+        byIndex.addAll(bounds);
+        List<String> byName = new ArrayList<>(List.of("regress", "--target", "x4"));
+        byName.addAll(bounds);
+        String reg = local(byIndex);
+        assertTrue(reg.contains("\"targetColumn\":3"), reg);
+        assertEquals(reg, parquet(byName), "regress --target x4 with --columns");
+        assertEquals(reg, release(run(args("x.parquet", byName, "--master", "local[2]", "--id-column", "id"))),
+                "regress --target x4, every column but the id");
+        List<String> unknown = new ArrayList<>(List.of("regress", "--target", "y"));
+        unknown.addAll(bounds);
+        String[] r = run(args("x.parquet", unknown, "--master", "local[2]", "--id-column", "id"));
+        assertEquals("1", r[0]);
+        assertTrue(r[2].contains("--target y is not one of the value columns (x1, x2, x3, x4)"), r[2]);
+    }
+
     /** {@code sample --known-covariance}: StableMean on all rows with the given Sigma, as passes. */
     @Test
     void knownCovarianceSampleFromNpy() throws IOException {

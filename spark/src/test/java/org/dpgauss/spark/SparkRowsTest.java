@@ -69,6 +69,50 @@ class SparkRowsTest {
         }
     };
 
+    /** A row map from 5 to 7 columns: the row, its squared norm, a constant 1 (as a regression's scaled rows). */
+    private static final BlockMap WIDEN = (b, e) -> {
+        RowBlockMatrix out = RowBlockMatrix.zeros(b.rows(), 7);
+        double[] row = new double[5];
+        double[] wide = new double[7];
+        for (int i = 0; i < b.rows(); i++) {
+            b.copyRow(i, row, 0);
+            double s = 0;
+            for (int j = 0; j < 5; j++) {
+                wide[j] = row[j];
+                s += row[j] * row[j];
+            }
+            wide[5] = s;
+            wide[6] = 1;
+            out.setRow(i, wide);
+        }
+        return out;
+    };
+
+    /** A streamed map of 7 columns: rows clipped to norm 2 (no whitening). */
+    private static final RowChunkMap CHUNK_MAP_7 = new RowChunkMap() {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public DMatrixRMaj whitening() {
+            return null;
+        }
+
+        @Override
+        public void apply(double[] rows, int offset, int count, RowBlockMatrix source, int first) {
+            int d = source.cols();
+            for (int r = 0; r < count; r++) {
+                double s = 0;
+                for (int j = 0; j < d; j++) {
+                    s += rows[offset + r * d + j] * rows[offset + r * d + j];
+                }
+                double c = Math.sqrt(s) > 2 ? 2 / Math.sqrt(s) : 1.0;
+                for (int j = 0; j < d; j++) {
+                    rows[offset + r * d + j] *= c;
+                }
+            }
+        }
+    };
+
     private static void assertSamePasses(RowSource local, RowSource spark) {
         assertEquals(local.rows(), spark.rows());
         assertArrayEquals(local.gram(1000).data, spark.gram(1000).data, 0.0, "Gram");
@@ -90,6 +134,15 @@ class SparkRowsTest {
         assertArrayEquals(local.map(MAP).columns(new int[] {4, 1}).gram(7).data, narrow.gram(7).data, 0.0,
                 "Gram of columns");
         narrow.discard();
+        // a map to another number of columns (a regression's [x, 1, y]), then a map of the wider rows
+        RowSource wide = spark.map(MAP).map(WIDEN, 7).map(MAP);
+        assertEquals(7, wide.cols());
+        RowSource wideHere = local.map(MAP).map(WIDEN, 7).map(MAP);
+        assertArrayEquals(wideHere.gram(7).data, wide.gram(7).data, 0.0, "Gram after a map to 7 columns");
+        assertArrayEquals(wideHere.exactColumnSums().rounded(), wide.exactColumnSums().rounded(), 0.0,
+                "sums after a map to 7 columns");
+        assertArrayEquals(wideHere.gram(CHUNK_MAP_7, 7).data, wide.gram(CHUNK_MAP_7, 7).data, 0.0,
+                "Gram of mapped rows after a map to 7 columns");
         assertThrows(IllegalArgumentException.class, () -> spark.columns(new int[] {1, 1}));
         assertThrows(IllegalArgumentException.class, () -> spark.columns(new int[] {5}));
     }

@@ -92,6 +92,11 @@ final class TimedRows implements RowSource {
     }
 
     @Override
+    public RowSource map(BlockMap f, int cols) {
+        return new TimedRows(inner.map(f, cols), tag, log, bytes);
+    }
+
+    @Override
     public DMatrixRMaj gram(double divisor) {
         return timed("gram", () -> inner.gram(divisor));
     }
