@@ -161,9 +161,9 @@ final class PlotData {
             nAsDouble[i] = nGrid[i];
             byRows.add(nGrid[i] == n ? atUser : planAt.plan(nGrid[i], eps));
         }
-        String yLabel = "expected error: " + metric.get();
-        String facts = String.format(Locale.ROOT, "the planner's a-priori statements (no data read); d=%d, delta=%s",
-                atUser.query().dimension(), ReleasePrinter.fmt(delta));
+        String yLabel = "expected error (log scale)";
+        String facts = String.format(Locale.ROOT, "the planner's a-priori statements (no data read); d=%d, delta=%s; "
+                + "error: %s", atUser.query().dimension(), ReleasePrinter.fmt(delta), metric.get());
         Chart vsEps = new Chart("plan " + family + ": expected error against epsilon at n=" + n, facts, "epsilon",
                 yLabel, true, true, curves(methods, metric.get(), epsGrid, byEps), Map.of("your epsilon", eps));
         Chart vsRows = new Chart("plan " + family + ": expected error against n at epsilon=" + ReleasePrinter.fmt(eps),

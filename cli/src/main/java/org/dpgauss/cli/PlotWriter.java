@@ -37,9 +37,11 @@ import org.jfree.data.xy.XYSeriesCollection;
  * not pay for it, and a runtime without java.desktop runs every other command).
  *
  * <p>Text is drawn with the DejaVu Sans subset bundled in the jar ({@code /org/dpgauss/cli/fonts/}), never a system
- * font: a fresh machine or container may have no font at all, and then the JDK's logical fonts fail with an error
- * inside the first text measurement (reproduced with {@code /usr/share/fonts} hidden); a font read from the jar
- * needs none, and the image is the same everywhere.
+ * font: a fresh machine or container may have no font at all, and then the JDK's font manager cannot start
+ * ("Fontconfig head is null": even {@code Font.createFont} fails) and the logical fonts fail inside the first text
+ * measurement (both reproduced with {@code /usr/share/fonts} hidden). {@link #installFontConfiguration} gives the
+ * font manager a configuration whose every logical font is the bundled one, so it starts and draws the same image
+ * on such a machine as on any other.
  */
 final class PlotWriter {
 
@@ -65,7 +67,6 @@ final class PlotWriter {
      * @throws IOException if the file cannot be written
      */
     static void write(Path file, List<PlotData.Chart> charts) throws IOException {
-        System.setProperty("java.awt.headless", "true");
         BufferedImage img = render(charts);
         Path abs = file.toAbsolutePath();
         Path tmp = Files.createTempFile(abs.getParent(), ".dpgauss-plot-", ".png");
@@ -84,6 +85,8 @@ final class PlotWriter {
         if (charts.isEmpty()) {
             throw new IllegalArgumentException("nothing to plot");
         }
+        System.setProperty("java.awt.headless", "true");
+        installFontConfiguration();
         Font base = baseFont();
         BufferedImage img = new BufferedImage(PANEL_WIDTH * charts.size(), PANEL_HEIGHT, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = img.createGraphics();
@@ -102,13 +105,61 @@ final class PlotWriter {
         return img;
     }
 
+    private static boolean fontConfigurationDone;
+
+    /**
+     * Before the JDK's font manager starts (the first font or graphics of the process): unless the user set one,
+     * points the system property {@code sun.awt.fontconfig} at a font configuration that maps every logical font
+     * (SansSerif, Dialog, ..) to the bundled font, extracted to a temporary file. Without it, on a machine with no
+     * font at all the font manager cannot even start ("Fontconfig head is null"), and every text, the bundled
+     * font's included, fails; with it, such a machine draws the same image as any other. Where the font manager
+     * has started already (another plot earlier in this process), the property is not read again and the system's
+     * fonts answer: nothing changes.
+     */
+    static synchronized void installFontConfiguration() {
+        if (fontConfigurationDone || System.getProperty("sun.awt.fontconfig") != null) {
+            fontConfigurationDone = true;
+            return;
+        }
+        fontConfigurationDone = true;
+        try (InputStream in = PlotWriter.class.getResourceAsStream(FONT)) {
+            if (in == null) {
+                throw new IllegalStateException("the plot font " + FONT + " is missing from the jar");
+            }
+            Path ttf = Files.createTempFile("dpgauss-plot-font-", ".ttf");
+            ttf.toFile().deleteOnExit();
+            Files.copy(in, ttf, StandardCopyOption.REPLACE_EXISTING);
+            java.util.Properties p = new java.util.Properties();
+            p.setProperty("version", "1");
+            p.setProperty("sequence.allfonts", "latin-1");
+            for (String family : new String[] {"serif", "sansserif", "monospaced", "dialog", "dialoginput"}) {
+                for (String style : new String[] {"plain", "bold", "italic", "bolditalic"}) {
+                    p.setProperty(family + "." + style + ".latin-1", "DejaVu Sans");
+                }
+            }
+            p.setProperty("filename.DejaVu_Sans", ttf.toAbsolutePath().toString().replace('\\', '/'));
+            Path conf = Files.createTempFile("dpgauss-plot-fontconfig-", ".properties");
+            conf.toFile().deleteOnExit();
+            try (java.io.OutputStream out = Files.newOutputStream(conf)) {
+                p.store(out, "dpgauss --plot: every logical font is the bundled DejaVu Sans subset");
+            }
+            System.setProperty("sun.awt.fontconfig", conf.toAbsolutePath().toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The bundled font (see the class comment). */
     static Font baseFont() {
         try (InputStream in = PlotWriter.class.getResourceAsStream(FONT)) {
             if (in == null) {
                 throw new IllegalStateException("the plot font " + FONT + " is missing from the jar");
             }
-            return Font.createFont(Font.TRUETYPE_FONT, in);
+            Font f = Font.createFont(Font.TRUETYPE_FONT, in);
+            // registered, so that a text that names its font by family (LogAxis's attributed tick labels, 10^-2)
+            // finds it too; where the system has a DejaVu Sans already, that one answers the name (the same design)
+            java.awt.GraphicsEnvironment.getLocalGraphicsEnvironment().registerFont(f);
+            return f;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (FontFormatException e) {
@@ -129,9 +180,6 @@ final class PlotWriter {
                 xy.add(x[k], y[k]);
             }
             data.addSeries(xy);
-            r.setSeriesPaint(i, COLOURS[i % COLOURS.length]);
-            r.setSeriesStroke(i, s.dashed() ? new BasicStroke(2.2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
-                    new float[] {8f, 5f}, 0f) : new BasicStroke(2.2f));
             r.setSeriesShapesVisible(i, x.length <= 40);
         }
         ValueAxis xAxis = axis(c.xLabel(), c.logX(), base);
@@ -141,6 +189,11 @@ final class PlotWriter {
         ValueAxis yAxis = axis(c.yLabel(), c.logY(), base);
         if (yAxis instanceof LogAxis && decades(c) >= 4) { // whole powers of ten where the curve spans decades
             ((LogAxis) yAxis).setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+        } else if (yAxis instanceof LogAxis) { // within a few decades: 0.0126, not 10^-1.9
+            ((LogAxis) yAxis).setNumberFormatOverride(new ShortNumber());
+        }
+        if (xAxis instanceof LogAxis) {
+            ((LogAxis) xAxis).setNumberFormatOverride(new ShortNumber());
         }
         XYPlot plot = new XYPlot(data, xAxis, yAxis, r);
         plot.setBackgroundPaint(Color.WHITE);
@@ -163,16 +216,45 @@ final class PlotWriter {
         theme.setSmallFont(base.deriveFont(10f));
         theme.setChartBackgroundPaint(Color.WHITE);
         theme.setPlotBackgroundPaint(Color.WHITE);
-        theme.apply(chart); // every text of the chart in the bundled font (the theme resets renderer paints: redo them)
+        theme.apply(chart); // every text of the chart in the bundled font (it resets paints and strokes: redo them)
         for (int i = 0; i < c.series().size(); i++) {
             r.setSeriesPaint(i, COLOURS[i % COLOURS.length]);
+            r.setSeriesStroke(i, c.series().get(i).dashed() ? new BasicStroke(2.2f, BasicStroke.CAP_BUTT,
+                    BasicStroke.JOIN_MITER, 10f, new float[] {8f, 5f}, 0f) : new BasicStroke(2.2f));
         }
+        r.setDefaultItemLabelFont(base.deriveFont(11f)); // not drawn, but never a logical font either
+        plot.setNoDataMessageFont(base.deriveFont(14f));
         plot.setDomainGridlinePaint(new Color(0xDDDDDD));
         plot.setRangeGridlinePaint(new Color(0xDDDDDD));
         if (!c.subtitle().isEmpty()) {
             chart.addSubtitle(new TextTitle(c.subtitle(), base.deriveFont(12f)));
         }
         return chart;
+    }
+
+    /** Three significant digits, plain between 1e-3 and 1e6 (0.0126, 2510, 0.5), else 1.26e-07. */
+    static final class ShortNumber extends java.text.NumberFormat {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public StringBuffer format(double v, StringBuffer to, java.text.FieldPosition pos) {
+            double a = Math.abs(v);
+            if (a != 0 && (a < 1e-3 || a >= 1e6) || !Double.isFinite(v)) {
+                return to.append(String.format(java.util.Locale.ROOT, "%.3g", v));
+            }
+            return to.append(new java.math.BigDecimal(v).round(new java.math.MathContext(3)).stripTrailingZeros()
+                    .toPlainString());
+        }
+
+        @Override
+        public StringBuffer format(long v, StringBuffer to, java.text.FieldPosition pos) {
+            return format((double) v, to, pos);
+        }
+
+        @Override
+        public Number parse(String source, java.text.ParsePosition pos) {
+            throw new UnsupportedOperationException("a tick label format only");
+        }
     }
 
     private static double decades(PlotData.Chart c) {

@@ -70,7 +70,7 @@ class PlotDataTest {
         assertEquals(Map.of("your epsilon", eps), vsEps.markers());
         assertEquals(Map.of("your n", (double) n), vsRows.markers());
         String metric = atUser.recommended().get().predicted().get().metric();
-        assertTrue(vsEps.yLabel().contains(metric), vsEps.yLabel());
+        assertTrue(vsEps.subtitle().endsWith("error: " + metric), vsEps.subtitle());
 
         List<String> drawn = new ArrayList<>();
         for (PlannedMethod m : atUser.methods()) {
