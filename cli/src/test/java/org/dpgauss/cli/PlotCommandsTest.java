@@ -198,12 +198,21 @@ class PlotCommandsTest {
     }
 
     private Path csv() throws Exception {
+        return csv("x.csv", null);
+    }
+
+    /** 1500 correlated rows; the first replaced by {@code first} when given (a neighbour under replace-one). */
+    private Path csv(String name, String first) throws Exception {
         SplittableRandom r = new SplittableRandom(3);
-        Path p = dir.resolve("x.csv");
+        Path p = dir.resolve(name);
         try (BufferedWriter w = Files.newBufferedWriter(p)) {
             w.write("a,b,c\n");
             for (int i = 0; i < 1500; i++) {
                 double g = r.nextGaussian();
+                if (i == 0 && first != null) {
+                    w.write(first + "\n");
+                    continue;
+                }
                 w.write(String.format(Locale.ROOT, "%.9f,%.9f,%.9f%n", g + 0.1 * r.nextGaussian(), 0.5 * g
                         + 0.2 * r.nextGaussian(), 0.1 * r.nextGaussian()));
             }
@@ -232,6 +241,30 @@ class PlotCommandsTest {
         assertEquals(Main.EXIT_ERROR, r.code);
         assertTrue(r.err.contains("entry 2") && r.out.isEmpty(), r.err);
         assertFalse(Files.exists(dir.resolve("s3.png")));
+    }
+
+    /**
+     * Neighbouring datasets (one row replaced by a far outlier) with {@code --plot}: the same exit code, the same
+     * fields, the same messages, a picture on both (the plot adds no data-dependent branch).
+     */
+    @Test
+    void pcaPlotOnNeighbouringDatasetsBehavesAlike() throws Exception {
+        List<MainTest.Run> runs = new ArrayList<>();
+        for (String first : new String[] {null, "1e300,-1e300,1e300"}) {
+            Path in = csv(first == null ? "d.csv" : "d2.csv", first);
+            Path png = dir.resolve(first == null ? "d.png" : "d2.png");
+            runs.add(MainTest.run("pca", "--input", in.toString(), "--k", "2", "--radius", "4", "--epsilon", "1",
+                    "--plot", png.toString(), "--json"));
+            assertTrue(Files.size(png) > 1000);
+        }
+        assertEquals(0, runs.get(0).code, runs.get(0).err);
+        assertEquals(runs.get(0).code, runs.get(1).code);
+        assertEquals(runs.get(0).err, runs.get(1).err);
+        List<String> f0 = new ArrayList<>();
+        runs.get(0).json().fieldNames().forEachRemaining(f0::add);
+        List<String> f1 = new ArrayList<>();
+        runs.get(1).json().fieldNames().forEachRemaining(f1::add);
+        assertEquals(f0, f1);
     }
 
     /**

@@ -307,6 +307,33 @@ class PlotDataTest {
         }
     }
 
+    /**
+     * Drawing installs, before the font manager starts, a font configuration that maps every logical font to a copy
+     * of the bundled font (what lets a machine without any font draw: docs/cli.md "Plots"; the no-font run itself
+     * needs /usr/share/fonts hidden, which a test cannot do, and was checked by hand).
+     */
+    @Test
+    void drawingMapsEveryLogicalFontToTheBundledFont() throws Exception {
+        PlotWriter.render(List.of(PlotData.scree(new double[] {2, 1}, null)));
+        String conf = System.getProperty("sun.awt.fontconfig");
+        assertTrue(conf != null && Files.exists(Path.of(conf)), "sun.awt.fontconfig set to a file");
+        java.util.Properties p = new java.util.Properties();
+        try (java.io.InputStream in = Files.newInputStream(Path.of(conf))) {
+            p.load(in);
+        }
+        for (String family : new String[] {"serif", "sansserif", "monospaced", "dialog", "dialoginput"}) {
+            for (String style : new String[] {"plain", "bold", "italic", "bolditalic"}) {
+                assertEquals("DejaVu Sans", p.getProperty(family + "." + style + ".latin-1"), family + " " + style);
+            }
+        }
+        byte[] bundled;
+        try (java.io.InputStream in = PlotWriter.class.getResourceAsStream("/org/dpgauss/cli/fonts/"
+                + "DejaVuSans-subset.ttf")) {
+            bundled = in.readAllBytes();
+        }
+        assertArrayEquals(bundled, Files.readAllBytes(Path.of(p.getProperty("filename.DejaVu_Sans"))));
+    }
+
     private static boolean contains(double[] a, double v) {
         for (double x : a) {
             if (x == v) {
