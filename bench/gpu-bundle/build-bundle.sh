@@ -71,7 +71,9 @@ zip -q -d "$out/lib/dpgauss-bench.jar" 'lib/libJNvPTXCompiler-*' 'lib/libJNvrtc-
 # engine is EJML (--engine cpu reports the fallback and why); the GPU engine does not use them.
 zip -q -d "$out/lib/dpgauss-bench.jar" 'org/bytedeco/openblas/linux-x86_64/*' 'org/bytedeco/javacpp/linux-x86_64/*' \
     'org/bytedeco/openblas/linux-x86_64/' >/dev/null || true
-# JFreeChart (the figures of run-*.sh) and JMH (run-jmh.sh) are never loaded by the suite: 2 MiB less to carry
+# JFreeChart (the figures of run-*.sh and the command line's --plot, which the jlink runtime below, without
+# java.desktop, could not draw anyway: --plot refuses there with exit 1, every other command runs) and JMH
+# (run-jmh.sh) are never loaded by the suite: 2 MiB less to carry
 zip -q -d "$out/lib/dpgauss-bench.jar" 'org/jfree/*' 'org/openjdk/jmh/*' 'META-INF/BenchmarkList' \
     'META-INF/CompilerHints' >/dev/null || true
 "$jdk/bin/jar" cf "$out/lib/dpgauss-engine-tests.jar" -C engine/target/test-classes .

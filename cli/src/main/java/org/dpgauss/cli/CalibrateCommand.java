@@ -1,7 +1,10 @@
 package org.dpgauss.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -37,10 +40,23 @@ final class CalibrateCommand extends CommandGroup {
                 description = "L2 sensitivity of the query, > 0 (default: ${DEFAULT-VALUE}).")
         double sensitivity;
 
+        @Option(names = "--plot", paramLabel = "FILE",
+                description = "Also draw the mechanism's exact privacy profile delta(epsilon) at this sigma beside the "
+                        + "delta(epsilon) of its zCDP statement (rho) converted by the engine's conversion (CKS20 Cor. "
+                        + "13), epsilon from 0 to 3 epsilon, delta on a log scale, as a PNG image to FILE; the output "
+                        + "gains the field \"plot\" (FILE).")
+        Path plot;
+
         @Override
-        public Integer call() {
+        public Integer call() throws IOException {
+            if (plot != null) {
+                PlotData.preflight(plot);
+            }
             double sigma = AnalyticGaussian.sigma(epsilon, delta, sensitivity);
             double achieved = AnalyticGaussian.delta(epsilon, sigma, sensitivity);
+            if (plot != null) {
+                PlotWriter.write(plot, List.of(profileChart(epsilon, delta, sensitivity, sigma)));
+            }
             PrintWriter out = parent.main.spec.commandLine().getOut();
             if (parent.main.json) {
                 Map<String, Object> m = new LinkedHashMap<>();
@@ -50,14 +66,41 @@ final class CalibrateCommand extends CommandGroup {
                 m.put("sensitivity", sensitivity);
                 m.put("achievedDelta", achieved);
                 m.put("rho", AnalyticGaussian.rho(sigma, sensitivity));
+                if (plot != null) {
+                    m.put("plot", plot.toString());
+                }
                 out.println(Json.write(m));
             } else {
                 out.printf(Locale.ROOT, "analytic Gaussian mechanism: sigma = %.15g for (epsilon=%s, delta=%s), "
                         + "L2 sensitivity %s%n", sigma, epsilon, delta, sensitivity);
                 out.printf(Locale.ROOT, "  delta at this sigma: %.6g; as zCDP: rho = %.6g%n", achieved,
                         AnalyticGaussian.rho(sigma, sensitivity));
+                if (plot != null) {
+                    out.println("  plot: " + plot);
+                }
             }
             return 0;
+        }
+
+        /** Points of the profile chart: 61 epsilons from 0 to 3 epsilon. */
+        static final int PROFILE_POINTS = 61;
+
+        /**
+         * The chart of {@code calibrate gaussian --plot}: the analytic Gaussian mechanism's exact delta(epsilon)
+         * ({@link AnalyticGaussian#delta}, the number this command prints at the target) beside the CKS20 conversion
+         * of its zCDP parameter {@code rho = s^2 / (2 sigma^2)}, epsilon from 0 to 3 epsilon.
+         */
+        static PlotData.Chart profileChart(double epsilon, double delta, double sensitivity, double sigma) {
+            double[] eps = PlotData.linearGrid(3 * epsilon, PROFILE_POINTS);
+            double[] exact = new double[eps.length];
+            for (int i = 0; i < eps.length; i++) {
+                exact[i] = AnalyticGaussian.delta(eps[i], sigma, sensitivity);
+            }
+            return PlotData.profile("calibrate gaussian: exact privacy profile and the zCDP conversion",
+                    String.format(Locale.ROOT, "Gaussian mechanism, L2 sensitivity %s, sigma %.6g (target epsilon=%s, "
+                            + "delta=%s)", ReleasePrinter.fmt(sensitivity), sigma, ReleasePrinter.fmt(epsilon),
+                            ReleasePrinter.fmt(delta)), eps, exact, AnalyticGaussian.rho(sigma, sensitivity),
+                    Map.of("target epsilon", epsilon));
         }
     }
 

@@ -82,8 +82,31 @@ final class PcaCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     BudgetOptions budget = new BudgetOptions();
 
+    @Option(names = "--plot", paramLabel = "FILE",
+            description = "Also draw a scree plot of the released (private) variances against the component index as "
+                    + "a PNG image to FILE, after a PASS (nothing is drawn on a FAIL); the output gains the field "
+                    + "\"plot\" (FILE). Only released values are drawn: dpgauss computes nothing non-private for it.")
+    Path plot;
+
+    @Option(names = "--plot-reference", paramLabel = "FILE",
+            description = "With --plot: your own NON-PRIVATE variances (numbers separated by commas, spaces or line "
+                    + "breaks, largest first), drawn dashed beside the private ones and labelled NON-PRIVATE. dpgauss "
+                    + "only reads them for the picture; they enter no release and no output.")
+    Path plotReference;
+
     @Override
     public Integer call() throws IOException {
+        double[] reference = null;
+        if (plotReference != null && plot == null) {
+            throw new picocli.CommandLine.ParameterException(main.spec.commandLine().getSubcommands().get("pca"),
+                    "--plot-reference needs --plot FILE");
+        }
+        if (plot != null) { // before anything is read or charged: a plot that cannot be written costs nothing
+            PlotData.preflight(plot);
+            if (plotReference != null) {
+                reference = PlotData.readReference(plotReference);
+            }
+        }
         double delta = budget.delta();
         org.dpgauss.privacy.Zcdp rho = budget.zcdp();
         boolean auto = "auto".equalsIgnoreCase(method.strip());
@@ -115,6 +138,13 @@ final class PcaCommand implements Callable<Integer> {
         }
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
+        if (plot != null && r.isPass()) { // the released variances only (and the user's own reference, labelled)
+            PlotWriter.write(plot, java.util.List.of(PlotData.scree(r.values().get("variances").asVector(),
+                    reference)));
+            ctx.put("plot", plot.toString());
+        } else if (plot != null) {
+            main.spec.commandLine().getErr().println("dpgauss: no plot: the release FAILed and released nothing");
+        }
         return ReleasePrinter.print(main, r, ctx);
     }
 

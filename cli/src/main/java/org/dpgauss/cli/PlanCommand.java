@@ -1,7 +1,10 @@
 package org.dpgauss.cli;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dpgauss.plan.Family;
 import org.dpgauss.plan.PlanQuery;
@@ -81,9 +84,55 @@ final class PlanCommand implements Callable<Integer> {
             description = "blr: the intercept constant c of mechanism blr --intercept (default: ${DEFAULT-VALUE}, none).")
     double intercept;
 
+    @Option(names = "--plot", paramLabel = "FILE",
+            description = "Also draw each applicable method's predicted expected error against epsilon (at this n) "
+                    + "and against n (at this epsilon), one decade either way, as a PNG image to FILE: every point is "
+                    + "the planner's own statement on those facts. The output gains the field \"plot\" (FILE). blr: "
+                    + "give --lambda (the recommended one is searched anew at every point otherwise, seconds each).")
+    Path plot;
+
+    /** The parsed --bounds, {lower, upper}, or null. */
+    private double[][] box;
+
     @Override
     public Integer call() throws java.io.IOException {
-        PlanQuery.Builder b = PlanQuery.builder(Family.fromId(family), n, d, ApproxDp.of(epsilon, delta));
+        if (plot != null) {
+            PlotData.preflight(plot);
+            if (Family.fromId(family) == Family.BLR && lambda == null) {
+                throw new IllegalArgumentException("plan blr --plot needs --lambda: without it the planner searches "
+                        + "lambda anew at every point of the plot (seconds each); run plan blr without --plot for "
+                        + "the recommended lambda, then plot at it");
+            }
+        }
+        box = bounds == null ? null : BoxBounds.parse(bounds).forDimension(d); // read once (a file, perhaps)
+        Planner.Plan plan = Planner.plan(query(n, epsilon));
+        PrintWriter out = main.spec.commandLine().getOut();
+        if (plot != null) {
+            List<PlotData.Chart> charts = PlotData.plan((rows, e) -> Planner.plan(query(rows, e)), plan);
+            if (charts.isEmpty()) {
+                throw new IllegalArgumentException("--plot: no method predicts an error on these facts (see each "
+                        + "method's needs), so there is nothing to plot");
+            }
+            PlotWriter.write(plot, charts);
+        }
+        if (main.json) {
+            Map<String, Object> m = plan.toMap();
+            if (plot != null) {
+                m.put("plot", plot.toString());
+            }
+            out.println(Json.write(m));
+            return 0;
+        }
+        print(plan, out);
+        if (plot != null) {
+            out.println("plot: " + plot);
+        }
+        return 0;
+    }
+
+    /** The query of the user's public facts with n and epsilon as given (the plot varies them). */
+    private PlanQuery query(int rows, double eps) {
+        PlanQuery.Builder b = PlanQuery.builder(Family.fromId(family), rows, d, ApproxDp.of(eps, delta));
         if (clip != null) {
             b.clipRadius(clip);
         }
@@ -95,9 +144,8 @@ final class PlanCommand implements Callable<Integer> {
             }
             b.centre(c);
         }
-        if (bounds != null) {
-            double[][] lh = BoxBounds.parse(bounds).forDimension(d);
-            b.bounds(lh[0], lh[1]);
+        if (box != null) {
+            b.bounds(box[0], box[1]);
         }
         if (rowBound != null) {
             b.rowBound(rowBound);
@@ -115,12 +163,10 @@ final class PlanCommand implements Callable<Integer> {
             b.lambda(lambda);
         }
         b.intercept(intercept);
-        Planner.Plan plan = Planner.plan(b.build());
-        PrintWriter out = main.spec.commandLine().getOut();
-        if (main.json) {
-            out.println(Json.write(plan.toMap()));
-            return 0;
-        }
+        return b.build();
+    }
+
+    private void print(Planner.Plan plan, PrintWriter out) {
         out.printf(Locale.ROOT, "plan for %s: n=%d, d=%d, epsilon=%s, delta=%s (no data read, no budget spent)%n",
                 plan.query().family().id(), n, d, ReleasePrinter.fmt(epsilon), ReleasePrinter.fmt(delta));
         for (PlannedMethod m : plan.methods()) {
@@ -152,6 +198,5 @@ final class PlanCommand implements Callable<Integer> {
         } else {
             ReleasePrinter.wrap("recommended: none; ", plan.reason()).forEach(out::println);
         }
-        return 0;
     }
 }

@@ -21,7 +21,7 @@ class CommandGroupTest {
         assertMissing("calibrate", "gaussian or projection");
         assertMissing("mechanism", "blr or gpr");
         assertMissing("inspect", "stable-cov or stable-mean");
-        assertMissing("ndis", "delta, epsilon or audit");
+        assertMissing("ndis", "delta, epsilon, profile or audit");
     }
 
     @Test
