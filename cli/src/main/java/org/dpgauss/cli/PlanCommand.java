@@ -117,6 +117,7 @@ final class PlanCommand implements Callable<Integer> {
         b.intercept(intercept);
         Planner.Plan plan = Planner.plan(b.build());
         PrintWriter out = main.spec.commandLine().getOut();
+        RadiusAdvice.printWarnings(main, plan.warnings());
         if (main.json) {
             out.println(Json.write(plan.toMap()));
             return 0;
