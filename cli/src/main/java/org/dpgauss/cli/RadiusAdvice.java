@@ -77,6 +77,36 @@ final class RadiusAdvice {
     }
 
     /**
+     * The warning of a release that states its error in units of the square of a public radius ({@code R^2} of
+     * second-moment, covariance and pca, {@code B_Y^2} of regress): the stated expected error is at least
+     * {@link #ERROR_SHARE} of it. A function of the a-priori statement (n, d, the radius and the budget) only.
+     *
+     * @param r a release
+     * @return empty when the release states no such unit (no warnings field then); else its warnings, possibly empty
+     */
+    static java.util.Optional<List<String>> forRadiusUnits(PrivateRelease r) {
+        if (r.accuracy().isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        org.dpgauss.release.Accuracy a = r.accuracy().get();
+        for (org.dpgauss.release.Accuracy.Unit u : a.units()) {
+            if (!(u.name().startsWith("R^2") || u.name().startsWith("B_Y^2"))) {
+                continue;
+            }
+            List<String> w = new ArrayList<>();
+            double share = a.expected() / u.value();
+            if (r.isPass() && share >= ERROR_SHARE) {
+                w.add(String.format(Locale.ROOT, "the stated expected error is %s%% of %s (warned from %s%%): a"
+                        + " smaller public radius (if the rows lie within it), more rows or more budget lower it;"
+                        + " if the columns have very different scales, rescale them first with public bounds"
+                        + " (docs/cli.md, \"Scaling columns\")", pct(share), u.name(), pct(ERROR_SHARE)));
+            }
+            return java.util.Optional.of(w);
+        }
+        return java.util.Optional.empty();
+    }
+
+    /**
      * Prints each warning to standard error, {@code dpgauss: warning: ...}, in text and JSON mode alike.
      *
      * @param main the command line

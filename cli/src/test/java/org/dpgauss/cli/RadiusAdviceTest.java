@@ -115,6 +115,34 @@ class RadiusAdviceTest {
     }
 
     @Test
+    void releasesStatedInUnitsOfRSquaredWarnWhenTheErrorIsALargeShareOfIt() throws Exception {
+        Path x = csv("unit.csv", 150, false, null); // 4 columns near 1: norms about 2
+        // Analyze Gauss at R = 10, n = 150, epsilon 1: the stated error is a large share of R^2 = 100
+        MainTest.Run big = MainTest.run("--insecure-seed", "2", "second-moment", "--input", x.toString(), "--radius",
+                "10", "--epsilon", "1", "--json");
+        assertEquals(0, big.code, big.err);
+        JsonNode j = big.json();
+        JsonNode w = j.get("warnings");
+        assertEquals(1, w.size(), w.toString());
+        double share = j.get("accuracy").get("expected").asDouble() / 100;
+        assertTrue(share >= 0.1, "premise: " + share);
+        assertTrue(w.get(0).asText().startsWith(String.format(java.util.Locale.ROOT,
+                "the stated expected error is %.0f%% of R^2 = 100", 100 * share)), w.toString());
+        assertTrue(big.err.contains("dpgauss: warning: the stated expected error"), big.err);
+        // a budget large enough: the field is there and empty, nothing on standard error
+        MainTest.Run small = MainTest.run("--insecure-seed", "2", "second-moment", "--input", x.toString(),
+                "--radius", "10", "--rho", "1000", "--json");
+        assertEquals(0, small.code, small.err);
+        assertEquals(0, small.json().get("warnings").size(), small.out);
+        assertTrue(!small.err.contains("warning"), small.err);
+        // a release with no radius in its statement has no warnings field (the box mean: per-column bounds)
+        MainTest.Run box = MainTest.run("--insecure-seed", "2", "mean", "--input", x.toString(), "--bounds", "0:2",
+                "--method", "box", "--epsilon", "1", "--json");
+        assertEquals(0, box.code, box.err);
+        assertTrue(!box.json().has("warnings"), box.out);
+    }
+
+    @Test
     void planPrintsItsWarningsOnStandardErrorAndInJson() throws Exception {
         MainTest.Run r = MainTest.run("plan", "mean", "--n", "150", "--d", "4", "--epsilon", "1", "--clip", "10",
                 "--json");
