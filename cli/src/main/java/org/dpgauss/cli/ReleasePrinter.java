@@ -87,7 +87,8 @@ final class ReleasePrinter {
         }
         lines.addAll(wrap("  guarantee:  ", r.guarantee().describe()));
         for (Map.Entry<String, Object> e : context.entrySet()) {
-            lines.add("  " + e.getKey() + ": " + format(e.getValue()));
+            // aligned with the release's own labels ("  accuracy:   "), long values wrapped
+            lines.addAll(wrap(String.format(Locale.ROOT, "  %-11s ", e.getKey() + ":"), format(e.getValue())));
         }
         lines.add("  random:     " + r.randomness());
         if (r.insecure()) {

@@ -53,6 +53,13 @@ class NewUserSessionTest {
     }
 
     @Test
+    void columnsWithoutAClusterSayHowToSelectColumnsOnOneMachine() {
+        MainTest.Run r = MainTest.run("mean", "--input", "x.csv", "--columns", "a,b", "--clip", "1", "--epsilon", "1");
+        assertEquals(1, r.code, r.err);
+        assertTrue(r.err.contains("need --master; on one machine every column of --input is used"), r.err);
+    }
+
+    @Test
     void covarianceIsStatedAsTheZcdpItsHelpPromises() throws Exception {
         Random rnd = new Random(3); // fixed seed: valid rows only
         StringBuilder sb = new StringBuilder();
