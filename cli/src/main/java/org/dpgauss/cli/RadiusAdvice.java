@@ -27,6 +27,12 @@ final class RadiusAdvice {
 
     /** A stated expected error at least this share of the radius is warned of (the planner's threshold too). */
     static final double ERROR_SHARE = 0.1;
+    /**
+     * The words of the one warning computed from released values (the coordinates near the centre): on two
+     * neighbouring datasets it differs only as the released means do; every other warning is a function of the
+     * a-priori statement and is identical on neighbours.
+     */
+    static final String FROM_RELEASED_VALUES = "released coordinates lie within";
     /** A released coordinate within this many noise standard deviations of the centre counts as buried. */
     static final double NOISE_MULTIPLE = 2;
 
@@ -49,14 +55,17 @@ final class RadiusAdvice {
         double[] centre = vector(p.get("centre"), mean.length);
         boolean relative = r.mechanism().endsWith("-auto"); // the auto mean states its error in units of the radius
         double share = relative ? r.accuracy().get().expected() : r.accuracy().get().expected() / radius;
-        String radiusName = relative ? "the released clipRadius" : "--clip";
         if (share >= ERROR_SHARE) {
-            w.add(String.format(Locale.ROOT, "the stated expected error is %s%% of the radius (%s %s; warned from"
-                    + " %s%%): a mean closer than about %s (L2) to the centre is buried in the noise."
-                    + " Fewer columns, more rows or more budget lower the share; if the columns have very different"
-                    + " scales, rescale them first with public bounds (docs/cli.md, \"Scaling columns\")",
-                    pct(share), radiusName, ReleasePrinter.fmt(radius), pct(ERROR_SHARE),
-                    ReleasePrinter.fmt(share * radius)));
+            // the words depend on public values only (the auto mean's share is a function of n, d and the budget;
+            // its released radius is left out), so this warning is the same on neighbouring datasets
+            String radiusText = relative ? "the released clipRadius; warned from " + pct(ERROR_SHARE) + "%): a mean"
+                    + " closer than " + pct(share) + "% of that radius"
+                    : "--clip " + ReleasePrinter.fmt(radius) + "; warned from " + pct(ERROR_SHARE) + "%): a mean"
+                    + " closer than about " + ReleasePrinter.fmt(share * radius) + " (L2)";
+            w.add(String.format(Locale.ROOT, "the stated expected error is %s%% of the radius (%s to the centre is"
+                    + " buried in the noise. Fewer columns, more rows or more budget lower the share; if the columns"
+                    + " have very different scales, rescale them first with public bounds (docs/cli.md, \"Scaling"
+                    + " columns\")", pct(share), radiusText));
         }
         int buried = 0;
         for (int j = 0; j < mean.length; j++) {
@@ -65,7 +74,7 @@ final class RadiusAdvice {
             }
         }
         if (buried > 0) {
-            w.add(String.format(Locale.ROOT, "%d of the %d released coordinates lie within %s noise standard"
+            w.add(String.format(Locale.ROOT, "%d of the %d " + FROM_RELEASED_VALUES + " %s noise standard"
                     + " deviations (noiseSigma %s) of the centre: there the noise is as large as the value (the"
                     + " column's mean lies near the centre, or its scale is small against the radius). One L2"
                     + " radius (%s) is set by the widest columns and puts this noise on every column; if the columns"
