@@ -19,7 +19,9 @@ final class BudgetOptions {
     /** The default of {@code --delta}. */
     static final String DEFAULT_DELTA = "1e-6";
 
-    @ArgGroup(exclusive = true, multiplicity = "0..1")
+    // a heading of its own: without one, picocli 4.7 lists a mixin's group options twice in --help (issue 29's
+    // replay of a new user's session)
+    @ArgGroup(exclusive = true, multiplicity = "0..1", heading = "Budget (one of --epsilon or --rho, with --delta):%n")
     Choice choice;
 
     static final class Choice {

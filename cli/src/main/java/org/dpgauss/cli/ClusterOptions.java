@@ -50,7 +50,8 @@ final class ClusterOptions {
     boolean active() {
         if (master == null && (columns != null || idColumn != null)) {
             throw new IllegalArgumentException("--columns and --id-column select a table's columns on a cluster:"
-                    + " they need --master");
+                    + " they need --master; on one machine every column of --input is used: write the columns you"
+                    + " want to a file of their own first (e.g. cut -d, -f1,3 X.csv > X13.csv)");
         }
         if (master == null && executorEngine != null) {
             throw new IllegalArgumentException("--executor-engine chooses the engine of a cluster's executors: it"

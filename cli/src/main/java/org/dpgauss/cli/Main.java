@@ -74,6 +74,7 @@ public final class Main implements Runnable {
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setParameterExceptionHandler(UsageErrors::handle); // a short usage error, not the full option list
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof org.dpgauss.privacy.accounting.BudgetExceededException) {
                 commandLine.getErr().println("dpgauss: budget exceeded: " + ex.getMessage());

@@ -195,7 +195,7 @@ final class MeanCommand implements Callable<Integer> {
             }
             Map<String, Object> ctx = new LinkedHashMap<>();
             ctx.put("input", input.toString());
-            return ReleasePrinter.print(main, r, ctx);
+            return printClipped(r, ctx);
         }
 
         Dataset data = Dataset.read(input);
@@ -205,7 +205,7 @@ final class MeanCommand implements Callable<Integer> {
         PrivateRelease r = main.release(b.build(data.dimension()), data, delta, main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
-        return ReleasePrinter.print(main, r, ctx);
+        return printClipped(r, ctx);
     }
 
     /**
@@ -242,7 +242,7 @@ final class MeanCommand implements Callable<Integer> {
             }
             Map<String, Object> ctx = new LinkedHashMap<>();
             ctx.put("input", input.toString());
-            return ReleasePrinter.print(main, r, ctx);
+            return printClipped(r, ctx);
         }
         Dataset data = Dataset.read(input);
         double[] c = centre == null ? new double[data.dimension()] : centreFor(data.dimension());
@@ -250,6 +250,19 @@ final class MeanCommand implements Callable<Integer> {
                 main.releaseContext());
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
+        return printClipped(r, ctx);
+    }
+
+    /**
+     * Prints a clipped mean with the warnings of {@link RadiusAdvice} (issue 29): on standard error, and under
+     * {@code --json} as the field {@code warnings} (always present, possibly empty).
+     */
+    private Integer printClipped(PrivateRelease r, Map<String, Object> ctx) {
+        java.util.List<String> warnings = RadiusAdvice.forClippedMean(r);
+        RadiusAdvice.printWarnings(main, warnings);
+        if (main.json) {
+            ctx.put("warnings", warnings);
+        }
         return ReleasePrinter.print(main, r, ctx);
     }
 

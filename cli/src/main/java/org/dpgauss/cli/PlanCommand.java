@@ -107,6 +107,7 @@ final class PlanCommand implements Callable<Integer> {
         box = bounds == null ? null : BoxBounds.parse(bounds).forDimension(d); // read once (a file, perhaps)
         Planner.Plan plan = Planner.plan(query(n, epsilon));
         PrintWriter out = main.spec.commandLine().getOut();
+        RadiusAdvice.printWarnings(main, plan.warnings());
         if (plot != null) {
             List<PlotData.Chart> charts = PlotData.plan((rows, e) -> Planner.plan(query(rows, e)), plan);
             if (charts.isEmpty()) {

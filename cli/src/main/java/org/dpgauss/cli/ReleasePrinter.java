@@ -32,6 +32,17 @@ final class ReleasePrinter {
      */
     static int print(Main main, PrivateRelease release, Map<String, Object> context) {
         PrintWriter out = main.spec.commandLine().getOut();
+        if (!context.containsKey("warnings")) {
+            // a statement in units of a public radius squared: warn when the radius is large against it (issue 29)
+            java.util.Optional<List<String>> w = RadiusAdvice.forRadiusUnits(release);
+            if (w.isPresent()) {
+                RadiusAdvice.printWarnings(main, w.get());
+                if (main.json) {
+                    context = new LinkedHashMap<>(context);
+                    context.put("warnings", w.get());
+                }
+            }
+        }
         if (main.json) {
             Map<String, Object> m = release.toMap();
             Map<String, Object> all = new LinkedHashMap<>();
@@ -76,7 +87,8 @@ final class ReleasePrinter {
         }
         lines.addAll(wrap("  guarantee:  ", r.guarantee().describe()));
         for (Map.Entry<String, Object> e : context.entrySet()) {
-            lines.add("  " + e.getKey() + ": " + format(e.getValue()));
+            // aligned with the release's own labels ("  accuracy:   "), long values wrapped
+            lines.addAll(wrap(String.format(Locale.ROOT, "  %-11s ", e.getKey() + ":"), format(e.getValue())));
         }
         lines.add("  random:     " + r.randomness());
         if (r.insecure()) {

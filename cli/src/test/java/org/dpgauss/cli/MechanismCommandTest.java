@@ -129,7 +129,15 @@ class MechanismCommandTest {
         assertEquals(ja.get("status"), jb.get("status"));
         assertEquals(ja.get("guarantee"), jb.get("guarantee"));
         assertEquals(ja.get("parameters"), jb.get("parameters"));
-        assertEquals(ra.err, rb.err);
+        // standard error alike, except the clipped mean's warning computed from its released values (post-processing,
+        // it differs only as the released means do; RadiusAdviceTest recomputes it from the printed JSON)
+        assertEquals(withoutReleasedValueWarnings(ra.err), withoutReleasedValueWarnings(rb.err));
+    }
+
+    private static String withoutReleasedValueWarnings(String err) {
+        return java.util.Arrays.stream(err.split("\n", -1))
+                .filter(l -> !(l.startsWith("dpgauss: warning: ") && l.contains(RadiusAdvice.FROM_RELEASED_VALUES)))
+                .collect(java.util.stream.Collectors.joining("\n"));
     }
 
     private static String[] concat(String[]... parts) {

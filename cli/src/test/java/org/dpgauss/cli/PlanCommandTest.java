@@ -44,7 +44,7 @@ class PlanCommandTest {
         with[base.length + 1] = "0.01";
         assertEquals(0, Main.run(with, new PrintWriter(out, true), new PrintWriter(err, true)), err.toString());
         String flat = out.toString().replaceAll("\\s+", " ");
-        assertTrue(flat.matches(".*run: dpgauss second-moment --input FILE --method recursive [^\\n]*--clip 1 "
-                + "--delta 0.000001 --min-eigenvalue 0.01 .*"), out.toString());
+        assertTrue(flat.matches(".*run: dpgauss second-moment --input FILE --method recursive --epsilon [^ ]+ --delta 0.000001 "
+                + "--radius 1 --min-eigenvalue 0.01 .*"), out.toString());
     }
 }

@@ -281,12 +281,15 @@ public final class PrivateCovariance implements RowSourceMechanism {
         Statement ss = sm.state(context);
         List<Release> steps = List.of(ms.accounting(), ss.accounting());
         boolean certified = ms.guarantee().certified() && ss.guarantee().certified();
-        PrivacyGuarantee g = PrivacyAccountant.composeSteps(NeighbouringRelation.REPLACE_ONE, steps, delta, certified,
-                String.format(Locale.ROOT, "private covariance: clipped Gaussian mean (rho_m=%.6g) and %s second"
+        String notes = String.format(Locale.ROOT, "private covariance: clipped Gaussian mean (rho_m=%.6g) and %s second"
                         + " moment (rho_S=%.6g) of the rows centred at a public c and clipped to R=%.6g, composed;"
                         + " covariance = S~ - m~ m~^T is post-processing; n=%d public", f * budget.rho(), method,
-                        (1 - f) * budget.rho(), radius, n));
+                        (1 - f) * budget.rho(), radius, n);
         boolean zcdp = ms.accounting().kind() == Release.Kind.ZCDP && ss.accounting().kind() == Release.Kind.ZCDP;
+        // two zCDP parts: stated as the rho-zCDP their sum is (what --help and docs/cli.md promise, and what the
+        // ledger charges), with its one conversion; the accountant's composition gives the same epsilon
+        PrivacyGuarantee g = zcdp ? PrivacyGuarantee.zcdp(NeighbouringRelation.REPLACE_ONE, budget, delta, certified,
+                notes) : PrivacyAccountant.composeSteps(NeighbouringRelation.REPLACE_ONE, steps, delta, certified, notes);
         Release accounting = zcdp ? Release.zcdp(id(), NeighbouringRelation.REPLACE_ONE, budget)
                 : Release.of(id(), g);
         PublicParameters params = PublicParameters.builder()

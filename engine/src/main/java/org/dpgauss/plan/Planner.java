@@ -31,12 +31,14 @@ public final class Planner {
         private final List<PlannedMethod> methods;
         private final PlannedMethod recommended;
         private final String reason;
+        private final List<String> warnings;
 
         Plan(PlanQuery query, List<PlannedMethod> methods, PlannedMethod recommended, String reason) {
             this.query = query;
             this.methods = List.copyOf(methods);
             this.recommended = recommended;
             this.reason = reason;
+            this.warnings = List.copyOf(RadiusWarnings.of(query, this.methods, Optional.ofNullable(recommended)));
         }
 
         /** @return the query */
@@ -59,6 +61,16 @@ public final class Planner {
             return reason;
         }
 
+        /**
+         * Warnings from public facts only (issue 29): a public radius or row bound large against the predicted error
+         * it leads to, public per-column bounds or variances of very different scales.
+         *
+         * @return the warnings, possibly empty
+         */
+        public List<String> warnings() {
+            return warnings;
+        }
+
         /** @return a fresh JSON-ready map */
         public Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -74,6 +86,7 @@ public final class Planner {
             m.put("methods", list);
             m.put("recommended", recommended == null ? null : recommended.method());
             m.put("reason", reason);
+            m.put("warnings", warnings);
             return m;
         }
     }

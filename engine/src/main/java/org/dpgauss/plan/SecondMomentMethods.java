@@ -51,10 +51,15 @@ final class SecondMomentMethods implements MethodProvider {
         return ConversionPolicy.rhoFor(q.budget().epsilon(), q.budget().delta());
     }
 
+    /**
+     * The run: line repeats the facts as given (issue 29): the budget as {@code --epsilon/--delta} (second-moment runs
+     * at the same rho, the one conversion) and the row bound as {@code --radius} (a public bound, the statement's
+     * mode), not as a converted rho and a clipping radius.
+     */
     private static String base(PlanQuery q, String method, double r) {
-        return String.format(Locale.ROOT, "dpgauss second-moment --input FILE --method %s --rho %s --clip %s"
-                + " --delta %s", method, MeanMethods.num(rho(q).rho()), MeanMethods.num(r),
-                MeanMethods.num(q.budget().delta()));
+        return String.format(Locale.ROOT, "dpgauss second-moment --input FILE --method %s --epsilon %s --delta %s"
+                + " --radius %s", method, MeanMethods.num(q.budget().epsilon()), MeanMethods.num(q.budget().delta()),
+                MeanMethods.num(r));
     }
 
     private static String lambdaOption(PlanQuery q) {

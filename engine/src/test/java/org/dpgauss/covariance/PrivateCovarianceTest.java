@@ -172,6 +172,8 @@ class PrivateCovarianceTest {
         // composed by the accountant: the two parts' rho add up to 0.5, then one conversion
         double eps = ConversionPolicy.toApproxDp(Zcdp.of(0.5), 1e-6).epsilon();
         assertEquals(eps, s.guarantee().approxDp().orElseThrow().epsilon(), 1e-6 * eps);
+        // stated as rho-zCDP, as --help and docs/cli.md say (issue 29 replay: it printed only (eps, delta)-DP)
+        assertEquals(0.5, s.guarantee().zcdp().orElseThrow().rho(), 0);
         assertTrue(s.guarantee().certified());
         // a fixed split is used as given
         PrivateCovariance fixed = PrivateCovariance.builder().budget(Zcdp.of(0.5)).radius(2).meanFraction(0.3)

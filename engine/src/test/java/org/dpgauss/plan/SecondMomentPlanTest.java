@@ -108,7 +108,7 @@ class SecondMomentPlanTest {
         assertFalse(m.get("subsample-aggregate").applicable());
         assertTrue(m.get("subsample-aggregate").minimumRows().getAsLong() > 1_000_000L);
         assertTrue(m.get("analyze-gauss").command().startsWith("dpgauss second-moment --input FILE --method"
-                + " analyze-gauss --rho "));
+                + " analyze-gauss --epsilon "));
     }
 
     @Test
