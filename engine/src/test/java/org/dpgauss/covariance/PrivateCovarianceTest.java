@@ -138,6 +138,7 @@ class PrivateCovarianceTest {
      * far from it. The bound holds. 40 runs, fixed seed.
      */
     @Test
+    @org.junit.jupiter.api.Tag("slow")
     void coinPressPartIsComputedFromTheRelease() {
         int n = 4000;
         double[] c = {0, 0, 0, 0, 0};

@@ -279,6 +279,7 @@ class SecondMomentAccuracyTest {
      * before the data are read, holds at the binomial allowance (failure probability 0.002 per case). Fixed seeds.
      */
     @Test
+    @org.junit.jupiter.api.Tag("slow")
     void coinPressExpectedFromTheReleaseTracksTheRealisedError() {
         // the demo's well-conditioned rows N(1, diag(0.5..2)), d = 10, R = 2 sqrt(E||x||^2): a loose prior
         int d = 10;
