@@ -49,7 +49,7 @@ for t in tables:
     s = x.T @ x / n
     cov = s - np.outer(mean, mean)
     for label, args, kind in methods:
-        errs, stated, fails = [], None, 0
+        errs, stated, fails, expecteds = [], None, 0, []
         for seed in range(runs):
             p = subprocess.run(["java", "-jar", jar, *args, "--input", path, "--json", "--insecure-seed", str(seed + 1)],
                                capture_output=True, text=True)
@@ -62,6 +62,8 @@ for t in tables:
                 break
             r = json.loads(p.stdout)
             stated = r.get("accuracy", stated)
+            if stated:
+                expecteds.append(stated["expected"])
             if kind == "mean":
                 e = float(np.linalg.norm(np.array(r["mean"]) - mean))
                 if "in units of the released clipRadius" in r.get("accuracy", {}).get("metric", ""):
@@ -81,8 +83,14 @@ for t in tables:
         med = float(np.median(errs)) if errs else float("nan")
         if stated:
             over = sum(e > stated["bound"] for e in errs) + fails
-            ratio = stated["expected"] / med if errs and med > 0 else float("nan")
-            print(f"| {t} ({n} x {d}) | {label} | {stated['expected']:.4g} | {stated['bound']:.4g} ({stated['probability']:.2g})"
+            # an expected value computed from each release (accuracy.expectedBasis "release: ...") varies by run:
+            # the column gives its median over the runs, with its range, and the ratio uses the median
+            exp_med = float(np.median(expecteds))
+            ratio = exp_med / med if errs and med > 0 else float("nan")
+            shown = f"{exp_med:.4g}"
+            if max(expecteds) > min(expecteds):
+                shown += f" ({min(expecteds):.3g}-{max(expecteds):.3g})"
+            print(f"| {t} ({n} x {d}) | {label} | {shown} | {stated['bound']:.4g} ({stated['probability']:.2g})"
                   f" | {med:.4g} | {over} / {runs} | {fails} | {ratio:.3g} |")
         else:
             print(f"| {t} ({n} x {d}) | {label} | (none stated) | | {med:.4g} | | {fails} | |")

@@ -211,8 +211,11 @@ final class DemoCommand implements Callable<Integer> {
                     + ReleasePrinter.fmt((Double) acc.get("expected")) + ", at most "
                     + ReleasePrinter.fmt((Double) acc.get("bound")) + " with probability "
                     + ReleasePrinter.fmt((Double) acc.get("probability"))
-                    + (acc.get("expectedBasis") != null ? " (expected for a public " + acc.get("expectedBasis")
-                            + "; only the bound covers these data)" : "")));
+                    + (acc.get("expectedBasis") == null ? ""
+                            : String.valueOf(acc.get("expectedBasis")).startsWith("release: ")
+                                    ? " (expected computed from the release itself, post-processing)"
+                                    : " (expected for a public " + acc.get("expectedBasis")
+                                            + "; only the bound covers these data)")));
             if (m.get("accuracyRealised") instanceof Double) {
                 lines.add("  realised:  " + ReleasePrinter.fmt((Double) m.get("accuracyRealised")));
             } else if (err instanceof Double) {

@@ -105,7 +105,8 @@ final class ReleasePrinter {
                     .append(", at most ").append(fmt(a.bound() / u.value()));
         }
         return a.metric() + ": expected " + fmt(a.expected())
-                + (a.isScenario() ? " (" + a.expectedBasis() + "; only the bound covers these data)" : "")
+                + (a.isScenario() ? " (" + a.expectedBasis() + "; only the bound covers these data)"
+                        : a.isFromRelease() ? " (computed from this " + a.expectedBasis() + ")" : "")
                 + ", at most " + fmt(a.bound()) + " with probability "
                 + fmt(a.probability()) + units + (a.assumptions().isEmpty() ? "" : ", if " + a.assumptions());
     }

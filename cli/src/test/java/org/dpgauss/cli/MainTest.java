@@ -148,8 +148,13 @@ class MainTest {
         }
         assertTrue(withTime >= 5, a.out);
         assertEquals(withTime, timed, human.out);
-        // and says when an expected value is only a scenario (CoinPress)
-        assertTrue(human.out.contains("expected for a public scenario"), human.out);
+        // and says when an expected value was computed from the release itself (CoinPress, issue 26 item 0)
+        assertTrue(human.out.contains("(expected computed from the release"), human.out);
+        for (JsonNode m : a.json().get("mechanisms")) {
+            if (m.path("mechanism").asText().equals("second-moment.coinpress")) {
+                assertTrue(m.get("accuracy").get("expectedBasis").asText().startsWith("release: "), m.toString());
+            }
+        }
     }
 
     @Test

@@ -20,6 +20,8 @@ import org.dpgauss.release.PrivateRelease;
 import org.dpgauss.release.PublicContext;
 import org.dpgauss.release.PublicParameters;
 import org.dpgauss.release.ReleaseContext;
+import org.dpgauss.release.ReleasedValue;
+import org.dpgauss.release.Releases;
 import org.dpgauss.release.Statement;
 import org.dpgauss.rows.BlockMap;
 import org.dpgauss.rows.LocalRows;
@@ -67,7 +69,10 @@ import org.ejml.data.DMatrixRMaj;
  * upper bound on the expected error for any mean within R (by the triangle inequality; pessimistic by the
  * {@code (R - D)} share of the middle term for a mean near c). It is labelled as such
  * ({@link Accuracy#expectedForScenario}), and a second-moment part whose own expected value is a scenario
- * (CoinPress) says so too.
+ * (CoinPress, before the data are read) says so too. With CoinPress, a PASS carries the expected value computed
+ * from the released values instead ({@link Accuracy#expectedFromRelease}, issue 26 item 0): CoinPress's own
+ * release-based value on the released centred second moment plus the mean part at the released distance of the
+ * mean from c (post-processing).
  *
  * <p>Under the release contract it releases {@code covariance} (d x d, symmetric, possibly indefinite),
  * {@code mean} (length d) and, when asked, {@code covariancePsd} (the PSD projection, post-processing). It FAILs
@@ -260,6 +265,36 @@ public final class PrivateCovariance implements RowSourceMechanism {
         return a.expectedForScenario(scenario);
     }
 
+    /**
+     * With CoinPress, the expected value computed from the released values (post-processing; issue 26 item 0): the
+     * second-moment part's by {@link CoinPress#expectedFromRelease} on the released centred second moment
+     * {@code C~ + (m~ - c)(m~ - c)^T}, plus the mean part's {@code D (sigma_m sqrt(2/pi) + E||e||) + d sigma_m^2} at
+     * the released distance of the mean from the centre, {@code D^2 = ||m~ - c||^2 - d sigma_m^2} (its noise's share
+     * removed) within {@code [0, R]}. The bound is the a-priori one.
+     */
+    private Accuracy coinPressFromRelease(Accuracy apriori, java.util.Map<String, ReleasedValue> values,
+            CoinPress cp, double[] c, int n, double sigmaM, double perDistance) {
+        double[][] cov = values.get("covariance").asMatrix();
+        double[] mean = values.get("mean").asVector();
+        int d = c.length;
+        DMatrixRMaj s = new DMatrixRMaj(d, d);
+        double dist2 = 0;
+        for (int i = 0; i < d; i++) {
+            dist2 += (mean[i] - c[i]) * (mean[i] - c[i]);
+            for (int j = 0; j < d; j++) {
+                s.set(i, j, cov[i][j] + (mean[i] - c[i]) * (mean[j] - c[j]));
+            }
+        }
+        double part = cp.expectedFromRelease(n, s);
+        double dist = Math.min(radius, Math.sqrt(Math.max(0, dist2 - d * sigmaM * sigmaM)));
+        double expected = fin(part + dist * perDistance + d * sigmaM * sigmaM);
+        return apriori.expectedFromRelease(expected, String.format(Locale.ROOT, "computed from the release"
+                + " (post-processing): the second-moment part's expected value %.4g (CoinPress: simulated runs of the"
+                + " mechanism on Gaussian rows with the released centred second moment) plus the mean part's at the"
+                + " released distance %.4g of the mean from the centre (the mean's noise removed); the parts' norms"
+                + " are added (triangle inequality), so it is at least the expected error's size", part, dist));
+    }
+
     private static double fin(double v) {
         return Double.isFinite(v) ? Math.max(0, v) : Double.MAX_VALUE;
     }
@@ -310,6 +345,15 @@ public final class PrivateCovariance implements RowSourceMechanism {
                 .parameters(params)
                 .accounting(accounting)
                 .accuracy(accuracy(n, d, delta, f, PROBABILITY));
+        if (sm instanceof CoinPress) {
+            // CoinPress's own expected value depends on the private S: computed from the release instead (issue 26
+            // item 0), the released centred second moment S~ = C~ + (m~ - c)(m~ - c)^T being post-processing
+            CoinPress cp = (CoinPress) sm;
+            double sigmaM = mean.sigma(n);
+            double perDistance = sigmaM * Math.sqrt(2 / Math.PI) + mean.accuracy(n, 1 - (1 - PROBABILITY) / 2)
+                    .expected();
+            b.accuracyFromRelease((a, values) -> coinPressFromRelease(a, values, cp, c, n, sigmaM, perDistance));
+        }
         if (!ss.failMeaning().isEmpty()) {
             b.failMeaning(ss.failMeaning());
         }

@@ -113,13 +113,39 @@ public final class Accuracy {
     public Accuracy expectedForScenario(String scenario) {
         Objects.requireNonNull(scenario, "scenario");
         return new Accuracy(metric, expected, bound, probability, assumptions, units,
-                "scenario: " + scenario.strip());
+                SCENARIO + scenario.strip());
     }
 
     /**
+     * The expected value computed <b>from the release itself</b> (issue 26 item 0, issue 29): where the error
+     * depends on a private quantity that the released values estimate (e.g. the true second moment, which the
+     * released one estimates), the expected error is a public function of the released values and public
+     * parameters: post-processing, part of the release, at no privacy cost. It is an estimate of the expected error
+     * for the data at hand (not a scenario), with its own accuracy stated in {@code how}; the bound, stated before
+     * the data were read, is unchanged.
+     *
+     * @param expected the expected error computed from the released values, finite and {@code >= 0}
+     * @param how how it is computed and how accurate it is (public words)
+     * @return a copy with that expected value, whose {@link #toMap} has {@code expectedBasis} = {@code "release:
+     *     ..."}
+     */
+    public Accuracy expectedFromRelease(double expected, String how) {
+        Objects.requireNonNull(how, "how");
+        if (!(expected >= 0) || Double.isInfinite(expected)) {
+            throw new IllegalArgumentException("expected=" + expected + " must be finite and >= 0");
+        }
+        return new Accuracy(metric, expected, bound, probability, assumptions, units, RELEASE + how.strip());
+    }
+
+    private static final String SCENARIO = "scenario: ";
+    private static final String RELEASE = "release: ";
+
+    /**
      * @return how to read {@link #expected()}: empty when it is the expected error for every input meeting the
-     *     assumptions; {@code "scenario: ..."} when it is the expected error of a public scenario only (see
-     *     {@link #expectedForScenario}), in which case only {@link #bound()} covers the data at hand
+     *     assumptions, computed before the data were read; {@code "release: ..."} when it is computed from the
+     *     released values (see {@link #expectedFromRelease}); {@code "scenario: ..."} when it is the expected error
+     *     of a public scenario only (see {@link #expectedForScenario}), in which case only {@link #bound()} covers the
+     *     data at hand
      */
     public String expectedBasis() {
         return expectedBasis;
@@ -127,7 +153,12 @@ public final class Accuracy {
 
     /** @return whether {@link #expected()} holds for a public scenario only (see {@link #expectedForScenario}) */
     public boolean isScenario() {
-        return !expectedBasis.isEmpty();
+        return expectedBasis.startsWith(SCENARIO);
+    }
+
+    /** @return whether {@link #expected()} was computed from the released values (see {@link #expectedFromRelease}) */
+    public boolean isFromRelease() {
+        return expectedBasis.startsWith(RELEASE);
     }
 
     /** @return the other units this statement is also given in (see {@link #alsoIn}); empty if none */
@@ -187,7 +218,8 @@ public final class Accuracy {
 
     /**
      * @return a fresh JSON-ready map: metric, expected, bound, probability, {@code expectedBasis} (only for a
-     *     scenario, see {@link #expectedForScenario}), assumptions (if any) and {@code alsoIn}
+     *     scenario or a value computed from the release, see {@link #expectedForScenario} and
+     *     {@link #expectedFromRelease}), assumptions (if any) and {@code alsoIn}
      *     (if any: a list of {@code unit}, {@code value}, {@code expected}, {@code bound} in that unit)
      */
     public Map<String, Object> toMap() {

@@ -36,10 +36,13 @@ public final class PrivateRelease {
         this.failMeaning = stated.failMeaning();
         this.insecure = insecure;
         this.randomness = randomness;
-        this.accuracy = stated.accuracy().orElse(null);
+        this.accuracy = stated.accuracyAfter(outcome).orElse(null);
     }
 
-    /** @return the a-priori accuracy statement (public), if the mechanism makes one */
+    /**
+     * @return the accuracy statement (public), if the mechanism makes one: the a-priori statement, with its expected
+     *     value computed from the released values where the mechanism does so ({@link Accuracy#isFromRelease})
+     */
     public java.util.Optional<Accuracy> accuracy() {
         return java.util.Optional.ofNullable(accuracy);
     }

@@ -1,5 +1,6 @@
 package org.dpgauss.release;
 
+import java.util.Map;
 import java.util.Objects;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.accounting.Release;
@@ -20,6 +21,21 @@ public final class Statement {
     private final String failMeaning;
     private final PublicContext context;
     private final Accuracy accuracy;
+    private final AccuracyFromRelease fromRelease;
+
+    /**
+     * How a mechanism's accuracy statement is refined from its own released values after a PASS (post-processing:
+     * it sees the a-priori statement and the released values only, never the data; issue 26 item 0).
+     */
+    @FunctionalInterface
+    public interface AccuracyFromRelease {
+        /**
+         * @param apriori the a-priori statement
+         * @param released the released values of a PASS, by name
+         * @return the statement the release carries
+         */
+        Accuracy refine(Accuracy apriori, Map<String, ReleasedValue> released);
+    }
 
     private Statement(Builder b) {
         this.mechanism = b.mechanism;
@@ -30,6 +46,22 @@ public final class Statement {
         this.failMeaning = b.failMeaning;
         this.context = b.context;
         this.accuracy = b.accuracy;
+        this.fromRelease = b.fromRelease;
+    }
+
+    /**
+     * The accuracy a release carries: the a-priori statement, refined from the released values where the mechanism
+     * says how ({@link Builder#accuracyFromRelease}); on a FAIL, or without a refinement, the a-priori statement.
+     *
+     * @param outcome the computed outcome
+     * @return the statement to publish with it, if any
+     */
+    java.util.Optional<Accuracy> accuracyAfter(Outcome outcome) {
+        if (accuracy == null || fromRelease == null || !outcome.isPass()) {
+            return accuracy();
+        }
+        return java.util.Optional.of(Objects.requireNonNull(fromRelease.refine(accuracy, outcome.values()),
+                "refined accuracy"));
     }
 
     /** @return the a-priori accuracy statement, if the mechanism makes one */
@@ -97,6 +129,7 @@ public final class Statement {
         if (accuracy != null) {
             b.accuracy(accuracy);
         }
+        b.fromRelease = fromRelease;
         return b.build();
     }
 
@@ -110,6 +143,7 @@ public final class Statement {
         private Release accounting;
         private String failMeaning = "";
         private Accuracy accuracy;
+        private AccuracyFromRelease fromRelease;
 
         private Builder(PublicContext context, String mechanism, PrivacyGuarantee guarantee) {
             this.context = Objects.requireNonNull(context, "context");
@@ -171,6 +205,16 @@ public final class Statement {
          */
         public Builder accuracy(Accuracy a) {
             this.accuracy = Objects.requireNonNull(a, "accuracy");
+            return this;
+        }
+
+        /**
+         * @param f how the accuracy statement is refined from the released values after a PASS (post-processing; see
+         *     {@link AccuracyFromRelease}); requires an a-priori {@link #accuracy}
+         * @return this builder
+         */
+        public Builder accuracyFromRelease(AccuracyFromRelease f) {
+            this.fromRelease = Objects.requireNonNull(f, "accuracyFromRelease");
             return this;
         }
 

@@ -232,6 +232,17 @@ public final class SpectralMetrics {
         return l;
     }
 
+    /**
+     * {@code V diag(f(lambda_j)) V^T} for symmetric {@code s} (upper triangle read).
+     *
+     * @param s symmetric {@code d x d}
+     * @param f the function applied to each eigenvalue
+     * @return the symmetric result
+     */
+    static DMatrixRMaj spectralMap(DMatrixRMaj s, java.util.function.DoubleUnaryOperator f) {
+        return spectralFunction(s, f);
+    }
+
     private static DMatrixRMaj spectralFunction(DMatrixRMaj s, java.util.function.DoubleUnaryOperator f) {
         DMatrixRMaj sym = SymmetricGaussianNoise.symmetricCopy(s);
         int d = sym.numRows;

@@ -106,6 +106,11 @@ class SecondMomentAccuracyTest {
     }
 
     static void check(String what, Accuracy a, double[] e) {
+        check(what, a, e, true);
+    }
+
+    /** The bound's exceedances within the binomial allowance and, if {@code expected}, the expected value within 2x. */
+    static void check(String what, Accuracy a, double[] e, boolean expected) {
         int over = exceedances(e, a.bound());
         double med = median(e);
         System.out.printf(java.util.Locale.ROOT, "%s: expected %.4g bound %.4g median %.4g (expected/median %.3f) max"
@@ -113,7 +118,7 @@ class SecondMomentAccuracyTest {
                 e.length);
         assertTrue(over <= allowed(e.length), what + ": " + over + " of " + e.length
                 + " runs exceeded the stated " + a.probability() + " bound " + a.bound());
-        assertTrue(a.expected() <= 2 * med && med <= 2 * a.expected(), what + ": stated expected " + a.expected()
+        assertTrue(!expected || a.expected() <= 2 * med && med <= 2 * a.expected(), what + ": stated expected " + a.expected()
                 + " is not within a factor 2 of the realised median " + med);
     }
 
@@ -183,9 +188,11 @@ class SecondMomentAccuracyTest {
 
     /**
      * Issue 29: the demo's badly conditioned rows N(0, diag(1 .. 1e-4)), d = 10, with a lambda_min bound 0.5e-4 from
-     * the shared parameters. The expected value is that of the scenario S = s I at s = the bound, far below this
-     * data's error (no public s is right for every S): the statement labels it a scenario naming s, and its bound
-     * holds. 60 runs, fixed seed; the binomial allowance at failure probability 0.002.
+     * the shared parameters. Before the data are read the expected value is that of the scenario S = s I at s = the
+     * bound, far below this data's error (no public s is right for every S), so the statement labels it a scenario;
+     * the release carries the expected value computed from the released matrix instead (issue 26 item 0), within a
+     * factor 2 of the realised median, and its bound holds. 40 runs, fixed seed; the binomial allowance at failure
+     * probability 0.002.
      */
     @Test
     void coinPressExpectedIsALabelledScenarioAndItsBoundHolds() {
@@ -205,11 +212,117 @@ class SecondMomentAccuracyTest {
         String basis = String.valueOf(a.toMap().get("expectedBasis"));
         assertTrue(basis.startsWith("scenario: near-isotropic rows S = s I, s=5.000e-05"), basis);
         assertTrue(basis.contains("not an expectation for these rows"), basis);
-        double[] e = errors(x, 60, 31, rr -> m.matrix(x, rr, CPU));
-        assertTrue(exceedances(e, a.bound()) <= allowed(60), "bound " + a.bound());
-        assertTrue(a.expected() < median(e) / 10, "the scenario is far from these rows, as its label warns");
-        // every CoinPress statement is labelled, with or without a lower bound
+        Released rel = released(m, x, 40, 31);
+        assertTrue(exceedances(rel.errors, a.bound()) <= allowed(40), "bound " + a.bound());
+        assertTrue(a.expected() < median(rel.errors) / 10, "the scenario is far from these rows, as its label warns");
+        checkFromRelease("coinpress (demo's badly conditioned rows, lambda_min bound)", rel);
+        // every a-priori CoinPress statement is labelled, with or without a lower bound
         assertTrue(CoinPress.of(r * r, Zcdp.of(0.5)).accuracy(n, d, 0.95).isScenario());
+    }
+
+    /** Releases through the one release path: realised errors and the accuracy each release carries. */
+    static final class Released {
+        final double[] errors;
+        final double[] expected;
+        final Accuracy last;
+
+        Released(double[] errors, double[] expected, Accuracy last) {
+            this.errors = errors;
+            this.expected = expected;
+            this.last = last;
+        }
+    }
+
+    static Released released(org.dpgauss.release.PrivateMechanism m, RowBlockMatrix x, int runs, long seed) {
+        DMatrixRMaj s = BaselineTestData.secondMoment(x);
+        org.dpgauss.release.ReleaseContext ctx = org.dpgauss.release.ReleaseContext.of(CPU,
+                RandomSource.insecureSeeded(seed));
+        double[] e = new double[runs];
+        double[] ex = new double[runs];
+        Accuracy last = null;
+        for (int k = 0; k < runs; k++) {
+            org.dpgauss.release.PrivateRelease rel = org.dpgauss.release.Releases.run(m,
+                    org.dpgauss.release.Dataset.of(x), 1e-6, ctx);
+            assertTrue(rel.isPass());
+            DMatrixRMaj diff = new DMatrixRMaj(rel.matrix("secondMoment"));
+            CommonOps_DDRM.subtractEquals(diff, s);
+            e[k] = SpectralMetrics.spectralNorm(diff);
+            last = rel.accuracy().orElseThrow();
+            ex[k] = last.expected();
+        }
+        Arrays.sort(e);
+        Arrays.sort(ex);
+        return new Released(e, ex, last);
+    }
+
+    /**
+     * The expected value computed from each release: labelled so, and its median over the runs within a factor 2
+     * of the realised median error (each run's within a factor 2.5: it carries its release's noise).
+     */
+    static void checkFromRelease(String what, Released r) {
+        double med = median(r.errors);
+        double ex = median(r.expected);
+        System.out.printf(java.util.Locale.ROOT, "%s: expected from release %.4g (%.4g..%.4g), realised median %.4g"
+                + " (ratio %.3f)%n", what, ex, r.expected[0], r.expected[r.expected.length - 1], med, ex / med);
+        assertTrue(r.last.isFromRelease() && !r.last.isScenario(), r.last.toString());
+        assertTrue(String.valueOf(r.last.toMap().get("expectedBasis")).startsWith("release: "), r.last.toString());
+        assertTrue(ex <= 2 * med && med <= 2 * ex, what + ": the expected value from the release " + ex
+                + " is not within a factor 2 of the realised median " + med);
+        assertTrue(r.expected[0] >= med / 2.5 && r.expected[r.expected.length - 1] <= 2.5 * med, what
+                + ": a release's expected value is more than 2.5x from the realised median " + med);
+    }
+
+    /**
+     * Issue 26 item 0: CoinPress's release states an expected error computed from its own released matrix
+     * (post-processing), within a factor 2 of the realised median on Gaussian rows at several n, d and scales (locked
+     * on or not, isotropic or not, tight or loose prior), the demo's well-conditioned rows included; the bound, stated
+     * before the data are read, holds at the binomial allowance (failure probability 0.002 per case). Fixed seeds.
+     */
+    @Test
+    @org.junit.jupiter.api.Tag("slow")
+    void coinPressExpectedFromTheReleaseTracksTheRealisedError() {
+        // the demo's well-conditioned rows N(1, diag(0.5..2)), d = 10, R = 2 sqrt(E||x||^2): a loose prior
+        int d = 10;
+        double[] mu = new double[d];
+        double[] v = new double[d];
+        double msq = 0;
+        for (int j = 0; j < d; j++) {
+            mu[j] = 1;
+            v[j] = 0.5 + 1.5 * j / (d - 1);
+            msq += v[j] + 1;
+        }
+        RowBlockMatrix w = GaussianTestData.diagonal(4000, mu, v, 41);
+        CoinPress mw = CoinPress.fromParams(SecondMomentParams.builder().budget(Zcdp.of(0.5))
+                .radius(2 * Math.sqrt(msq)).minEigenvalue(0.4).build());
+        Released rw = released(mw, w, 30, 42);
+        check("coinpress demo well-conditioned (bound)", stated(mw, 4000, d), rw.errors, false);
+        checkFromRelease("coinpress demo well-conditioned", rw);
+        // isotropic rows of scale 100 under their largest norm (locked on)
+        RowBlockMatrix g = GaussianTestData.centred(3000, new double[] {100, 100, 100, 100, 100, 100}, 43);
+        CoinPress mg = CoinPress.of(Math.pow(BaselineTestData.maxRowNorm(g), 2), Zcdp.of(0.5));
+        Released rg = released(mg, g, 30, 44);
+        check("coinpress isotropic scale 100 (bound)", stated(mg, 3000, 6), rg.errors, false);
+        checkFromRelease("coinpress isotropic scale 100", rg);
+        // below the lock-on n, d = 13 (the step noise is amplified), geometric spectrum
+        RowBlockMatrix y = GaussianTestData.centred(178, BaselineTestData.geometric(13, 3), 45);
+        CoinPress my = CoinPress.of(Math.pow(BaselineTestData.maxRowNorm(y), 2), Zcdp.of(0.5));
+        Released ry = released(my, y, 30, 46);
+        check("coinpress n=178 d=13 (bound)", stated(my, 178, 13), ry.errors, false);
+        checkFromRelease("coinpress n=178 d=13", ry);
+        // d = 30, scale 1e-3, between the regimes
+        RowBlockMatrix z = GaussianTestData.centred(2000, scaled(BaselineTestData.geometric(30, 10), 1e-3), 47);
+        CoinPress mz = CoinPress.of(Math.pow(BaselineTestData.maxRowNorm(z), 2), Zcdp.of(0.5));
+        Released rz = released(mz, z, 20, 48);
+        check("coinpress d=30 scale 1e-3 (bound)", stated(mz, 2000, 30), rz.errors, false);
+        checkFromRelease("coinpress d=30 scale 1e-3", rz);
+    }
+
+    static double[] scaled(double[] a, double c) {
+        double[] b = a.clone();
+        for (int i = 0; i < b.length; i++) {
+            b[i] *= c;
+        }
+        return b;
     }
 
     /** The noise-norm law behind every statement: at d = 100 the sqrt(d) term dominates the bound. */
