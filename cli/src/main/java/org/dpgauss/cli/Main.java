@@ -16,12 +16,6 @@ import picocli.CommandLine.ScopeType;
 /** The {@code dpgauss} command line (contract in design.md "Command line"). */
 @Command(name = "dpgauss", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Differentially private statistics on Gaussian data, with exact privacy accounting.",
-        subcommands = {DemoCommand.class, PlanCommand.class, SampleCommand.class, MeanCommand.class, ProjectCommand.class, MechanismCommand.class, NdisCommand.class,
-            SecondMomentCommand.class, CovarianceCommand.class, PcaCommand.class, RegressCommand.class,
-            InspectCommand.class,
-            Gx2Command.class, CalibrateCommand.class,
-            ValidateCommand.class, BenchCommand.class, LedgerCommand.class,
-            CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success (a private release PASSed, or a command that releases nothing private ran)",
             "1:bad input, invalid parameter or unavailable engine (message on stderr)",
@@ -64,13 +58,85 @@ public final class Main implements Runnable {
     /** The --ledger options of the running command (set before it runs), null for a command without them. */
     LedgerOptions ledger;
 
+    /**
+     * The subcommands in the order {@code --help} lists them, each under its {@code @Command} name (a test checks
+     * the names). They are registered by {@link #commandLine}, not by {@code @Command(subcommands = ...)}, so that a
+     * call builds picocli's reflective model of the one command it runs only (issue 27: building all of them was
+     * the larger part of a small {@code mean}'s start).
+     */
+    static final Object[][] SUBCOMMANDS = {
+        {"demo", DemoCommand.class}, {"plan", PlanCommand.class}, {"sample", SampleCommand.class},
+        {"mean", MeanCommand.class}, {"project", ProjectCommand.class}, {"mechanism", MechanismCommand.class},
+        {"ndis", NdisCommand.class}, {"second-moment", SecondMomentCommand.class},
+        {"covariance", CovarianceCommand.class}, {"pca", PcaCommand.class}, {"regress", RegressCommand.class},
+        {"inspect", InspectCommand.class}, {"gx2", Gx2Command.class}, {"calibrate", CalibrateCommand.class},
+        {"validate", ValidateCommand.class}, {"bench", BenchCommand.class}, {"ledger", LedgerCommand.class},
+        {"help", CommandLine.HelpCommand.class}};
+
+    /** picocli's system property: the types (regular expressions) whose built-in converters are not registered. */
+    static final String CONVERTER_EXCLUDES = "picocli.converters.excludes";
+
+    /** The global options that take a value (the next argument, or after {@code =}). */
+    private static final java.util.Set<String> GLOBAL_WITH_VALUE = java.util.Set.of("--engine", "--insecure-seed",
+            "--progress");
+    /** The global options without a value. */
+    private static final java.util.Set<String> GLOBAL_FLAGS = java.util.Set.of("--json", "-h", "--help", "-V",
+            "--version");
+
+    /**
+     * The command line for {@code args}: the root command with the one subcommand the arguments name, or with every
+     * subcommand when they name none, name {@code help}, or hold anything before the subcommand's name that is not
+     * a global option ({@code @file}, an unknown or abbreviated option, ...), so that usage, help and error
+     * messages are those of the full command line. Parsing is then picocli's own, on either.
+     */
+    static CommandLine commandLine(Main main, String[] args) {
+        // no option of this command line has a java.time or java.sql type: picocli's documented switch keeps it from
+        // loading and initialising those classes for its built-in converters (issue 27: about a fifth of the model)
+        if (System.getProperty(CONVERTER_EXCLUDES) == null) {
+            System.setProperty(CONVERTER_EXCLUDES, "java\\.time\\..*,java\\.sql\\..*");
+        }
+        CommandLine cl = new CommandLine(main);
+        String invoked = invokedSubcommand(args);
+        for (Object[] sub : SUBCOMMANDS) {
+            if (invoked == null || invoked.equals(sub[0])) {
+                cl.addSubcommand((String) sub[0], sub[1]);
+            }
+        }
+        return cl;
+    }
+
+    /** The subcommand the arguments name (see {@link #commandLine}), or null for "all of them". */
+    static String invokedSubcommand(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (GLOBAL_WITH_VALUE.contains(a)) {
+                i++;
+            } else if (GLOBAL_FLAGS.contains(a) || (a.indexOf('=') > 0 && GLOBAL_WITH_VALUE.contains(
+                    a.substring(0, a.indexOf('='))))) {
+                continue;
+            } else {
+                for (Object[] sub : SUBCOMMANDS) {
+                    if (sub[0].equals(a)) {
+                        return a.equals("help") ? null : a;
+                    }
+                }
+                return null;
+            }
+        }
+        return null;
+    }
+
     public static void main(String[] args) {
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        StartupTrace.mark("main");
+        int code = run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+        StartupTrace.end();
+        System.exit(code);
     }
 
     /** Runs the command line and returns the exit code (tests call this). */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cl = new CommandLine(new Main());
+        CommandLine cl = commandLine(new Main(), args);
+        StartupTrace.mark("command model");
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -94,6 +160,7 @@ public final class Main implements Runnable {
         });
         Main main = cl.getCommand();
         cl.setExecutionStrategy(parseResult -> {
+            StartupTrace.mark("parsed");
             org.dpgauss.progress.ProgressListener listener = main.progressListener(err);
             LedgerOptions ledger = ledgerOptions(parseResult);
             main.ledger = ledger;
@@ -119,7 +186,9 @@ public final class Main implements Runnable {
                 }
             }
         });
-        return cl.execute(args);
+        int code = cl.execute(args);
+        StartupTrace.mark("command run");
+        return code;
     }
 
     private static boolean clusterActive(CommandLine.ParseResult parseResult) {

@@ -32,7 +32,7 @@ class CliReferenceDocumentsEveryOptionTest {
                 missing.add("(global) " + g);
             }
         }
-        CommandLine root = new CommandLine(new Main());
+        CommandLine root = Main.commandLine(new Main(), new String[0]);
         for (Map.Entry<String, CommandLine> top : root.getSubcommands().entrySet()) {
             if (top.getKey().equals("help")) {
                 continue;
