@@ -79,20 +79,21 @@ final class CovarianceCommand implements Callable<Integer> {
         PrivateCovariance.Builder b = PrivateCovariance.builder().budget(rho).radius(radius).method(method)
                 .minEigenvalue(minEigenvalue).meanFraction(meanFraction).psdProjection(psd);
         b.build(); // parameters validated before the data are read
-        Dataset data = Dataset.read(input);
-        int d = data.dimension();
-        if (centre != null) {
-            if (centre.length == 1 && d > 1) {
-                double v = centre[0];
-                centre = new double[d];
-                java.util.Arrays.fill(centre, v);
-            } else if (centre.length != d) {
-                throw new IllegalArgumentException("--centre has " + centre.length + " values but the data have " + d
-                        + " columns: give d values or one for every column");
+        PrivateRelease r = main.release(input, shape -> {
+            int d = shape.d();
+            if (centre != null) {
+                double[] c = centre;
+                if (centre.length == 1 && d > 1) {
+                    c = new double[d];
+                    java.util.Arrays.fill(c, centre[0]);
+                } else if (centre.length != d) {
+                    throw new IllegalArgumentException("--centre has " + centre.length + " values but the data have "
+                            + d + " columns: give d values or one for every column");
+                }
+                b.centre(c);
             }
-            b.centre(centre);
-        }
-        PrivateRelease r = main.release(b.build(), data, delta, main.releaseContext());
+            return b.build();
+        }, delta);
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return ReleasePrinter.print(main, r, ctx);

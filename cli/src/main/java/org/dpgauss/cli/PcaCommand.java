@@ -92,13 +92,14 @@ final class PcaCommand implements Callable<Integer> {
         if (meanRadius != null) {
             b.meanRadius(meanRadius);
         }
-        PrivatePca pca = b.build(); // parameters are validated before the data are read
-        Dataset data = Dataset.read(input);
-        if (auto) { // public facts only: n (public under replace-one), d, R, the step's budget
-            pca = b.method(plannedMethod(data.size(), data.dimension(), centre == null ? rho.rho() * (1 - meanShare)
-                    : rho.rho())).build();
-        }
-        PrivateRelease r = main.release(pca, data, delta, main.releaseContext());
+        b.build(); // parameters are validated before the data are read
+        PrivateRelease r = main.release(input, shape -> {
+            if (auto) { // public facts only: n (public under replace-one), d, R, the step's budget
+                b.method(plannedMethod(shape.n(), shape.d(), centre == null ? rho.rho() * (1 - meanShare)
+                        : rho.rho()));
+            }
+            return b.build();
+        }, delta);
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return ReleasePrinter.print(main, r, ctx);

@@ -93,8 +93,7 @@ final class RegressCommand implements Callable<Integer> {
             b.featureCentre(featureCentre);
         }
         PrivateLinearRegression m = b.build(); // parameters are validated before the data are read
-        Dataset data = Dataset.read(input);
-        PrivateRelease r = main.release(m, data, delta, main.releaseContext());
+        PrivateRelease r = main.release(input, shape -> m, delta);
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         ctx.put("targetColumn", column);

@@ -90,7 +90,9 @@ class LedgerCommandTest {
             {"pca", "--input", data.toString(), "--k", "1", "--radius", "4", "--rho", "0.002"},
             {"regress", "--input", data.toString(), "--target", "1", "--feature-bound", "3", "--target-bound", "2",
                 "--rho", "0.002"},
-            {"covariance", "--input", data.toString(), "--radius", "4", "--rho", "0.002"}};
+            {"covariance", "--input", data.toString(), "--radius", "4", "--rho", "0.002"},
+            {"second-moment", "--input", data.toString(), "--radius", "4", "--rho", "0.002"},
+            {"pca", "--input", data.toString(), "--k", "1", "--radius", "4", "--rho", "0.002", "--method", "auto"}};
         for (String[] c : commands) {
             String[] args = java.util.Arrays.copyOf(c, c.length + 5);
             System.arraycopy(new String[] {"--ledger", ledger.toString(), "--dataset", "d", "--json"}, 0, args,
@@ -103,7 +105,77 @@ class LedgerCommandTest {
             assertEquals(first.get("guarantee"), again.get("guarantee"));
         }
         assertEquals(0, run("ledger", "show", "d", "--ledger", ledger.toString(), "--json"));
-        assertEquals(3, Json.MAPPER.readTree(out.toString()).get("releases").size(), "one charge per command");
+        assertEquals(commands.length, Json.MAPPER.readTree(out.toString()).get("releases").size(),
+                "one charge per command");
+    }
+
+    /**
+     * The charge precedes the data (issue 25 item 3): on a file whose first line is a well-formed row and whose
+     * second is not, a release within the budget is charged, then fails reading (exit 1) and its charge stays
+     * (refunding on a data error one neighbour could trigger would leak); the same query again is over the budget
+     * and exits 4 with the budget left, the malformed row never reached. Charging after reading would make both
+     * exit 1.
+     */
+    @Test
+    void overBudgetIsRefusedBeforeTheDataAreRead() throws Exception {
+        Path bad = dir.resolve("bad.csv");
+        Files.writeString(bad, "1,2\n3,not-a-number\n5,6\n");
+        assertEquals(Main.EXIT_ERROR, run(mean(bad)), err.toString());
+        assertTrue(err.toString().contains("bad.csv"), "a data error, after the charge: " + err);
+        assertEquals(0, run("ledger", "show", "d", "--ledger", ledger.toString(), "--json"));
+        JsonNode show = Json.MAPPER.readTree(out.toString());
+        assertEquals(1, show.get("releases").size(), "the charge stays");
+        assertEquals("charged", show.get("releases").get(0).get("status").asText());
+        assertEquals(Main.EXIT_BUDGET, run(mean(bad)), "refused before the malformed row is read: " + err);
+        assertTrue(err.toString().contains("epsilon left"), "the remaining budget is printed: " + err);
+        assertTrue(!err.toString().contains("not-a-number") && !err.toString().contains("line 2"), err.toString());
+        assertEquals("", out.toString());
+        // nothing but the schema is read before the charge: a file without read permission is refused by the
+        // schema read (exit 1) and charges nothing
+        Path locked = dir.resolve("locked.csv");
+        Files.writeString(locked, "1,2\n");
+        Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
+        if (!Files.isReadable(locked)) { // root reads anything
+            assertEquals(Main.EXIT_ERROR, run(mean(locked)));
+            assertEquals(0, run("ledger", "show", "d", "--ledger", ledger.toString(), "--json"));
+            assertEquals(1, Json.MAPPER.readTree(out.toString()).get("releases").size());
+        }
+    }
+
+    /**
+     * The replay key is made of public facts before the data are read: the same query on the same dataset is a
+     * replay even when the file has changed (the dataset's name stands for its data); another option value is
+     * another query.
+     */
+    @Test
+    void theReplayKeyIsThePublicQuery() throws Exception {
+        assertEquals(0, run(mean(data)));
+        JsonNode first = Json.MAPPER.readTree(out.toString());
+        assertEquals(0, run("ledger", "show", "d", "--ledger", ledger.toString(), "--json"));
+        String key = Json.MAPPER.readTree(out.toString()).get("releases").get(0).get("parameters").asText();
+        assertTrue(key.startsWith("mean ") && key.contains("--clip=5") && key.contains("--rho=0.02")
+                && key.contains(" d=2") && key.contains(" stated="), key);
+        assertTrue(!key.contains("x.csv") && !key.contains("n="), "no file name, no n: " + key);
+        assertEquals(0, run(mean(data)));
+        assertEquals(first.get("mean"), Json.MAPPER.readTree(out.toString()).get("mean"));
+        assertEquals(Main.EXIT_BUDGET, run(mean(data, "--centre", "0.5")), "another centre is another query");
+    }
+
+    /**
+     * {@code --method auto} picks its method from n (public under replace-one, unknown before the data are read):
+     * the ledger is charged the (epsilon, delta) budget, which the chosen method's guarantee fits.
+     */
+    @Test
+    void autoIsChargedItsEpsilonDeltaBudget() throws Exception {
+        String[] args = {"mean", "--input", data.toString(), "--bounds", "-3:3", "--epsilon", "0.4", "--ledger",
+            ledger.toString(), "--dataset", "d", "--json"};
+        assertEquals(0, run(args), err.toString());
+        assertEquals(0, run(args), err.toString());
+        assertTrue(Json.MAPPER.readTree(out.toString()).get("parameters").has("ledgerReplayOf"));
+        assertEquals(0, run("ledger", "show", "d", "--ledger", ledger.toString(), "--json"));
+        JsonNode r = Json.MAPPER.readTree(out.toString()).get("releases");
+        assertEquals(1, r.size());
+        assertEquals("mean.auto", r.get(0).get("mechanism").asText());
     }
 
     @Test
