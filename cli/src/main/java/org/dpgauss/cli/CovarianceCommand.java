@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dpgauss.covariance.PrivateCovariance;
 import org.dpgauss.privacy.Zcdp;
-import org.dpgauss.release.Dataset;
 import org.dpgauss.release.PrivateRelease;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -90,12 +90,13 @@ final class LedgerOptions {
     }
 
     /**
-     * The number of rows a release charged before the data are read is first stated for: a fixed stand-in, public
-     * and the same in every run (the replay key includes the statement made with it), large enough for every
-     * mechanism's public checks. The charged cost must not depend on it: {@link LedgerCharge#release} checks that
-     * the statement made on the data costs the same.
+     * The numbers of rows a release charged before the data are read is stated for, in this order, until one can be
+     * stated: fixed stand-ins, public and the same in every run (the replay key includes the statement made with
+     * the first that works); a mechanism whose public checks need many rows (a certified sampler) refuses the small
+     * ones, one whose schedule is bounded refuses the large ones. The charged cost must not depend on n:
+     * {@link LedgerCharge#release} checks that the statement made on the data costs the same.
      */
-    static final int STAND_IN_ROWS = 1 << 20;
+    static final int[] STAND_IN_ROWS = {1 << 20, 1 << 25, 1 << 30, 1 << 10};
 
     /** Options that are not part of a query: where the data are, where the result goes, how it is computed. */
     private static final java.util.Set<String> NOT_THE_QUERY = java.util.Set.of("--input", "--ledger", "--dataset",
@@ -175,8 +176,22 @@ final class LedgerOptions {
         if (ledger == null) {
             open();
         }
-        PrivateMechanism m = mechanism.apply(new Main.Shape(STAND_IN_ROWS, d));
-        Statement standIn = Releases.state(m, PublicContext.forPlanning(STAND_IN_ROWS, d, m.relation(), delta));
+        Statement standIn = null;
+        IllegalArgumentException refused = null;
+        for (int n : STAND_IN_ROWS) {
+            try {
+                PrivateMechanism m = mechanism.apply(new Main.Shape(n, d));
+                standIn = Releases.state(m, PublicContext.forPlanning(n, d, m.relation(), delta));
+                break;
+            } catch (IllegalArgumentException e) {
+                refused = refused == null ? e : refused;
+            }
+        }
+        if (standIn == null) {
+            throw new IllegalArgumentException("with --ledger the release is stated before the data are read, for"
+                    + " d=" + d + " and a stand-in n (docs/ledger.md), and it cannot be: " + refused.getMessage()
+                    + " (nothing was charged)", refused);
+        }
         org.dpgauss.privacy.accounting.Release cost = declared != null ? declared : standIn.accounting();
         LedgerCharge c = LedgerCharge.chargeQuery(ledger, dataset,
                 declared != null ? declared.name() : standIn.mechanism(), query(main, d, standIn), cost,

@@ -1,7 +1,6 @@
 package org.dpgauss.cli;
 
 import java.io.PrintWriter;
-import java.util.Map;
 import org.dpgauss.engine.ComputeEngines;
 import org.dpgauss.engine.EngineChoice;
 import org.dpgauss.engine.EngineSelection;

@@ -15,10 +15,7 @@ import org.dpgauss.mean.anisotropic.CoordinateWiseMean;
 import org.dpgauss.mean.anisotropic.ShapeMatrix;
 import org.dpgauss.mean.anisotropic.UnknownCovarianceMean;
 import org.ejml.data.DMatrixRMaj;
-import org.dpgauss.release.Dataset;
-import org.dpgauss.release.PrivateMechanism;
 import org.dpgauss.release.PrivateRelease;
-import org.dpgauss.release.Releases;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -324,12 +321,14 @@ final class MeanCommand implements Callable<Integer> {
         BoxBounds box = BoxBounds.parse(bounds);
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
+        String[] kept = new String[1];
         java.util.function.Function<Main.Shape, org.dpgauss.rows.RowSourceMechanism> m = shape ->
-                boxMechanism(chosen, box.forDimension(shape.d()), shape.n(), ctx);
-        // auto under an (epsilon, delta) budget picks its method from n, public under replace-one but not known
-        // before the data are read: the ledger is charged (epsilon, delta), which every candidate's guarantee fits
+                boxMechanism(chosen, box.forDimension(shape.d()), shape.n(), ctx, kept);
+        // with --variances, auto under an (epsilon, delta) budget picks among methods that need a minimum n (public
+        // under replace-one, but not known when a ledger is charged, before the data are read): the ledger is then
+        // charged (epsilon, delta), which every candidate's guarantee fits (docs/ledger.md "Order of events")
         org.dpgauss.privacy.accounting.Release declared = chosen.equals("auto") && budget.rho() == null
-                ? org.dpgauss.privacy.accounting.Release.approxDp("mean.auto",
+                && variances != null ? org.dpgauss.privacy.accounting.Release.approxDp("mean.auto",
                         org.dpgauss.privacy.NeighbouringRelation.REPLACE_ONE, ApproxDp.of(budget.epsilon(), delta))
                 : null;
         PrivateRelease r = cluster.active() ? main.releaseOnCluster(cluster, input, m, delta, declared)
@@ -339,7 +338,7 @@ final class MeanCommand implements Callable<Integer> {
 
     /** The mechanism of {@code --method auto|box|box-pure} on public facts; auto records its choice in ctx. */
     private org.dpgauss.rows.RowSourceMechanism boxMechanism(String chosen, double[][] b, int n,
-            Map<String, Object> ctx) {
+            Map<String, Object> ctx, String[] kept) {
         org.dpgauss.privacy.Zcdp rho = budget.rho() != null ? org.dpgauss.privacy.Zcdp.of(budget.rho())
                 : org.dpgauss.privacy.ConversionPolicy.rhoFor(budget.epsilon(), delta);
         if (chosen.equals("box")) {
@@ -363,8 +362,17 @@ final class MeanCommand implements Callable<Integer> {
             qb.variances(variances);
         }
         org.dpgauss.plan.Planner.Plan plan = org.dpgauss.plan.Planner.planMeanAuto(qb.build());
-        org.dpgauss.plan.PlannedMethod best = plan.recommended().orElseThrow(() -> new IllegalArgumentException(
+        org.dpgauss.plan.PlannedMethod recommended = plan.recommended().orElseThrow(() -> new IllegalArgumentException(
                 "--method auto found no method that runs on these facts: " + plan.reason()));
+        // Without --variances the candidates are box, box-pure and ball, whose expected errors all scale as 1/n^2:
+        // the choice depends on d, the bounds and the budget, not on n. The first call's choice is kept, so that with
+        // --ledger the method charged before the data are read (stated at the stand-in n) is the one that runs.
+        if (variances == null && kept[0] == null) {
+            kept[0] = recommended.method();
+        }
+        org.dpgauss.plan.PlannedMethod best = variances != null ? recommended : plan.methods().stream()
+                .filter(p -> p.method().equals(kept[0]) && p.applicable() && p.predicted().isPresent()).findFirst()
+                .orElse(recommended);
         StringBuilder others = new StringBuilder();
         for (org.dpgauss.plan.PlannedMethod p : plan.methods()) {
             if (p.applicable() && p.predicted().isPresent() && !p.method().equals(best.method())

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dpgauss.learn.PrivatePca;
-import org.dpgauss.release.Dataset;
 import org.dpgauss.release.PrivateRelease;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

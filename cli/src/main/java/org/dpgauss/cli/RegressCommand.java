@@ -12,7 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dpgauss.learn.PrivateLinearRegression;
-import org.dpgauss.release.Dataset;
 import org.dpgauss.release.PrivateRelease;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
