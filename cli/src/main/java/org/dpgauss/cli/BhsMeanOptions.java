@@ -5,9 +5,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.dpgauss.release.Dataset;
 import org.dpgauss.release.PrivateRelease;
-import org.dpgauss.release.Releases;
 import org.dpgauss.sampling.CovarianceAwareMean;
 import org.dpgauss.sampling.PtrMechanism;
 import org.dpgauss.sampling.SamplerParameters;
@@ -56,25 +54,11 @@ final class BhsMeanOptions {
         }
         PtrMechanism rule = PtrMechanism.fromId(ptr);
         SamplerParameters.checkPrivacyParameters(epsilon, delta, alpha);
-        if (cluster.active()) {
-            org.dpgauss.release.ReleaseContext context = main.releaseContext();
-            PrivateRelease r;
-            try (ClusterOptions.Table t = cluster.open(context, input)) {
-                if (t.rows.rows() > Integer.MAX_VALUE) {
-                    throw new IllegalArgumentException("the mechanisms state their parameters for at most 2^31-1 rows");
-                }
-                CovarianceAwareMean mech = CovarianceAwareMean.of((int) t.rows.rows(), t.rows.cols(),
-                        ApproxDp.of(epsilon, delta), alpha, lambda0 == null ? Double.NaN : lambda0, rule, uncertified);
-                r = ClusterOptions.release(mech, t, delta, context);
-            }
-            Map<String, Object> ctx = new LinkedHashMap<>();
-            ctx.put("input", input.toString());
-            return ReleasePrinter.print(main, r, ctx);
-        }
-        Dataset data = Dataset.read(input);
-        CovarianceAwareMean mech = CovarianceAwareMean.of(data.size(), data.dimension(), ApproxDp.of(epsilon, delta), alpha,
-                lambda0 == null ? Double.NaN : lambda0, rule, uncertified);
-        PrivateRelease r = main.release(mech, data, delta, main.releaseContext());
+        java.util.function.Function<Main.Shape, CovarianceAwareMean> mech = shape -> CovarianceAwareMean.of(shape.n(),
+                shape.d(), ApproxDp.of(epsilon, delta), alpha, lambda0 == null ? Double.NaN : lambda0, rule,
+                uncertified);
+        PrivateRelease r = cluster.active() ? main.releaseOnCluster(cluster, input, mech, delta, null)
+                : main.release(input, mech, delta);
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return ReleasePrinter.print(main, r, ctx);

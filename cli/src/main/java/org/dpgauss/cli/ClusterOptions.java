@@ -125,6 +125,46 @@ final class ClusterOptions {
         }
     }
 
+    /**
+     * The shape of an opened table.
+     *
+     * @param t the table
+     * @return its n and d
+     */
+    static Main.Shape shape(Table t) {
+        if (t.rows.rows() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("the mechanisms state their parameters for at most 2^31-1 rows");
+        }
+        return new Main.Shape((int) t.rows.rows(), t.rows.cols());
+    }
+
+    /**
+     * The number of value columns of the table from public facts only, before it is opened (a release charged to a
+     * ledger is stated from it before any Spark job): the count of {@code --columns}; else a CSV or NPY file's
+     * schema ({@link org.dpgauss.io.DataReader#dimension}), less the id column of a CSV file read with
+     * {@code --id-column}. A Parquet table without {@code --columns} is refused: its schema is read by Spark.
+     *
+     * @param input the table
+     * @return d
+     * @throws java.io.IOException if the file's schema cannot be read
+     */
+    int publicDimension(Path input) throws java.io.IOException {
+        if (columns != null) {
+            return columns.size();
+        }
+        String name = input.getFileName() == null ? "" : input.getFileName().toString().toLowerCase(
+                java.util.Locale.ROOT);
+        if (name.endsWith(".npy") || (name.endsWith(".csv") && idColumn == null)) {
+            return org.dpgauss.io.DataReader.dimension(input);
+        }
+        if (name.endsWith(".csv")) {
+            return org.dpgauss.io.DataReader.dimension(input) - 1;
+        }
+        throw new IllegalArgumentException("--ledger with --master on " + input.getFileName() + " needs --columns"
+                + " c1,c2,..: the release is charged before the table is opened, so its number of columns must be"
+                + " public (--columns, or the header of a CSV or NPY file)");
+    }
+
     /** Runs the release on the opened table. */
     static PrivateRelease release(RowSourceMechanism m, Table t, double delta, ReleaseContext context) {
         return RowReleases.run(m, t.rows, delta, context, ClusterBackend.where(t.executorEngine));

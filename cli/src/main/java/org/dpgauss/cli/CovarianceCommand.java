@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dpgauss.covariance.PrivateCovariance;
 import org.dpgauss.privacy.Zcdp;
-import org.dpgauss.release.Dataset;
 import org.dpgauss.release.PrivateRelease;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -82,18 +81,13 @@ final class CovarianceCommand implements Callable<Integer> {
         PrivateCovariance.Builder b = PrivateCovariance.builder().budget(rho).radius(radius).method(method)
                 .minEigenvalue(minEigenvalue).meanFraction(meanFraction).psdProjection(psd);
         b.build(); // parameters validated before the data are read
-        PrivateRelease r;
-        if (cluster.active()) { // the same release, its row passes on the cluster (docs/spark.md)
-            org.dpgauss.release.ReleaseContext context = main.releaseContext();
-            try (ClusterOptions.Table t = cluster.open(context, input)) {
-                centre(b, t.rows.cols());
-                r = ClusterOptions.release(b.build(), t, delta, context);
-            }
-        } else {
-            Dataset data = Dataset.read(input);
-            centre(b, data.dimension());
-            r = main.release(b.build(), data, delta, main.releaseContext());
-        }
+        java.util.function.Function<Main.Shape, PrivateCovariance> make = shape -> {
+            centre(b, shape.d());
+            return b.build();
+        };
+        // the same release on the cluster, its row passes there (docs/spark.md); with --ledger charged first
+        PrivateRelease r = cluster.active() ? main.releaseOnCluster(cluster, input, make, delta, null)
+                : main.release(input, make, delta);
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return ReleasePrinter.print(main, r, ctx);

@@ -1,7 +1,6 @@
 package org.dpgauss.cli;
 
 import java.io.PrintWriter;
-import java.util.Map;
 import org.dpgauss.engine.ComputeEngines;
 import org.dpgauss.engine.EngineChoice;
 import org.dpgauss.engine.EngineSelection;
@@ -164,13 +163,11 @@ public final class Main implements Runnable {
             org.dpgauss.progress.ProgressListener listener = main.progressListener(err);
             LedgerOptions ledger = ledgerOptions(parseResult);
             main.ledger = ledger;
+            java.util.List<CommandLine> chain = parseResult.asCommandLineList();
+            main.command = chain.get(chain.size() - 1).getCommandSpec();
             try {
                 if (ledger != null) {
                     try {
-                        if (ledger.active() && clusterActive(parseResult)) {
-                            throw new IllegalArgumentException("--ledger is not yet supported with --master (a"
-                                    + " cluster run): charge through SparkPrivacySession.builder(..).ledger(..)");
-                        }
                         ledger.open(); // before the command reads anything: a bad ledger is exit 1, nothing read
                     } catch (IllegalArgumentException e) {
                         err.println("dpgauss: " + (e instanceof org.dpgauss.ledger.LedgerException ? "ledger " : "")
@@ -191,22 +188,91 @@ public final class Main implements Runnable {
         return code;
     }
 
-    private static boolean clusterActive(CommandLine.ParseResult parseResult) {
-        java.util.List<CommandLine> chain = parseResult.asCommandLineList();
-        for (CommandLine.Model.CommandSpec m : chain.get(chain.size() - 1).getCommandSpec().mixins().values()) {
-            if (m.userObject() instanceof ClusterOptions && ((ClusterOptions) m.userObject()).active()) {
-                return true;
-            }
-        }
-        return false;
+    /**
+     * The public shape a command builds its mechanism from: d, and n, which a mechanism may use only where its
+     * relation makes it public (replace-one). With {@code --ledger} the mechanism is first built and stated for a
+     * shape whose n is a fixed stand-in (the charge is made before the data are read), then for the data's.
+     *
+     * @param n the number of rows
+     * @param d the number of columns
+     */
+    record Shape(int n, int d) {
     }
 
-    /** {@link org.dpgauss.release.Releases#run}, charged to the ledger when the command was given one. */
-    org.dpgauss.release.PrivateRelease release(org.dpgauss.release.PrivateMechanism mechanism,
-            org.dpgauss.release.Dataset data, double delta, org.dpgauss.release.ReleaseContext context) {
-        return ledger == null ? org.dpgauss.release.Releases.run(mechanism, data, delta, context)
-                : ledger.run(this, mechanism, data, delta, context);
+    /**
+     * Reads {@code input} and releases the mechanism {@code mechanism} builds for its shape; with {@code --ledger}
+     * the release is charged (or its stored release found) before the data are read (docs/ledger.md "Order of
+     * events").
+     *
+     * @param input the data file
+     * @param mechanism the mechanism for a shape (a function of public facts only: it is called twice)
+     * @param delta the delta of stated conversions
+     * @return the release
+     * @throws java.io.IOException if the file cannot be read
+     */
+    org.dpgauss.release.PrivateRelease release(java.nio.file.Path input,
+            java.util.function.Function<Shape, ? extends org.dpgauss.release.PrivateMechanism> mechanism,
+            double delta) throws java.io.IOException {
+        return release(input, mechanism, delta, null);
     }
+
+    /**
+     * As {@link #release(java.nio.file.Path, java.util.function.Function, double)}, charging {@code declared}
+     * rather than the statement's own cost: for a command whose mechanism is chosen from n (public under
+     * replace-one, unknown before the data are read), an {@code (epsilon, delta)} cost that every choice's
+     * guarantee fits.
+     *
+     * @param input the data file
+     * @param mechanism the mechanism for a shape
+     * @param delta the delta of stated conversions
+     * @param declared the cost to charge, or null for the statement's own
+     * @return the release
+     * @throws java.io.IOException if the file cannot be read
+     */
+    org.dpgauss.release.PrivateRelease release(java.nio.file.Path input,
+            java.util.function.Function<Shape, ? extends org.dpgauss.release.PrivateMechanism> mechanism,
+            double delta, org.dpgauss.privacy.accounting.Release declared) throws java.io.IOException {
+        org.dpgauss.release.ReleaseContext context = releaseContext();
+        lastContext = context;
+        if (ledger == null || !ledger.active()) {
+            org.dpgauss.release.Dataset data = org.dpgauss.release.Dataset.read(input);
+            return org.dpgauss.release.Releases.run(mechanism.apply(new Shape(data.size(), data.dimension())),
+                    data, delta, context);
+        }
+        return ledger.run(this, input, mechanism, delta, declared, context);
+    }
+
+    /**
+     * The cluster form of {@link #release(java.nio.file.Path, java.util.function.Function, double,
+     * org.dpgauss.privacy.accounting.Release)} ({@code --master}): with {@code --ledger} the charge is made on
+     * this process (the driver) before the table is opened, so before any Spark job.
+     *
+     * @param cluster the cluster options
+     * @param input the table
+     * @param mechanism the row mechanism for a shape
+     * @param delta the delta of stated conversions
+     * @param declared the cost to charge, or null for the statement's own
+     * @return the release
+     * @throws java.io.IOException if the file's schema cannot be read
+     */
+    org.dpgauss.release.PrivateRelease releaseOnCluster(ClusterOptions cluster, java.nio.file.Path input,
+            java.util.function.Function<Shape, ? extends org.dpgauss.rows.RowSourceMechanism> mechanism,
+            double delta, org.dpgauss.privacy.accounting.Release declared) throws java.io.IOException {
+        org.dpgauss.release.ReleaseContext context = releaseContext();
+        lastContext = context;
+        if (ledger == null || !ledger.active()) {
+            try (ClusterOptions.Table t = cluster.open(context, input)) {
+                return ClusterOptions.release(mechanism.apply(ClusterOptions.shape(t)), t, delta, context);
+            }
+        }
+        return ledger.runOnCluster(this, cluster, input, mechanism, delta, declared, context);
+    }
+
+    /** The release context of the last {@link #release} or {@link #releaseOnCluster} (its engine is named). */
+    org.dpgauss.release.ReleaseContext lastContext;
+
+    /** The command to run (set before it runs), for the ledger's replay key. */
+    CommandLine.Model.CommandSpec command;
 
     /** The --ledger options of the command to run, if it has them. */
     private static LedgerOptions ledgerOptions(CommandLine.ParseResult parseResult) {

@@ -15,10 +15,7 @@ import org.dpgauss.mean.anisotropic.CoordinateWiseMean;
 import org.dpgauss.mean.anisotropic.ShapeMatrix;
 import org.dpgauss.mean.anisotropic.UnknownCovarianceMean;
 import org.ejml.data.DMatrixRMaj;
-import org.dpgauss.release.Dataset;
-import org.dpgauss.release.PrivateMechanism;
 import org.dpgauss.release.PrivateRelease;
-import org.dpgauss.release.Releases;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -184,25 +181,14 @@ final class MeanCommand implements Callable<Integer> {
         }
         // parameters are validated before the data are read
         b.build(centre == null ? 1 : centre.length);
-        if (cluster.active()) {
-            org.dpgauss.release.ReleaseContext context = main.releaseContext();
-            PrivateRelease r;
-            try (ClusterOptions.Table t = cluster.open(context, input)) {
-                if (centre != null) {
-                    b.centre(centreFor(t.rows.cols()));
-                }
-                r = ClusterOptions.release(b.build(t.rows.cols()), t, delta, context);
+        java.util.function.Function<Main.Shape, ClippedGaussianMean> clipped = shape -> {
+            if (centre != null) {
+                b.centre(centreFor(shape.d()));
             }
-            Map<String, Object> ctx = new LinkedHashMap<>();
-            ctx.put("input", input.toString());
-            return printClipped(r, ctx);
-        }
-
-        Dataset data = Dataset.read(input);
-        if (centre != null) {
-            b.centre(centreFor(data.dimension()));
-        }
-        PrivateRelease r = main.release(b.build(data.dimension()), data, delta, main.releaseContext());
+            return b.build(shape.d());
+        };
+        PrivateRelease r = cluster.active() ? main.releaseOnCluster(cluster, input, clipped, delta, null)
+                : main.release(input, clipped, delta);
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return printClipped(r, ctx);
@@ -232,22 +218,11 @@ final class MeanCommand implements Callable<Integer> {
         org.dpgauss.privacy.Zcdp total = budget.zcdp();
         // parameters are validated before the data are read
         org.dpgauss.mean.AutoClippedGaussianMean.of(centre == null ? new double[1] : centre, total, clipShare);
-        if (cluster.active()) {
-            org.dpgauss.release.ReleaseContext context = main.releaseContext();
-            PrivateRelease r;
-            try (ClusterOptions.Table t = cluster.open(context, input)) {
-                int d = t.rows.cols();
-                r = ClusterOptions.release(org.dpgauss.mean.AutoClippedGaussianMean.of(
-                        centre == null ? new double[d] : centreFor(d), total, clipShare), t, delta, context);
-            }
-            Map<String, Object> ctx = new LinkedHashMap<>();
-            ctx.put("input", input.toString());
-            return printClipped(r, ctx);
-        }
-        Dataset data = Dataset.read(input);
-        double[] c = centre == null ? new double[data.dimension()] : centreFor(data.dimension());
-        PrivateRelease r = main.release(org.dpgauss.mean.AutoClippedGaussianMean.of(c, total, clipShare), data, delta,
-                main.releaseContext());
+        java.util.function.Function<Main.Shape, org.dpgauss.mean.AutoClippedGaussianMean> auto = shape ->
+                org.dpgauss.mean.AutoClippedGaussianMean.of(centre == null ? new double[shape.d()]
+                        : centreFor(shape.d()), total, clipShare);
+        PrivateRelease r = cluster.active() ? main.releaseOnCluster(cluster, input, auto, delta, null)
+                : main.release(input, auto, delta);
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return printClipped(r, ctx);
@@ -295,61 +270,23 @@ final class MeanCommand implements Callable<Integer> {
             }
             sigma = ShapeMatrix.of(a);
         }
-        if (cluster.active()) {
-            org.dpgauss.release.ReleaseContext context = main.releaseContext();
-            PrivateRelease r;
-            try (ClusterOptions.Table t = cluster.open(context, input)) {
-                if (t.rows.cols() != sigma.dimension()) {
-                    throw new IllegalArgumentException("the covariance proxy is " + sigma.dimension()
-                            + "-dimensional but " + input.getFileName() + " has " + t.rows.cols() + " value columns");
-                }
-                if (t.rows.rows() > Integer.MAX_VALUE) {
-                    throw new IllegalArgumentException("the mechanisms state their parameters for at most 2^31-1"
-                            + " rows");
-                }
-                r = ClusterOptions.release(which.estimator(sigma, (int) t.rows.rows(), beta,
-                        budget.approxDp()), t, delta, context);
+        final ShapeMatrix proxy = sigma;
+        return release(shape -> {
+            if (shape.d() != proxy.dimension()) {
+                throw new IllegalArgumentException("the covariance proxy is " + proxy.dimension() + "-dimensional but "
+                        + input.getFileName() + " has " + shape.d() + " value columns");
             }
-            Map<String, Object> ctx = new LinkedHashMap<>();
-            ctx.put("input", input.toString());
-            return ReleasePrinter.print(main, r, ctx);
-        }
-        Dataset data = Dataset.read(input);
-        if (data.dimension() != sigma.dimension()) {
-            throw new IllegalArgumentException("the covariance proxy is " + sigma.dimension() + "-dimensional but "
-                    + input.getFileName() + " has " + data.dimension() + " columns");
-        }
-        return release(which.estimator(sigma, data.size(), beta, budget.approxDp()), data);
+            return which.estimator(proxy, shape.n(), beta, budget.approxDp());
+        });
     }
 
     /** Algorithm 2 (spec anisotropic-mean-estimation §4): unknown diagonal covariance. */
     private Integer unknownCovariance() throws IOException {
-        if (cluster.active()) {
-            org.dpgauss.release.ReleaseContext context = main.releaseContext();
-            PrivateRelease r;
-            try (ClusterOptions.Table t = cluster.open(context, input)) {
-                if (t.rows.rows() > Integer.MAX_VALUE) {
-                    throw new IllegalArgumentException("the mechanisms state their parameters for at most 2^31-1"
-                            + " rows");
-                }
-                UnknownCovarianceMean m = UnknownCovarianceMean.of((int) t.rows.rows(), t.rows.cols(),
-                        budget.approxDp(), beta);
-                if (assumeVariances != null) {
-                    m = m.assumingVariances(assumeVariances);
-                }
-                r = ClusterOptions.release(m, t, delta, context);
-            }
-            Map<String, Object> ctx = new LinkedHashMap<>();
-            ctx.put("input", input.toString());
-            return ReleasePrinter.print(main, r, ctx);
-        }
-        Dataset data = Dataset.read(input);
-        UnknownCovarianceMean m = UnknownCovarianceMean.of(data.size(), data.dimension(),
-                budget.approxDp(), beta);
-        if (assumeVariances != null) {
-            m = m.assumingVariances(assumeVariances); // the accuracy statement only; the algorithm never sees it
-        }
-        return release(m, data);
+        return release(shape -> {
+            UnknownCovarianceMean m = UnknownCovarianceMean.of(shape.n(), shape.d(), budget.approxDp(), beta);
+            // --assume-variances: the accuracy statement only; the algorithm never sees it
+            return assumeVariances != null ? m.assumingVariances(assumeVariances) : m;
+        });
     }
 
     /** Baseline B3 (spec anisotropic-mean-estimation §10): coordinate-wise range finding, box clip, Gaussian. */
@@ -370,31 +307,14 @@ final class MeanCommand implements Callable<Integer> {
                 v[i] = c.get(i, i);
             }
         }
-        if (cluster.active()) {
-            org.dpgauss.release.ReleaseContext context = main.releaseContext();
-            PrivateRelease r;
-            try (ClusterOptions.Table t = cluster.open(context, input)) {
-                if (t.rows.cols() != v.length) {
-                    throw new IllegalArgumentException("the covariance proxy is " + v.length + "-dimensional but "
-                            + input.getFileName() + " has " + t.rows.cols() + " value columns");
-                }
-                if (t.rows.rows() > Integer.MAX_VALUE) {
-                    throw new IllegalArgumentException("the mechanisms state their parameters for at most 2^31-1"
-                            + " rows");
-                }
-                r = ClusterOptions.release(CoordinateWiseMean.of(v, (int) t.rows.rows(), beta,
-                        budget.approxDp()), t, delta, context);
+        final double[] widths = v;
+        return release(shape -> {
+            if (shape.d() != widths.length) {
+                throw new IllegalArgumentException("the covariance proxy is " + widths.length + "-dimensional but "
+                        + input.getFileName() + " has " + shape.d() + " value columns");
             }
-            Map<String, Object> ctx = new LinkedHashMap<>();
-            ctx.put("input", input.toString());
-            return ReleasePrinter.print(main, r, ctx);
-        }
-        Dataset data = Dataset.read(input);
-        if (data.dimension() != v.length) {
-            throw new IllegalArgumentException("the covariance proxy is " + v.length + "-dimensional but "
-                    + input.getFileName() + " has " + data.dimension() + " columns");
-        }
-        return release(CoordinateWiseMean.of(v, data.size(), beta, budget.approxDp()), data);
+            return CoordinateWiseMean.of(widths, shape.n(), beta, budget.approxDp());
+        });
     }
 
     /**
@@ -414,29 +334,24 @@ final class MeanCommand implements Callable<Integer> {
         BoxBounds box = BoxBounds.parse(bounds);
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
-        if (cluster.active()) {
-            org.dpgauss.release.ReleaseContext context = main.releaseContext();
-            PrivateRelease r;
-            try (ClusterOptions.Table t = cluster.open(context, input)) {
-                if (t.rows.rows() > Integer.MAX_VALUE) {
-                    throw new IllegalArgumentException("the mechanisms state their parameters for at most 2^31-1 rows");
-                }
-                org.dpgauss.rows.RowSourceMechanism m = boxMechanism(chosen, box.forDimension(t.rows.cols()),
-                        (int) t.rows.rows(), ctx);
-                r = ClusterOptions.release(m, t, delta, context);
-            }
-            return ReleasePrinter.print(main, r, ctx);
-        }
-        Dataset data = Dataset.read(input);
-        org.dpgauss.rows.RowSourceMechanism m = boxMechanism(chosen, box.forDimension(data.dimension()), data.size(),
-                ctx);
-        PrivateRelease r = main.release(m, data, delta, main.releaseContext());
+        String[] kept = new String[1];
+        java.util.function.Function<Main.Shape, org.dpgauss.rows.RowSourceMechanism> m = shape ->
+                boxMechanism(chosen, box.forDimension(shape.d()), shape.n(), ctx, kept);
+        // with --variances, auto under an (epsilon, delta) budget picks among methods that need a minimum n (public
+        // under replace-one, but not known when a ledger is charged, before the data are read): the ledger is then
+        // charged (epsilon, delta), which every candidate's guarantee fits (docs/ledger.md "Order of events")
+        org.dpgauss.privacy.accounting.Release declared = chosen.equals("auto") && budget.rho() == null
+                && variances != null ? org.dpgauss.privacy.accounting.Release.approxDp("mean.auto",
+                        org.dpgauss.privacy.NeighbouringRelation.REPLACE_ONE, ApproxDp.of(budget.epsilon(), delta))
+                : null;
+        PrivateRelease r = cluster.active() ? main.releaseOnCluster(cluster, input, m, delta, declared)
+                : main.release(input, m, delta, declared);
         return ReleasePrinter.print(main, r, ctx);
     }
 
     /** The mechanism of {@code --method auto|box|box-pure} on public facts; auto records its choice in ctx. */
     private org.dpgauss.rows.RowSourceMechanism boxMechanism(String chosen, double[][] b, int n,
-            Map<String, Object> ctx) {
+            Map<String, Object> ctx, String[] kept) {
         org.dpgauss.privacy.Zcdp rho = budget.rho() != null ? org.dpgauss.privacy.Zcdp.of(budget.rho())
                 : org.dpgauss.privacy.ConversionPolicy.rhoFor(budget.epsilon(), delta);
         if (chosen.equals("box")) {
@@ -460,8 +375,17 @@ final class MeanCommand implements Callable<Integer> {
             qb.variances(variances);
         }
         org.dpgauss.plan.Planner.Plan plan = org.dpgauss.plan.Planner.planMeanAuto(qb.build());
-        org.dpgauss.plan.PlannedMethod best = plan.recommended().orElseThrow(() -> new IllegalArgumentException(
+        org.dpgauss.plan.PlannedMethod recommended = plan.recommended().orElseThrow(() -> new IllegalArgumentException(
                 "--method auto found no method that runs on these facts: " + plan.reason()));
+        // Without --variances the candidates are box, box-pure and ball, whose expected errors all scale as 1/n^2:
+        // the choice depends on d, the bounds and the budget, not on n. The first call's choice is kept, so that with
+        // --ledger the method charged before the data are read (stated at the stand-in n) is the one that runs.
+        if (variances == null && kept[0] == null) {
+            kept[0] = recommended.method();
+        }
+        org.dpgauss.plan.PlannedMethod best = variances != null ? recommended : plan.methods().stream()
+                .filter(p -> p.method().equals(kept[0]) && p.applicable() && p.predicted().isPresent()).findFirst()
+                .orElse(recommended);
         StringBuilder others = new StringBuilder();
         for (org.dpgauss.plan.PlannedMethod p : plan.methods()) {
             if (p.applicable() && p.predicted().isPresent() && !p.method().equals(best.method())
@@ -498,9 +422,11 @@ final class MeanCommand implements Callable<Integer> {
         return java.util.List.of("box", "box-pure", "ball", "anisotropic", "folklore", "coordinate").contains(method);
     }
 
-    /** The one path of every method: {@link Releases#run} and the one renderer. */
-    private Integer release(PrivateMechanism mechanism, Dataset data) {
-        PrivateRelease r = main.release(mechanism, data, delta, main.releaseContext());
+    /** The one path of the rescaled and coordinate methods, on one process or a cluster, and the one renderer. */
+    private Integer release(java.util.function.Function<Main.Shape, ? extends org.dpgauss.rows.RowSourceMechanism>
+            mechanism) throws IOException {
+        PrivateRelease r = cluster.active() ? main.releaseOnCluster(cluster, input, mechanism, delta, null)
+                : main.release(input, mechanism, delta);
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return ReleasePrinter.print(main, r, ctx);

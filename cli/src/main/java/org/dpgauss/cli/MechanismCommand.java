@@ -6,16 +6,12 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.dpgauss.io.DataReader;
-import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.mechanism.BayesianLogisticRegression;
 import org.dpgauss.mechanism.GaussianProcessRegression;
 import org.dpgauss.ndis.LoewnerComparableBound.Variant;
 import org.dpgauss.privacy.ApproxDp;
-import org.dpgauss.release.Dataset;
 import org.dpgauss.release.PrivateMechanism;
 import org.dpgauss.release.PrivateRelease;
-import org.dpgauss.release.Releases;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -55,9 +51,9 @@ final class MechanismCommand extends CommandGroup {
      * (labels, norms, more rows than --max-rows) are not checked here: each mechanism brings them into its domain by
      * the rule its guarantee states (issue 24, item 5); `dpgauss validate` reports them, non-privately.
      */
-    static void checkColumns(RowBlockMatrix m, Path input) {
-        if (m.cols() < 2) {
-            throw new IllegalArgumentException(input.getFileName() + " has " + m.cols() + " column(s): it needs the "
+    static void checkColumns(int cols, Path input) {
+        if (cols < 2) {
+            throw new IllegalArgumentException(input.getFileName() + " has " + cols + " column(s): it needs the "
                     + "features followed by the label in the last column");
         }
     }
@@ -76,8 +72,12 @@ final class MechanismCommand extends CommandGroup {
             + " of records; it is defined for at most " + GaussianProcessRegression.MAX_FACTORISED_ROWS + " records,"
             + " which one process holds";
 
-    static Integer run(Main main, PrivateMechanism mechanism, RowBlockMatrix m, double delta, Path input) {
-        PrivateRelease r = main.release(mechanism, Dataset.of(m), delta, main.releaseContext());
+    static Integer run(Main main, java.util.function.Function<Main.Shape, PrivateMechanism> mechanism, double delta,
+            Path input) throws IOException {
+        PrivateRelease r = main.release(input, shape -> {
+            checkColumns(shape.d(), input);
+            return mechanism.apply(shape);
+        }, delta);
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return ReleasePrinter.print(main, r, ctx);
@@ -135,11 +135,10 @@ final class MechanismCommand extends CommandGroup {
             Variant v = calibration.variant();
             // the public parameters are validated before the data are read (d = 1 for this check)
             builder(1, v).build();
-            RowBlockMatrix m = DataReader.read(input);
-            checkColumns(m, input);
             // features above --row-bound are clipped, labels sign-mapped, rows beyond --max-rows a secret random
             // subset: the mechanism's domain map, never an error (issue 24, item 5)
-            return run(parent.main, builder(m.cols() - 1, v).build(), m, calibration.budgetOptions.delta(), input);
+            return run(parent.main, shape -> builder(shape.d() - 1, v).build(), calibration.budgetOptions.delta(),
+                    input);
         }
 
         private BayesianLogisticRegression.Builder builder(int d, Variant v) {
@@ -220,16 +219,16 @@ final class MechanismCommand extends CommandGroup {
                     .kernel(GaussianProcessRegression.rbf(kernelVariance, lengthscale)).noiseVariance(noiseVariance)
                     .labelBound(labelBound).maxRows(calibration.maxRows).query(query).budget(calibration.budget())
                     .bound(calibration.variant()).build();
-            RowBlockMatrix m = DataReader.read(input);
-            checkColumns(m, input);
-            if (m.cols() - 1 != query.length) {
-                throw new IllegalArgumentException("--query has " + query.length + " coordinates but "
-                        + input.getFileName() + " has " + (m.cols() - 1) + " input columns (plus the label)");
-            }
             // labels above --label-bound are clipped to it, rows beyond --max-rows a secret random subset: the
             // mechanism's domain map, never an error (issue 24, item 5); more than MAX_FACTORISED_ROWS kept rows give
             // the covered prior predictive (GaussianProcessRegression), not an error either
-            return run(parent.main, gpr, m, calibration.budgetOptions.delta(), input);
+            return run(parent.main, shape -> {
+                if (shape.d() - 1 != query.length) {
+                    throw new IllegalArgumentException("--query has " + query.length + " coordinates but "
+                            + input.getFileName() + " has " + (shape.d() - 1) + " input columns (plus the label)");
+                }
+                return gpr;
+            }, calibration.budgetOptions.delta(), input);
         }
     }
 

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dpgauss.learn.PrivatePca;
-import org.dpgauss.release.Dataset;
 import org.dpgauss.release.PrivateRelease;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -118,24 +117,17 @@ final class PcaCommand implements Callable<Integer> {
         if (meanRadius != null) {
             b.meanRadius(meanRadius);
         }
-        PrivatePca pca = b.build(); // parameters are validated before the data are read
+        b.build(); // parameters are validated before the data are read
         double rhoStep = centre == null ? rho.rho() * (1 - meanShare) : rho.rho();
-        PrivateRelease r;
-        if (cluster.active()) { // the same release, its row passes on the cluster (docs/spark.md)
-            org.dpgauss.release.ReleaseContext context = main.releaseContext();
-            try (ClusterOptions.Table t = cluster.open(context, input)) {
-                if (auto) { // public facts only: n (public under replace-one), d, R, the step's budget
-                    pca = b.method(plannedMethod(Math.toIntExact(t.rows.rows()), t.rows.cols(), rhoStep)).build();
-                }
-                r = ClusterOptions.release(pca, t, delta, context);
-            }
-        } else {
-            Dataset data = Dataset.read(input);
+        java.util.function.Function<Main.Shape, PrivatePca> make = shape -> {
             if (auto) { // public facts only: n (public under replace-one), d, R, the step's budget
-                pca = b.method(plannedMethod(data.size(), data.dimension(), rhoStep)).build();
+                b.method(plannedMethod(shape.n(), shape.d(), rhoStep));
             }
-            r = main.release(pca, data, delta, main.releaseContext());
-        }
+            return b.build();
+        };
+        // the same release on the cluster, its row passes there (docs/spark.md); with --ledger charged first
+        PrivateRelease r = cluster.active() ? main.releaseOnCluster(cluster, input, make, delta, null)
+                : main.release(input, make, delta);
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         if (plot != null && r.isPass()) { // the released variances only (and the user's own reference, labelled)

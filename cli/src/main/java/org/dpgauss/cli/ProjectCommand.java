@@ -12,11 +12,8 @@ import org.dpgauss.projection.PoissonSubsampledProjection;
 import org.dpgauss.projection.ProjectionRelease;
 import org.dpgauss.projection.PtrProjection;
 import org.dpgauss.projection.RandomProjectionMechanism;
-import org.dpgauss.release.Dataset;
 import org.dpgauss.release.PrivateMechanism;
 import org.dpgauss.release.PrivateRelease;
-import org.dpgauss.release.ReleaseContext;
-import org.dpgauss.release.Releases;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -126,16 +123,12 @@ final class ProjectCommand implements Callable<Integer> {
         String w = wrapper.toLowerCase(Locale.ROOT);
         // parameters are validated before the data are read
         PrivateMechanism mech = build(w);
-        ReleaseContext context = main.releaseContext();
         PrivateRelease release;
         if (cluster.active()) {
             org.dpgauss.rows.RowSourceMechanism rm = ClusterOptions.rowMechanism(mech, "--wrapper " + w);
-            try (ClusterOptions.Table t = cluster.open(context, input)) {
-                release = ClusterOptions.release(rm, t, budgetOptions.delta(), context);
-            }
+            release = main.releaseOnCluster(cluster, input, shape -> rm, budgetOptions.delta(), null);
         } else {
-            Dataset data = Dataset.read(input);
-            release = main.release(mech, data, budgetOptions.delta(), context);
+            release = main.release(input, shape -> mech, budgetOptions.delta());
         }
         if (release.isPass()) {
             ProjectionRelease projection = ProjectionRelease.of(release);
@@ -150,7 +143,7 @@ final class ProjectCommand implements Callable<Integer> {
         if (gramOutput != null) {
             ctx.put("gramOutput", gramOutput.toString());
         }
-        ctx.put("engine", context.engine().name());
+        ctx.put("engine", main.lastContext.engine().name());
         return ReleasePrinter.print(main, release, ctx);
     }
 

@@ -12,7 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dpgauss.learn.PrivateLinearRegression;
-import org.dpgauss.release.Dataset;
 import org.dpgauss.release.PrivateRelease;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -100,18 +99,27 @@ final class RegressCommand implements Callable<Integer> {
         }
         PrivateLinearRegression m = b.build(); // parameters are validated before the data are read
         PrivateRelease r;
-        if (cluster.active()) { // the same release, its row passes on the cluster (docs/spark.md)
+        boolean charged = main.ledger != null && main.ledger.active();
+        if (named && !charged) { // the target's name is found among the table's value columns once it is open
             org.dpgauss.release.ReleaseContext context = main.releaseContext();
             try (ClusterOptions.Table t = cluster.open(context, input)) {
-                if (named) {
-                    column = targetColumn(t.columnNames(), target);
-                    m = b.target(column).build();
-                }
+                column = targetColumn(t.columnNames(), target);
+                m = b.target(column).build();
                 r = ClusterOptions.release(m, t, delta, context);
             }
         } else {
-            Dataset data = Dataset.read(input);
-            r = main.release(m, data, delta, main.releaseContext());
+            if (named) { // charged before the table is opened: the names must be public facts given here
+                if (cluster.columns == null) {
+                    throw new IllegalArgumentException("--ledger with --master --id-column and a --target given by "
+                            + "name needs --columns c1,..: the release is charged before the table is opened (or "
+                            + "give --target as a 0-based index of the value columns)");
+                }
+                column = targetColumn(cluster.columns, target);
+                m = b.target(column).build();
+            }
+            PrivateLinearRegression fixed = m;
+            r = cluster.active() ? main.releaseOnCluster(cluster, input, shape -> fixed, delta, null)
+                    : main.release(input, shape -> fixed, delta);
         }
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());

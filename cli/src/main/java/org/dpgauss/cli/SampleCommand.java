@@ -8,10 +8,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dpgauss.io.DataReader;
 import org.dpgauss.linalg.RowBlockMatrix;
-import org.dpgauss.release.Dataset;
-import org.dpgauss.release.PrivateMechanism;
 import org.dpgauss.release.PrivateRelease;
-import org.dpgauss.release.Releases;
 import org.dpgauss.sampling.KnownCovarianceSampler;
 import org.dpgauss.sampling.PtrMechanism;
 import org.dpgauss.sampling.SamplerParameters;
@@ -100,44 +97,20 @@ final class SampleCommand implements Callable<Integer> {
                     + "every row as the mean part (spec §3.9)");
         }
         DMatrixRMaj sigma = knownCovariance == null ? null : readSquare(knownCovariance);
-        if (cluster.active()) {
-            org.dpgauss.release.ReleaseContext context = main.releaseContext();
-            PrivateRelease r;
-            try (ClusterOptions.Table t = cluster.open(context, input)) {
-                if (t.rows.rows() > Integer.MAX_VALUE) {
-                    throw new IllegalArgumentException("the mechanisms state their parameters for at most 2^31-1 rows");
-                }
-                int n = (int) t.rows.rows();
-                int d = t.rows.cols();
-                org.dpgauss.rows.RowSourceMechanism m;
-                if (sigma != null) {
-                    m = KnownCovarianceSampler.of(n, d, ApproxDp.of(epsilon, delta), alpha, rule, sigma);
-                } else {
-                    SamplerParameters p = sizes == null
-                            ? SamplerParameters.certified(n, d, ApproxDp.of(epsilon, delta), alpha, rule)
-                            : SamplerParameters.withConstants(n, d, ApproxDp.of(epsilon, delta), alpha, rule, sizes);
-                    m = UnboundedGaussianSampler.of(p);
-                }
-                r = ClusterOptions.release(m, t, delta, context);
+        // every decision below up to the mechanism call depends only on the public n and d
+        java.util.function.Function<Main.Shape, org.dpgauss.rows.RowSourceMechanism> mechanism = shape -> {
+            int n = shape.n();
+            int d = shape.d();
+            if (sigma != null) {
+                return KnownCovarianceSampler.of(n, d, ApproxDp.of(epsilon, delta), alpha, rule, sigma);
             }
-            Map<String, Object> ctx = new LinkedHashMap<>();
-            ctx.put("input", input.toString());
-            return ReleasePrinter.print(main, r, ctx);
-        }
-        // The file is parsed (and validated) first because a CSV's n is known only then; every decision below up to
-        // the mechanism call depends only on the public n and d.
-        Dataset data = Dataset.read(input);
-        int n = data.size();
-        int d = data.dimension();
-        PrivateMechanism mechanism;
-        if (sigma != null) {
-            mechanism = KnownCovarianceSampler.of(n, d, ApproxDp.of(epsilon, delta), alpha, rule, sigma);
-        } else {
-            SamplerParameters p = sizes == null ? SamplerParameters.certified(n, d, ApproxDp.of(epsilon, delta), alpha, rule)
+            SamplerParameters p = sizes == null
+                    ? SamplerParameters.certified(n, d, ApproxDp.of(epsilon, delta), alpha, rule)
                     : SamplerParameters.withConstants(n, d, ApproxDp.of(epsilon, delta), alpha, rule, sizes);
-            mechanism = UnboundedGaussianSampler.of(p);
-        }
-        PrivateRelease r = main.release(mechanism, data, delta, main.releaseContext());
+            return UnboundedGaussianSampler.of(p);
+        };
+        PrivateRelease r = cluster.active() ? main.releaseOnCluster(cluster, input, mechanism, delta, null)
+                : main.release(input, mechanism, delta);
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         return ReleasePrinter.print(main, r, ctx);

@@ -8,9 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dpgauss.privacy.Zcdp;
-import org.dpgauss.release.Dataset;
 import org.dpgauss.release.PrivateRelease;
-import org.dpgauss.release.Releases;
 import org.dpgauss.secondmoment.AnalyzeGauss;
 import org.dpgauss.secondmoment.NoiseScaling;
 import org.dpgauss.secondmoment.SecondMomentMethod;
@@ -214,13 +212,9 @@ final class SecondMomentCommand implements Callable<Integer> {
         PrivateRelease r;
         if (cluster.active()) {
             org.dpgauss.rows.RowSourceMechanism rm = ClusterOptions.rowMechanism(mech, "--method " + method);
-            org.dpgauss.release.ReleaseContext context = main.releaseContext();
-            try (ClusterOptions.Table t = cluster.open(context, input)) {
-                r = ClusterOptions.release(rm, t, delta, context);
-            }
+            r = main.releaseOnCluster(cluster, input, shape -> rm, delta, null);
         } else {
-            Dataset data = Dataset.read(input);
-            r = main.release(mech, data, delta, main.releaseContext());
+            r = main.release(input, shape -> mech, delta);
         }
         if (!main.json && r.parameters().has("noiseOverSplitThreshold")) {
             double ratio = r.parameters().number("noiseOverSplitThreshold"); // public: a function of n, d, rho, m, L

@@ -121,6 +121,41 @@ public final class CsvReader {
         }
     }
 
+    /**
+     * The number of columns d of the file, from its schema only (docs/ledger.md "Order of events"): the first line
+     * that is neither blank nor a comment is split into cells and counted, a header as {@link #read} would take
+     * it, a first row without a header by its commas; no value is parsed and no later line is read. A release
+     * charged to a ledger states itself from this before the data are read.
+     *
+     * @param path the file
+     * @return d
+     * @throws DataFormatException if the file has no line with content
+     * @throws java.nio.file.NoSuchFileException if the file does not exist
+     * @throws IOException on other read failures
+     */
+    public int dimension(Path path) throws IOException {
+        InputFiles.requireReadableFile(path);
+        try (BufferedReader in = new BufferedReader(
+                new InputStreamReader(Files.newInputStream(path), StandardCharsets.UTF_8), 1 << 12)) {
+            String line;
+            boolean first = true;
+            while ((line = in.readLine()) != null) {
+                if (first && !line.isEmpty() && line.charAt(0) == '\uFEFF') {
+                    line = line.substring(1);
+                }
+                first = false;
+                int s = skipSpace(line, 0, line.length());
+                if (s == line.length() || line.charAt(s) == '#') {
+                    continue;
+                }
+                boolean isHeader = header == Header.AUTO ? classify(line) == FirstLine.TEXT
+                        : header == Header.PRESENT;
+                return isHeader ? splitQuoted(line).size() : countCells(line);
+            }
+        }
+        throw DataFormatException.of(path, "no data rows: the file is empty");
+    }
+
     /** One pass over one file; holds the mutable parsing state. */
     private final class Parse {
         private final Path path;

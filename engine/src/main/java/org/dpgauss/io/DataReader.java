@@ -50,6 +50,28 @@ public final class DataReader {
         }
     }
 
+    /**
+     * The number of columns d of {@code path} from its schema only: a CSV file's first line with content (a header
+     * or the first row, counted, not parsed), a .npy file's header. Nothing after it is read: a release charged to
+     * a ledger is stated from this before the data are read (docs/ledger.md).
+     *
+     * @param path the file
+     * @return d
+     * @throws IOException as {@link #read}, for what the schema shows
+     */
+    public static int dimension(Path path) throws IOException {
+        Objects.requireNonNull(path, "path");
+        switch (extension(path)) {
+            case "csv":
+                return CsvReader.create().dimension(path);
+            case "npy":
+                return NpyReader.create().dimension(path);
+            default:
+                read(path); // the same refusal of an unknown extension, before anything is opened
+                throw new IllegalStateException("unreachable");
+        }
+    }
+
     /** Lower-case extension without the dot, or "" if the file name has none. */
     static String extension(Path path) {
         Path name = path.getFileName();

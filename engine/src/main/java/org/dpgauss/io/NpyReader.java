@@ -62,6 +62,31 @@ public final class NpyReader {
     }
 
     /**
+     * The number of columns d of the file, from its header only (the shape; the data are not read). A release
+     * charged to a ledger states itself from this before the data are read (docs/ledger.md).
+     *
+     * @param path the file
+     * @return d (1 for a 1-D array)
+     * @throws DataFormatException if the header is not an acceptable .npy header
+     * @throws IOException on other read failures
+     */
+    public int dimension(Path path) throws IOException {
+        InputFiles.requireReadableFile(path);
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+            NpyHeader h = NpyHeader.read(path, ch);
+            if (h.shape.length == 0 || h.shape.length > 2) {
+                throw DataFormatException.of(path, "shape " + h.shapeString() + " is not a 1-D (n,) or 2-D (n, d)"
+                        + " array");
+            }
+            long d = h.shape.length == 2 ? h.shape[1] : 1;
+            if (d < 1 || d > Integer.MAX_VALUE - 8) {
+                throw DataFormatException.of(path, "shape " + h.shapeString() + " has no or too many columns");
+            }
+            return (int) d;
+        }
+    }
+
+    /**
      * Reads the whole file.
      *
      * @throws DataFormatException if the file is not an acceptable .npy file or holds NaN/infinity
