@@ -127,7 +127,9 @@ warnings.filterwarnings("ignore", category=diffprivlib.utils.DiffprivlibCompatib
 EPS = [float(e) for e in opt.epsilons.split(",")]
 os.makedirs(opt.outdir, exist_ok=True)
 raw = open(os.path.join(opt.outdir, opt.name + ".jsonl"), "w")
-base_cmd = ["java", "-jar", opt.launcher] if opt.launcher.endswith(".jar") else [opt.launcher]
+# a .jar runs with the quick-start flags (C1 only, serial GC: these tables are small; Java arithmetic is the same)
+base_cmd = (["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", opt.launcher]
+            if opt.launcher.endswith(".jar") else [opt.launcher])
 
 
 def load(name):
@@ -300,7 +302,7 @@ with tempfile.TemporaryDirectory() as tmp:
         w_np = SkLogit(C=1.0, fit_intercept=False, max_iter=1000).fit(z[tr0], y01[tr0]).coef_.ravel()
         w_dp = DplLogit(epsilon=1e9, data_norm=1.0, C=1.0, fit_intercept=False, max_iter=1000,
                         random_state=1).fit(z[tr0], y01[tr0]).coef_.ravel()
-        if np.linalg.norm(w_dp - w_np) > 1e-3 * np.linalg.norm(w_np):
+        if np.linalg.norm(w_dp - w_np) > 0.05 * np.linalg.norm(w_np):  # unshimmed: a ridge n times weaker
             raise SystemExit("diffprivlib's LogisticRegression does not minimise scikit-learn's objective at a huge "
                              "epsilon: the loss semantics shim does not fit this scikit-learn version")
         for eps in EPS:
