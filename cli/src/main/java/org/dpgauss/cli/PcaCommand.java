@@ -55,10 +55,13 @@ final class PcaCommand implements Callable<Integer> {
                     + "(default: a private mean). The accuracy then refers to the second moment about this centre.")
     double[] centre;
 
-    @Option(names = "--mean-share", defaultValue = "0.1", paramLabel = "S",
-            description = "Without --centre: the share of the budget spent on the private mean, in (0, 1) (default: "
-                    + "${DEFAULT-VALUE}). Its error enters the covariance squared, so a small share suffices.")
-    double meanShare;
+    @Option(names = "--mean-share", defaultValue = "auto", paramLabel = "S|auto",
+            description = "Without --centre: the share of the budget spent on the private mean, in (0, 1), or auto "
+                    + "(the default): the share on the grid 0.05, 0.10, .., 0.95 that minimises 2 sqrt(d) sigma_sm + "
+                    + "d sigma_mean^2 / 4 (the Analyze Gauss noise sigma_sm of the second moment at radius R and the "
+                    + "clipped mean's sigma_mean at --mean-radius: public, from n, d, R, C and the budget), so a mean "
+                    + "radius far above R gets a larger share.")
+    String meanShare;
 
     @Option(names = "--mean-radius", paramLabel = "C",
             description = "Without --centre: the clipping radius C > 0 of the private mean, around the origin "
@@ -109,7 +112,9 @@ final class PcaCommand implements Callable<Integer> {
         double delta = budget.delta();
         org.dpgauss.privacy.Zcdp rho = budget.zcdp();
         boolean auto = "auto".equalsIgnoreCase(method.strip());
-        PrivatePca.Builder b = PrivatePca.builder().k(k).radius(radius).budget(rho).meanShare(meanShare)
+        boolean autoShare = "auto".equalsIgnoreCase(meanShare.strip());
+        double share = autoShare ? PrivatePca.DEFAULT_MEAN_SHARE : parseShare(meanShare);
+        PrivatePca.Builder b = PrivatePca.builder().k(k).radius(radius).budget(rho).meanShare(share)
                 .method(auto ? "analyze-gauss" : method).minEigenvalue(minEigenvalue);
         if (centre != null) {
             b.centre(centre);
@@ -118,10 +123,16 @@ final class PcaCommand implements Callable<Integer> {
             b.meanRadius(meanRadius);
         }
         b.build(); // parameters are validated before the data are read
-        double rhoStep = centre == null ? rho.rho() * (1 - meanShare) : rho.rho();
         java.util.function.Function<Main.Shape, PrivatePca> make = shape -> {
-            if (auto) { // public facts only: n (public under replace-one), d, R, the step's budget
-                b.method(plannedMethod(shape.n(), shape.d(), rhoStep));
+            // public facts only: n (public under replace-one), d, R, C, the budget
+            double s = share;
+            if (autoShare && centre == null) {
+                s = plannedMeanShare(shape.n(), shape.d(), radius, meanRadius != null ? meanRadius : radius,
+                        rho.rho(), delta);
+                b.meanShare(s);
+            }
+            if (auto) {
+                b.method(plannedMethod(shape.n(), shape.d(), centre == null ? rho.rho() * (1 - s) : rho.rho()));
             }
             return b.build();
         };
@@ -138,6 +149,59 @@ final class PcaCommand implements Callable<Integer> {
             main.spec.commandLine().getErr().println("dpgauss: no plot: the release FAILed and released nothing");
         }
         return ReleasePrinter.print(main, r, ctx);
+    }
+
+    private static double parseShare(String s) {
+        double v;
+        try {
+            v = Double.parseDouble(s.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--mean-share=" + s + " is neither a number in (0, 1) nor 'auto'");
+        }
+        if (!(v > 0 && v < 1)) {
+            throw new IllegalArgumentException("--mean-share=" + s + " is outside (0, 1)");
+        }
+        return v;
+    }
+
+    /** The grid {@code --mean-share auto} searches. */
+    static final double[] SHARE_GRID = {0.05, 0.10, 0.15, 0.20, 0.25, 0.30, 0.35, 0.40, 0.45, 0.50, 0.55, 0.60, 0.65,
+        0.70, 0.75, 0.80, 0.85, 0.90, 0.95};
+
+    /**
+     * {@code --mean-share auto}: the share s of rho for the private centre that minimises
+     * {@code 2 sqrt(d) sigma_sm(s) + d sigma_mean(s)^2 / 4}, from public facts only (n, public under replace-one; d;
+     * R; the mean radius C; rho; delta). {@code sigma_sm(s)} is the Analyze Gauss noise of the second moment of rows
+     * clipped to R at {@code (1 - s) rho} (its statement's {@code noiseSigma}; {@code 2 sqrt(d) sigma_sm} the typical
+     * spectral norm of that symmetric Gaussian noise); {@code sigma_mean(s)} the clipped Gaussian mean's noise at
+     * radius C and {@code s rho} ({@code d sigma_mean^2} the expected squared norm of the centring error e, which
+     * enters the covariance as the rank-one {@code e e^T}). The weight 1/4 on the rank-one term: a rank-one
+     * perturbation of a given norm moves the top-k subspace much less than Wigner noise of the same spectral norm
+     * (it competes with one eigen-gap in one direction); in simulations of the PCA pipeline on scikit-learn's five
+     * tables at (1, 1e-6)-DP, radii from the box's sqrt(d) down to the 0.9-quantile of the centred norms and C from R
+     * to sqrt(d), the weight 1/4 came within noise of the best fixed share everywhere and lifted the captured share
+     * by up to 0.3 where R is far below C (bench/results/realdata/learn-vs-diffprivlib.md). The result is a
+     * function of public parameters only, so the choice costs no budget.
+     */
+    static double plannedMeanShare(int n, int d, double r, double meanRadius, double rho, double delta) {
+        org.dpgauss.release.PublicContext ctx = org.dpgauss.release.PublicContext.forPlanning(n, d,
+                org.dpgauss.privacy.NeighbouringRelation.REPLACE_ONE, delta);
+        double best = PrivatePca.DEFAULT_MEAN_SHARE;
+        double bestCost = Double.POSITIVE_INFINITY;
+        for (double s : SHARE_GRID) {
+            PrivatePca p = PrivatePca.builder().k(1).radius(r).meanRadius(meanRadius)
+                    .budget(org.dpgauss.privacy.Zcdp.of(rho)).meanShare(s).method("analyze-gauss").build();
+            Object sm = org.dpgauss.release.Releases.state(p, ctx).parameters().toMap().get("secondMoment");
+            double sigmaSm = ((Number) ((Map<?, ?>) sm).get("noiseSigma")).doubleValue();
+            double sigmaMean = org.dpgauss.mean.ClippedGaussianMean.of(meanRadius, new double[d],
+                    org.dpgauss.privacy.Zcdp.of(rho * s)).sigma(n);
+            double cost = 2 * Math.sqrt(d) * sigmaSm + d * sigmaMean * sigmaMean / 4;
+            if (cost < bestCost) {
+                bestCost = cost;
+                best = s;
+            }
+        }
+        return best;
     }
 
     /** The planner's second-moment method for the centred rows, among those PCA runs (else analyze-gauss). */

@@ -99,6 +99,38 @@ class PcaRegressCommandTest {
         assertTrue(m.equals("analyze-gauss") || m.equals("coinpress"), m);
     }
 
+    /**
+     * {@code --mean-share auto} (the default): the grid's argmin of {@code 2 sqrt(d) sigma_sm + d sigma_mean^2 / 4}.
+     * Golden values computed independently in numpy from the closed forms {@code sigma_sm = sqrt(2) R^2 / (n sqrt(2
+     * rho (1 - s)))} (Analyze Gauss, replace-one) and {@code sigma_mean = 2C / (n sqrt(2 rho s))} (clipped mean), at
+     * breast cancer's n = 569, d = 30 and (1, 1e-6)-DP's rho: a mean radius C far above R gets a larger share. With
+     * weight 1 instead of 1/4 the shares would be 0.70, 0.45, 0.30; with the shares' roles swapped, 0.50, 0.70, 0.85.
+     */
+    @Test
+    void autoMeanShareIsTheArgminOfThePublicNoiseModel() {
+        assertEquals(0.50, PcaCommand.plannedMeanShare(569, 30, 1.09, 5.477, 0.024356, 1e-6), 1e-12);
+        assertEquals(0.30, PcaCommand.plannedMeanShare(569, 30, 2.7386, 5.477, 0.024356, 1e-6), 1e-12);
+        assertEquals(0.15, PcaCommand.plannedMeanShare(569, 30, 5.477, 5.477, 0.024356, 1e-6), 1e-12);
+    }
+
+    @Test
+    void pcaMeanShareDefaultsToTheAutoShareAndTakesANumber() throws Exception {
+        Path in = csv("a.csv", -1, null);
+        MainTest.Run auto = pca(in, "--rho", "0.1", "--mean-radius", "20");
+        assertEquals(0, auto.code, auto.err);
+        double chosen = auto.json().get("parameters").get("meanShare").asDouble();
+        assertEquals(PcaCommand.plannedMeanShare(800, 3, 1.5, 20, 0.1, 1e-6), chosen, 0);
+        assertTrue(chosen > 0.1, "a mean radius 13 times R gets more than the old fixed 0.1: " + chosen);
+        MainTest.Run fixed = pca(in, "--rho", "0.1", "--mean-radius", "20", "--mean-share", "0.1");
+        assertEquals(0, fixed.code, fixed.err);
+        assertEquals(0.1, fixed.json().get("parameters").get("meanShare").asDouble(), 0);
+        for (String bad : new String[] {"1.5", "0", "x"}) {
+            MainTest.Run r = pca(in, "--rho", "0.1", "--mean-share", bad);
+            assertEquals(1, r.code, bad);
+            assertTrue(r.err.contains("--mean-share"), r.err);
+        }
+    }
+
     @Test
     void regressTakesTheTargetByNameOrIndex() throws Exception {
         Path in = csv("a.csv", -1, null);
