@@ -169,11 +169,81 @@ class LedgerProcessTest {
             assertEquals(1, l.report("d").releases().size(), "the killed release counts in the composition");
             assertTrue(l.verify().isEmpty(), l.verify().toString());
         }
-        // the same query again is charged again: a charge without an outcome is never replayed
-        assertEquals(0, cli(mean(ledger, "5", 0.01).toArray(new String[0])));
+        // the same query again is charged again: a charge without an outcome is never replayed; it is waited for
+        // (it might be in flight) only up to the replay wait, here shortened from its 60 s default
+        String old = System.getProperty("dpgauss.ledger.replayWaitMs");
+        System.setProperty("dpgauss.ledger.replayWaitMs", "500");
+        try {
+            assertEquals(0, cli(mean(ledger, "5", 0.01).toArray(new String[0])));
+        } finally {
+            if (old == null) {
+                System.clearProperty("dpgauss.ledger.replayWaitMs");
+            } else {
+                System.setProperty("dpgauss.ledger.replayWaitMs", old);
+            }
+        }
         try (Ledger l = Ledger.open(ledger.toString())) {
             assertEquals(2, l.entries("d").size());
         }
+    }
+
+    /**
+     * An identical query started while the first is in flight (charged, paused before computing by the test-only
+     * hook) waits for it and replays it: both processes exit 0 with the same values and the ledger holds one
+     * charge. The budget admits one such release only, so a second charge would be refused (exit 4).
+     */
+    @Test
+    void anIdenticalQueryInFlightIsAwaitedAndReplayedAcrossProcesses() throws Exception {
+        Path ledger = dir.resolve("inflight.db");
+        double rho = 0.02;
+        double eps = 1.0;
+        while (admitted(rho, ApproxDp.of(eps, 1e-6)) < 1) {
+            eps += 0.01;
+        }
+        assertEquals(1, admitted(rho, ApproxDp.of(eps, 1e-6)));
+        assertEquals(0, cli("ledger", "create", "d", "--ledger", ledger.toString(), "--epsilon",
+                Double.toString(eps), "--delta", "1e-6", "--relation", "replace-one"));
+        Path out1 = dir.resolve("first.txt");
+        Path out2 = dir.resolve("second.txt");
+        Process first = start(mean(ledger, "5", rho), out1, "-Ddpgauss.test.pauseAfterChargeMs=4000");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        int entries = 0;
+        while (entries == 0 && System.nanoTime() < deadline && first.isAlive()) {
+            Thread.sleep(50);
+            try (Ledger l = Ledger.open(ledger.toString())) {
+                entries = l.entries("d").size();
+            }
+        }
+        assertEquals(1, entries, "the first is charged and paused before computing");
+        Process second = start(mean(ledger, "5", rho), out2);
+        assertTrue(second.waitFor(120, TimeUnit.SECONDS), "the second hung");
+        assertTrue(first.waitFor(120, TimeUnit.SECONDS), "the first hung");
+        String t1 = Files.readString(out1);
+        String t2 = Files.readString(out2);
+        assertEquals(0, first.exitValue(), t1);
+        assertEquals(0, second.exitValue(), t2);
+        assertTrue(t2.contains("at no cost"), "the second is a replay: " + t2);
+        assertEquals(values(t1), values(t2), t1 + "\n---\n" + t2);
+        assertTrue(!values(t1).isEmpty(), t1);
+        StringWriter json = new StringWriter();
+        assertEquals(0, Main.run(new String[] {"ledger", "show", "d", "--ledger", ledger.toString(), "--json"},
+                new PrintWriter(json, true), new PrintWriter(new StringWriter())));
+        assertEquals(1, json.toString().split("\"sequence\"", -1).length - 1, json.toString());
+        try (Ledger l = Ledger.open(ledger.toString())) {
+            assertEquals(1, l.entries("d").size(), "one charge");
+            assertEquals("PASS", l.entries("d").get(0).status());
+        }
+    }
+
+    /** The released values of a {@code mean} output: its {@code mean:} line. */
+    static List<String> values(String text) {
+        List<String> out = new ArrayList<>();
+        for (String line : text.split("\\R")) {
+            if (line.strip().startsWith("mean:")) {
+                out.add(line);
+            }
+        }
+        return out;
     }
 
     @Test

@@ -48,6 +48,12 @@ final class JdbcLedger implements Ledger {
     private static final int DEFAULT_BUSY_TIMEOUT_MS = 30_000;
     /** SQLite's {@code synchronous} setting of a ledger: FULL (default) or NORMAL. */
     static final String SYNCHRONOUS_PROPERTY = "dpgauss.ledger.synchronous";
+    /**
+     * How long a charge waits for an identical query in flight to complete, and how young that query's charge must
+     * be to be waited for (milliseconds; 0: never wait). Past it the in-flight charge counts as abandoned.
+     */
+    static final String REPLAY_WAIT_PROPERTY = "dpgauss.ledger.replayWaitMs";
+    private static final long DEFAULT_REPLAY_WAIT_MS = 60_000;
     private static final byte[] SQLITE_MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
 
     private final Schema.Dialect dialect;
@@ -369,12 +375,45 @@ final class JdbcLedger implements Ledger {
 
     // ------------------------------------------------------------------ charging
 
+    /**
+     * Charges, or replays, or waits for an identical query in flight (docs/ledger.md "Replay"). Not synchronized:
+     * the wait sleeps outside any transaction and outside this object's lock, so the thread (or process) computing
+     * the awaited release can record its outcome meanwhile.
+     */
     @Override
-    public synchronized Charge charge(String dataset, String mechanism, String parameters, boolean insecure,
-            Release cost, boolean fresh) {
+    public Charge charge(String dataset, String mechanism, String parameters, boolean insecure, Release cost,
+            boolean fresh) {
         Objects.requireNonNull(mechanism, "mechanism");
         Objects.requireNonNull(parameters, "parameters");
         Objects.requireNonNull(cost, "cost");
+        long waitMs = fresh ? 0 : Math.max(0L, Long.getLong(REPLAY_WAIT_PROPERTY, DEFAULT_REPLAY_WAIT_MS));
+        long deadline = System.nanoTime() + waitMs * 1_000_000L;
+        long sleepMs = 20;
+        while (true) {
+            boolean mayWait = waitMs > 0 && System.nanoTime() - deadline < 0;
+            Charge c = chargeOnce(dataset, mechanism, parameters, insecure, cost, fresh, mayWait ? waitMs : 0);
+            if (c != null) {
+                return c;
+            }
+            // an identical query is in flight: poll until it completes (then replay it) or the wait runs out
+            // (then charge afresh: an abandoned charge is never waited for beyond the bound)
+            try {
+                Thread.sleep(sleepMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new LedgerException("ledger " + location + ": interrupted while waiting for an identical"
+                        + " query in flight; nothing was charged", e);
+            }
+            sleepMs = Math.min(250, sleepMs * 2);
+        }
+    }
+
+    /**
+     * One charge transaction. Returns null, having charged nothing, when {@code waitMs > 0} and the only stored
+     * release of the same query is in flight: charged less than {@code waitMs} ago and not completed.
+     */
+    private synchronized Charge chargeOnce(String dataset, String mechanism, String parameters, boolean insecure,
+            Release cost, boolean fresh, long waitMs) {
         String now = now();
         return transaction(() -> {
             Row d = requireDataset(dataset, true); // PostgreSQL: FOR UPDATE, charges on this dataset queue here
@@ -385,11 +424,18 @@ final class JdbcLedger implements Ledger {
             }
             List<LedgerEntry> entries = loadEntries(d);
             if (!fresh) {
+                boolean inFlight = false;
                 for (LedgerEntry e : entries) {
-                    if (!e.status().equals(LedgerEntry.CHARGED) && e.mechanism().equals(mechanism)
-                            && e.parameters().equals(parameters) && e.insecure() == insecure) {
-                        return new Charge(d.budget.name(), -1, e);
+                    if (e.mechanism().equals(mechanism) && e.parameters().equals(parameters)
+                            && e.insecure() == insecure) {
+                        if (!e.status().equals(LedgerEntry.CHARGED)) {
+                            return new Charge(d.budget.name(), -1, e);
+                        }
+                        inFlight |= waitMs > 0 && isRecent(e.chargedAt(), now, waitMs);
                     }
+                }
+                if (inFlight) {
+                    return null; // nothing written: the transaction commits empty
                 }
             }
             PrivacyAccountant acc = replay(d, entries);
@@ -683,6 +729,18 @@ final class JdbcLedger implements Ledger {
                 return new LedgerException(where + " is not a SQLite database (a foreign or truncated file)", e);
             default:
                 return new LedgerException(where + ": " + msg, e);
+        }
+    }
+
+    /**
+     * Whether a charge made at {@code chargedAt} is younger than {@code waitMs} at {@code now} (both as {@link #now}
+     * writes them, to the second): only such a charge may still be computing; an older one counts as abandoned.
+     */
+    static boolean isRecent(String chargedAt, String now, long waitMs) {
+        try {
+            return Instant.parse(chargedAt).plusMillis(waitMs).isAfter(Instant.parse(now));
+        } catch (java.time.format.DateTimeParseException e) {
+            return false; // not a time this build wrote: never wait for it
         }
     }
 

@@ -81,7 +81,11 @@ public interface Ledger extends AutoCloseable {
     /**
      * Charges one release in one transaction, or finds the stored release it repeats. Without {@code fresh}, a
      * completed release with the same mechanism, the same public parameters and the same noise security on this
-     * dataset is returned as a replay and nothing is charged (asking again must not average the noise away).
+     * dataset is returned as a replay and nothing is charged (asking again must not average the noise away). When
+     * the only stored release of that query is still in flight (charged, not completed, charged less than the
+     * replay wait ago: system property {@code dpgauss.ledger.replayWaitMs}, default 60 000), nothing is charged
+     * yet: the call polls, outside any transaction, until that release completes and then replays it (PASS or
+     * FAIL); if it does not complete within the wait it counts as abandoned and the query is charged afresh.
      *
      * @param dataset the dataset's name
      * @param mechanism the mechanism's name

@@ -113,8 +113,8 @@ abstract class LedgerContractTest {
         try (Ledger l = Ledger.openOrCreate(url)) {
             l.createDataset("d", R1, ApproxDp.of(10, 1e-6));
             Charge c = l.charge("d", "m", "{p=1}", false, rho(0.1), false);
-            // not completed yet: a second identical query is charged (its outcome is unknown)
-            Charge c2 = l.charge("d", "m", "{p=1}", false, rho(0.1), false);
+            // not completed yet, and waiting disabled: a second identical query is charged (its outcome is unknown)
+            Charge c2 = withReplayWait(0, () -> l.charge("d", "m", "{p=1}", false, rho(0.1), false));
             assertTrue(c2.replayOf().isEmpty());
             l.complete(c, "PASS", "PASS\nmean\tSCALAR\t1.5");
             Charge again = l.charge("d", "m", "{p=1}", false, rho(0.1), false);
@@ -128,6 +128,75 @@ abstract class LedgerContractTest {
             assertTrue(l.charge("d", "m", "{p=1}", false, rho(0.1), true).replayOf().isEmpty(), "--fresh");
             assertEquals(6, l.entries("d").size());
             assertThrows(LedgerException.class, () -> l.complete(c, "PASS", "PASS"), "completed once");
+        }
+    }
+
+    /** Runs {@code r} with {@link JdbcLedger#REPLAY_WAIT_PROPERTY} set to {@code ms}, then restores it. */
+    static <T> T withReplayWait(long ms, java.util.function.Supplier<T> r) {
+        String old = System.getProperty(JdbcLedger.REPLAY_WAIT_PROPERTY);
+        System.setProperty(JdbcLedger.REPLAY_WAIT_PROPERTY, Long.toString(ms));
+        try {
+            return r.get();
+        } finally {
+            if (old == null) {
+                System.clearProperty(JdbcLedger.REPLAY_WAIT_PROPERTY);
+            } else {
+                System.setProperty(JdbcLedger.REPLAY_WAIT_PROPERTY, old);
+            }
+        }
+    }
+
+    /**
+     * An identical query that arrives while the first is in flight (charged, not completed) waits for it and
+     * replays its outcome at no cost, even where the budget has no room for a second charge; a FAIL is replayed as
+     * FAIL; an in-flight charge that never completes (its process died) is waited for no longer than the bound,
+     * then the query is charged afresh. Two connections, as two processes would have.
+     */
+    @Test
+    void anIdenticalQueryInFlightIsAwaitedAndReplayed() throws Exception {
+        String url = newLedger();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (Ledger first = Ledger.openOrCreate(url); Ledger second = Ledger.open(url)) {
+            first.createDataset("d", R1, ApproxDp.of(1, 1e-6));
+            // rho 0.02: one fits, two do not; the waiting query must not be refused
+            Charge c = first.charge("d", "m", "{p=1}", false, rho(0.02), false);
+            Future<Charge> waiting = pool.submit(() -> second.charge("d", "m", "{p=1}", false, rho(0.02), false));
+            Thread.sleep(300);
+            assertFalse(waiting.isDone(), "it waits while the first is in flight");
+            first.complete(c, "PASS", "PASS\nmean\tSCALAR\t1.5");
+            Charge r = waiting.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertTrue(r.replayOf().isPresent(), "replayed, not charged");
+            assertEquals("PASS\nmean\tSCALAR\t1.5", r.replayOf().get().outcome());
+            assertEquals(1, first.entries("d").size(), "one charge");
+
+            // a FAIL in flight is replayed as the same FAIL
+            first.createDataset("f", R1, ApproxDp.of(10, 1e-6));
+            Charge cf = first.charge("f", "m", "{p=1}", false, rho(0.02), false);
+            Future<Charge> waitingF = pool.submit(() -> second.charge("f", "m", "{p=1}", false, rho(0.02), false));
+            Thread.sleep(200);
+            first.complete(cf, "FAIL", "FAIL");
+            LedgerEntry e = waitingF.get(30, java.util.concurrent.TimeUnit.SECONDS).replayOf().orElseThrow();
+            assertEquals("FAIL", e.status());
+            assertEquals(1, first.entries("f").size());
+
+            // --fresh never waits
+            assertTrue(second.charge("f", "m", "{p=2}", false, rho(0.02), false).replayOf().isEmpty());
+            long t0 = System.nanoTime();
+            assertTrue(second.charge("f", "m", "{p=2}", false, rho(0.02), true).replayOf().isEmpty());
+            assertTrue(System.nanoTime() - t0 < 5_000_000_000L);
+
+            // abandoned: never completed, so after the (here short) bound the query is charged afresh
+            Charge abandoned = withReplayWait(400, () -> second.charge("f", "m", "{p=3}", false, rho(0.02), false));
+            assertTrue(abandoned.replayOf().isEmpty());
+            long t1 = System.nanoTime();
+            Charge afresh = withReplayWait(400, () -> second.charge("f", "m", "{p=3}", false, rho(0.02), false));
+            long waitedMs = (System.nanoTime() - t1) / 1_000_000;
+            assertTrue(afresh.replayOf().isEmpty(), "charged afresh");
+            assertTrue(waitedMs >= 350, "it waited for the in-flight charge first: " + waitedMs + " ms");
+            assertEquals(5, first.entries("f").size());
+            assertTrue(first.verify().isEmpty(), first.verify().toString());
+        } finally {
+            pool.shutdownNow();
         }
     }
 
