@@ -261,9 +261,23 @@ class LedgerProcessTest {
                 before = l.entries("d").size();
             }
             Path out = dir.resolve("run-" + run + ".txt");
+            // every fifth run is killed once its charge is recorded (it then pauses 30 s), so that the window between
+            // the charge and the outcome is hit however slowly the JVMs start on a loaded machine; the others at a
+            // random time
+            boolean afterCharge = run % 5 == 0;
+            int pause = r.nextInt(400);
             Process p = start(mean(ledger, Double.toString(1 + run), 1e-4), out,
-                    "-Ddpgauss.test.pauseAfterChargeMs=" + r.nextInt(400));
-            boolean done = p.waitFor(r.nextInt(2500), TimeUnit.MILLISECONDS);
+                    "-Ddpgauss.test.pauseAfterChargeMs=" + (afterCharge ? 30_000 : pause));
+            boolean done;
+            if (afterCharge) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (p.isAlive() && System.nanoTime() < deadline && entries(ledger) == before) {
+                    Thread.sleep(20);
+                }
+                done = !p.isAlive();
+            } else {
+                done = p.waitFor(r.nextInt(2500), TimeUnit.MILLISECONDS);
+            }
             if (!done) {
                 p.destroyForcibly();
                 p.waitFor(30, TimeUnit.SECONDS);
@@ -292,5 +306,11 @@ class LedgerProcessTest {
         }
         assertTrue(released > 0 && killedAfterCharge > 0, "released " + released + ", killed after charge "
                 + killedAfterCharge + ": the kill times must cover both");
+    }
+
+    private static int entries(Path ledger) {
+        try (Ledger l = Ledger.open(ledger.toString())) {
+            return l.entries("d").size();
+        }
     }
 }
