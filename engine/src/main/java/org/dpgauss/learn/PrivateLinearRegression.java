@@ -7,6 +7,8 @@ import org.dpgauss.linalg.L2Clip;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.mean.AutoClippedGaussianMean;
 import org.dpgauss.mean.ClippedGaussianMean;
+import org.dpgauss.privacy.ApproxDp;
+import org.dpgauss.projection.RandomProjectionMechanism;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.Zcdp;
@@ -75,12 +77,27 @@ import org.ejml.interfaces.linsol.LinearSolverDense;
  * coordinates; T public, default 1). With private bounds the statement is made per unit of B_Y^2 (B_Y is then a
  * released value): the excess divided by {@code B_Y^2} is at most {@code E (2 + 2 T^2)}.
  *
+ * <p><b>Random projection ({@link Builder#projection}).</b> The NDIS paper's private regression (spec ndis §6.1,
+ * §6.2): the rows {@code v = [z, y']} (norm at most {@code sqrt 3}, with the given bounds) are released once by the
+ * random projection mechanism M_RP ({@link RandomProjectionMechanism}), {@code M = D̄^T G} ({@code (q+1) x r}), with
+ * its exact NDIS (epsilon, delta)-DP guarantee under add/remove neighbours; the fit solves the sketched normal
+ * equations {@code S_zz beta = S_zy}, {@code S = (1/r) M M^T}, whose expectation {@code D^T D + lambda I} carries
+ * the mechanism's ridge lambda. Accuracy (public, probability 0.95): with {@code a = (sqrt(q+1) + t)/sqrt r},
+ * {@code t = sqrt(2 ln(2/0.05))} and {@code a' = 2a + a^2 < 1}, all singular values of the Gaussian sketch give
+ * {@code (1 - a') Sigma̅ <= S <= (1 + a') Sigma̅}, {@code Sigma̅ = D^T D + lambda I} (Davidson &amp; Szarek; as
+ * {@code GramAccuracy} item 1), so with {@code kappa = (1 + a')/(1 - a')} the released fit has
+ * {@code SSE(theta~) <= kappa SSE(theta) + kappa lambda (1 + T^2) B_Y^2} for every comparator of the ball (SSE the
+ * sum of squared errors: under add/remove n is private, so the statement is not per row). Bounds are required.
+ *
  * <p>Build with {@link #builder()}. Immutable.
  */
 public final class PrivateLinearRegression implements PrivateMechanism {
 
     /** The mechanism's identifier. */
     public static final String ID = "regression.adassp";
+
+    /** The identifier of the random-projection method. */
+    public static final String ID_PROJECTION = "regression.projection";
 
     /** The probability of the stated bound (that both noise-norm bounds hold). */
     public static final double PROBABILITY = 0.95;
@@ -98,6 +115,8 @@ public final class PrivateLinearRegression implements PrivateMechanism {
     private final boolean intercept;
     private final double comparatorNorm;
     private final double boundsShare;
+    private final int rank; // 0: AdaSSP; else the projection's r
+    private final ApproxDp projectionBudget;
 
     private PrivateLinearRegression(Builder b) {
         this.target = b.target;
@@ -110,6 +129,8 @@ public final class PrivateLinearRegression implements PrivateMechanism {
         this.intercept = b.intercept;
         this.comparatorNorm = b.comparatorNorm;
         this.boundsShare = b.boundsShare;
+        this.rank = b.rank;
+        this.projectionBudget = b.projectionBudget;
     }
 
     /** @return a builder: {@code target} and {@code budget} are required */
@@ -119,7 +140,138 @@ public final class PrivateLinearRegression implements PrivateMechanism {
 
     @Override
     public NeighbouringRelation relation() {
-        return NeighbouringRelation.REPLACE_ONE;
+        return rank > 0 ? NeighbouringRelation.ADD_REMOVE : NeighbouringRelation.REPLACE_ONE;
+    }
+
+    /** The random projection of the rows {@code [z, y']} (norm at most sqrt 3, or sqrt 2 without an intercept). */
+    private RandomProjectionMechanism projection() {
+        return RandomProjectionMechanism.of(rank, projectionBudget, Math.sqrt(intercept ? 3.0 : 2.0))
+                .clippingRows(true);
+    }
+
+    /**
+     * The smallest rank at which the projection's statement has {@code a' = 2a + a^2 <= 1/2} (kappa = 3), the
+     * command line's default for {@code --rank}.
+     *
+     * @param columns the number of data columns d (features and target)
+     * @param intercept whether an intercept is fitted
+     * @return the rank
+     */
+    public static int defaultRank(int columns, boolean intercept) {
+        double dim = columns + (intercept ? 1 : 0);
+        double a = Math.sqrt(1.5) - 1; // 2a + a^2 = 1/2
+        return (int) Math.ceil(Math.pow((Math.sqrt(dim) + sketchT()) / a, 2));
+    }
+
+    private static double sketchT() {
+        return Math.sqrt(2 * Math.log(2 / (1 - PROBABILITY)));
+    }
+
+    /** {@code a' = 2a + a^2}, {@code a = (sqrt D + t)/sqrt r}: the sketch's relative spectral deviation bound. */
+    private static double sketchDeviation(int dim, int r, double t) {
+        double a = (Math.sqrt(dim) + t) / Math.sqrt(r);
+        return 2 * a + a * a;
+    }
+
+    private Statement stateProjection(PublicContext context) {
+        int d = context.dimension();
+        int dim = q(d) + 1;
+        if (dim > rank) {
+            throw new IllegalArgumentException("--rank " + rank + " is below the " + dim + " columns of [features, 1,"
+                    + " target]: the sketched normal equations would be singular; take --rank >= " + dim);
+        }
+        RandomProjectionMechanism rp = projection();
+        Statement rpStated = Releases.state(rp, PublicContext.forPlanning(1, dim,
+                NeighbouringRelation.ADD_REMOVE, context.delta()));
+        double lambda = rp.ridge();
+        double t2 = comparatorNorm * comparatorNorm;
+        double by2 = targetBound * targetBound;
+        double dev = sketchDeviation(dim, rank, sketchT());
+        double kappa = dev < 1 ? (1 + dev) / (1 - dev) : Double.POSITIVE_INFINITY;
+        double dev0 = sketchDeviation(dim, rank, 0);
+        double kappa0 = dev0 < 1 ? (1 + dev0) / (1 - dev0) : Double.POSITIVE_INFINITY;
+        Accuracy acc = Accuracy.of("excess sum of squared errors SSE(theta~, theta0~) - kappa min SSE over the"
+                + " comparator ball, SSE(theta, theta0) = sum_i (y_i - x_i . theta - theta0)^2 on the rows as given,"
+                + " the ball sum_j (theta_j s_j)^2 B_X^2/B_Y^2 + theta0'^2/B_Y^2 <= T^2, kappa = (1 + a')/(1 - a')"
+                + " (parameter sketchKappa)", finite(kappa0 * lambda * (1 + t2) * by2),
+                finite(kappa * lambda * (1 + t2) * by2), PROBABILITY, String.format(Locale.ROOT, "every row has"
+                        + " ||(x - cx)/s|| <= B_X and |y - cy| <= B_Y (rows outside are clipped/clamped, which the"
+                        + " bound does not count); the r=%d Gaussian sketch's singular values are within"
+                        + " sqrt r (1 +- a), a = (sqrt %d + %.4g)/sqrt r, with probability %.2f, so (1 - a')"
+                        + " (D^T D + lambda I) <= S <= (1 + a') (D^T D + lambda I), a' = 2a + a^2 = %.4g; the ridge"
+                        + " lambda=%.4g is the NDIS mechanism's; vacuous (the largest double) when a' >= 1: take a"
+                        + " larger --rank; the expected value takes t = 0", rank, dim, sketchT(), PROBABILITY, dev,
+                        lambda));
+        PublicParameters.Builder p = PublicParameters.builder().put("d", d).put("targetColumn", target)
+                .put("intercept", intercept).put("comparatorNorm", comparatorNorm).put("rank", rank)
+                .put("projectionRidge", lambda).put("leverage", rp.leverage()).put("sketchDeviation", dev)
+                .put("sketchKappa", Double.isFinite(kappa) ? kappa : Double.MAX_VALUE)
+                .put("featureBound", featureBound).put("targetBound", targetBound)
+                .put("targetCentre", targetCentre != null ? targetCentre : 0);
+        if (featureCentre != null) {
+            p.put("featureCentre", featureCentre);
+        }
+        if (featureScale != null) {
+            p.put("featureScale", featureScale);
+        }
+        PrivacyGuarantee g = rpStated.guarantee();
+        return Statement.builder(context, ID_PROJECTION, g)
+                .description("private linear regression by the NDIS random projection of [features, 1, target] of"
+                        + " column " + target + " on the other columns (sketch and solve)")
+                .parameters(p.build())
+                .accuracy(acc)
+                .build();
+    }
+
+    private Outcome computeProjection(Dataset data, Statement stated, ReleaseContext context) {
+        int d = data.dimension();
+        int p = d - 1;
+        int q = q(d);
+        Scaling sc = new Scaling();
+        sc.cx = featureCentre != null ? featureCentre : new double[p];
+        sc.s = featureScale;
+        sc.cy = targetCentre != null ? targetCentre : 0;
+        sc.bx = featureBound;
+        sc.by = targetBound;
+        double[][] rows = joinedRows(data.matrix(), sc);
+        PrivateRelease r = Releases.run(projection(), Dataset.of(rows), stated.context().delta(), context);
+        double[][] m = r.matrix("projection");
+        int dim = q + 1;
+        double[][] s = new double[dim][dim];
+        for (int i = 0; i < dim; i++) {
+            for (int j = 0; j < dim; j++) {
+                double acc = 0;
+                for (int k = 0; k < rank; k++) {
+                    acc += m[i][k] * m[j][k];
+                }
+                s[i][j] = acc / rank;
+            }
+        }
+        double[][] a = new double[q][q];
+        double[] b = new double[q];
+        for (int i = 0; i < q; i++) {
+            System.arraycopy(s[i], 0, a[i], 0, q);
+            b[i] = s[i][q];
+        }
+        double[] beta = solve(a, 0, b); // positive definite: the sketch carries the ridge (r >= q + 1)
+        if (beta == null) {
+            return Outcome.fail();
+        }
+        return coefficients(beta, sc, 0).build();
+    }
+
+    /** The rows {@code [z, y']} of the projection method. */
+    private double[][] joinedRows(RowBlockMatrix x, Scaling sc) {
+        double[][][] zy = scaledRows(x, sc);
+        double[][] z = zy[0];
+        int n = z.length;
+        int q = n == 0 ? 0 : z[0].length;
+        double[][] out = new double[n][];
+        for (int i = 0; i < n; i++) {
+            out[i] = Arrays.copyOf(z[i], q + 1);
+            out[i][q] = zy[2][i][0];
+        }
+        return out;
     }
 
     private boolean autoFeatures() {
@@ -166,7 +318,6 @@ public final class PrivateLinearRegression implements PrivateMechanism {
     @Override
     public Statement state(PublicContext context) {
         int d = context.dimension();
-        int n = context.rows();
         if (d < 2) {
             throw new IllegalArgumentException("regression needs at least one feature column besides the target");
         }
@@ -180,6 +331,10 @@ public final class PrivateLinearRegression implements PrivateMechanism {
                         + " coordinates but the data have " + (d - 1) + " feature columns");
             }
         }
+        if (rank > 0) {
+            return stateProjection(context);
+        }
+        int n = context.rows(); // public under replace-one
         int q = q(d);
         Statement gramStated = Releases.state(gram(), PublicContext.forPlanning(n, q,
                 NeighbouringRelation.REPLACE_ONE, context.delta()));
@@ -282,6 +437,9 @@ public final class PrivateLinearRegression implements PrivateMechanism {
 
     @Override
     public Outcome compute(Dataset data, Statement stated, ReleaseContext context) {
+        if (rank > 0) {
+            return computeProjection(data, stated, context);
+        }
         int n = data.size();
         int d = data.dimension();
         int p = d - 1;
@@ -329,16 +487,7 @@ public final class PrivateLinearRegression implements PrivateMechanism {
         if (fit == null) {
             return Outcome.fail();
         }
-        double[] coefficients = new double[p];
-        double shift = 0;
-        for (int j = 0; j < p; j++) {
-            coefficients[j] = fit.beta[j] * sc.by / (sc.bx * (sc.s != null ? sc.s[j] : 1));
-            shift += coefficients[j] * sc.cx[j];
-        }
-        Outcome.Builder out = Outcome.pass().vector("coefficients", coefficients);
-        double b0 = intercept ? fit.beta[p] * sc.by : 0;
-        out.scalar("intercept", sc.cy + b0 - shift);
-        out.scalar("ridge", fit.ridge);
+        Outcome.Builder out = coefficients(fit.beta, sc, fit.ridge);
         if (autoFeatures()) {
             out.vector("featureCentre", sc.cx).scalar("featureBound", sc.bx);
         }
@@ -346,6 +495,22 @@ public final class PrivateLinearRegression implements PrivateMechanism {
             out.scalar("targetCentre", sc.cy).scalar("targetBound", sc.by);
         }
         return out.build();
+    }
+
+    /** The released coefficients, intercept and ridge, mapped back from the scaled solution. */
+    private Outcome.Builder coefficients(double[] beta, Scaling sc, double ridge) {
+        int p = sc.cx.length;
+        double[] coefficients = new double[p];
+        double shift = 0;
+        for (int j = 0; j < p; j++) {
+            coefficients[j] = beta[j] * sc.by / (sc.bx * (sc.s != null ? sc.s[j] : 1));
+            shift += coefficients[j] * sc.cx[j];
+        }
+        Outcome.Builder out = Outcome.pass().vector("coefficients", coefficients);
+        double b0 = intercept ? beta[p] * sc.by : 0;
+        out.scalar("intercept", sc.cy + b0 - shift);
+        out.scalar("ridge", ridge);
+        return out;
     }
 
     /**
@@ -395,7 +560,7 @@ public final class PrivateLinearRegression implements PrivateMechanism {
 
     /**
      * The rows {@code z = [clip_{B_X}((x - cx)/s)/B_X, 1]} and {@code z y'} with {@code y' = clamp((y - cy)/B_Y)}
-     * (finite for every finite row), as {@code {z rows, z y' rows}}.
+     * (finite for every finite row), as {@code {z rows, z y' rows, y' rows}}.
      */
     double[][][] scaledRows(RowBlockMatrix x, Scaling sc) {
         int n = x.rows();
@@ -404,6 +569,7 @@ public final class PrivateLinearRegression implements PrivateMechanism {
         int q = q(d);
         double[][] z = new double[n][q];
         double[][] zy = new double[n][q];
+        double[][] ys = new double[n][1];
         double[] row = new double[d];
         double[] feat = new double[p];
         double[] clipped = new double[p];
@@ -432,11 +598,12 @@ public final class PrivateLinearRegression implements PrivateMechanism {
             double half = row[target] / 2 - sc.cy / 2;
             double y = Math.min(sc.by / 2, Math.max(-sc.by / 2, half));
             double yp = Math.min(1.0, Math.max(-1.0, y / (sc.by / 2)));
+            ys[i][0] = yp;
             for (int j = 0; j < q; j++) {
                 zy[i][j] = z[i][j] * yp;
             }
         }
-        return new double[][][] {z, zy};
+        return new double[][][] {z, zy, ys};
     }
 
     /** The solved ridge system: scaled coefficients (features, then the intercept) and the ridge used. */
@@ -520,8 +687,28 @@ public final class PrivateLinearRegression implements PrivateMechanism {
         private boolean intercept = true;
         private double comparatorNorm = 1;
         private double boundsShare = DEFAULT_BOUNDS_SHARE;
+        private int rank;
+        private ApproxDp projectionBudget;
 
         private Builder() {
+        }
+
+        /**
+         * The NDIS random-projection method instead of AdaSSP; the budget is (epsilon, delta)-DP under add/remove
+         * neighbours, by the exact NDIS accounting. Both bounds are required.
+         *
+         * @param r the projection's rank r (at least the number of columns, plus one with an intercept; see
+         *          {@link PrivateLinearRegression#defaultRank})
+         * @param budget the (epsilon, delta) target
+         * @return this builder
+         */
+        public Builder projection(int r, ApproxDp budget) {
+            if (r < 1) {
+                throw new IllegalArgumentException("rank=" + r + " must be >= 1");
+            }
+            this.projectionBudget = Objects.requireNonNull(budget, "budget");
+            this.rank = r;
+            return this;
         }
 
         /** @param column the target's column, 0-based @return this builder */
@@ -647,7 +834,12 @@ public final class PrivateLinearRegression implements PrivateMechanism {
             if (targetBound != null) {
                 L2Clip.checkRadius("target bound B_Y", targetBound);
             }
-            if (budget == null || !(budget.rho() > 0)) {
+            if (projectionBudget != null) {
+                if (featureBound == null || targetBound == null) {
+                    throw new IllegalArgumentException("the projection method needs the feature and target bounds"
+                            + " (--bounds, or --feature-bound and --target-bound): it finds none privately");
+                }
+            } else if (budget == null || !(budget.rho() > 0)) {
                 throw new IllegalStateException("budget(Zcdp.of(rho)) with rho > 0 is required");
             }
             if (!(comparatorNorm > 0) || Double.isInfinite(comparatorNorm)) {

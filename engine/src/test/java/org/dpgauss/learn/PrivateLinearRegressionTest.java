@@ -15,6 +15,7 @@ import org.dpgauss.release.Releases;
 import org.dpgauss.release.Statement;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Private linear regression (issue 26, item 2): clean-data agreement, truthfulness, neighbouring pairs. */
@@ -245,6 +246,88 @@ class PrivateLinearRegressionTest {
             }
         }
         assertTrue(failures <= 14, failures + " of 100 releases broke the stated bound");
+    }
+
+    private static PrivateLinearRegression projection(int rank, double epsilon) {
+        return PrivateLinearRegression.builder().target(1).featureBound(0.9).targetBound(1.4)
+                .projection(rank, org.dpgauss.privacy.ApproxDp.of(epsilon, 1e-6)).build();
+    }
+
+    /**
+     * The NDIS random projection (sketch and solve): at a large epsilon, rank and n the fit is the OLS one (the
+     * mechanism's ridge, about 3/p*, shrinks it by about lambda / (n/12/0.81)).
+     */
+    @Test
+    @Tag("slow")
+    void projectionAtHighBudgetGivesTheLeastSquaresFit() {
+        double[][] x = rows(20000, 1);
+        double[] o = ols(x);
+        PrivateLinearRegression m = projection(4000, 50);
+        Statement s = Releases.state(m, Dataset.of(x), 1e-6);
+        assertEquals(org.dpgauss.privacy.NeighbouringRelation.ADD_REMOVE, s.guarantee().relation());
+        assertEquals(PrivateLinearRegression.ID_PROJECTION, s.mechanism());
+        PrivateRelease r = run(m, x, 2);
+        double[] c = r.vector("coefficients");
+        for (int j = 0; j < 3; j++) {
+            assertEquals(o[j], c[j], 0.03, "coefficient " + j);
+        }
+        assertEquals(o[3], r.scalar("intercept"), 0.03);
+    }
+
+    /**
+     * Truthfulness of the projection's statement, SSE(released) - kappa SSE(OLS) <= bound (the OLS fit lies in the
+     * comparator ball), in 100 seeded releases at epsilon 1 with at most 14 failures (at the stated failure
+     * probability 0.05, 14 or more in 100 have probability below 1e-3); and the default rank gives kappa = 3.
+     */
+    @Test
+    @Tag("slow")
+    void projectionStatedAccuracyHolds() {
+        double[][] x = rows(300, 3);
+        double[] o = ols(x);
+        double bestSse = mse(x, new double[] {o[0], o[1], o[2]}, o[3]) * x.length;
+        int rank = PrivateLinearRegression.defaultRank(4, true);
+        PrivateLinearRegression m = projection(rank, 1);
+        Statement s = Releases.state(m, Dataset.of(x), 1e-6);
+        double kappa = s.parameters().number("sketchKappa");
+        assertTrue(kappa <= 3 && kappa > 2.95, "the default rank is the smallest with a' <= 1/2: " + kappa);
+        double bound = s.accuracy().orElseThrow().bound();
+        assertEquals(kappa * s.parameters().number("projectionRidge") * 2 * 1.96, bound, 1e-9 * bound);
+        int failures = 0;
+        double worst = 0;
+        for (int t = 0; t < 100; t++) {
+            PrivateRelease r = run(m, x, 300 + t);
+            double sse = mse(x, r.vector("coefficients"), r.scalar("intercept")) * x.length;
+            double excess = sse - kappa * bestSse;
+            worst = Math.max(worst, (sse - bestSse) / bound);
+            if (excess > bound) {
+                failures++;
+            }
+        }
+        assertTrue(failures <= 14, failures + " of 100 releases broke the stated bound");
+        assertTrue(worst > 1e-3, "the excess is not trivially zero: " + worst);
+    }
+
+    /** Add/remove neighbours for the projection: one row more (in or far out of the bounds) gives the same fields. */
+    @Test
+    void projectionNeighboursReleaseTheSameFields() {
+        double[][] x = rows(400, 5);
+        PrivateLinearRegression m = projection(200, 1);
+        PrivateRelease base = run(m, x, 9);
+        for (double[] o : new double[][] {{1e300, -1e300, 1e300, 1e300}, {0.1, 0.2, 0.3, 0.4}}) {
+            double[][] y = java.util.Arrays.copyOf(x, x.length + 1);
+            y[x.length] = o;
+            PrivateRelease r = run(m, y, 9);
+            assertEquals(base.status(), r.status());
+            assertEquals(base.values().keySet(), r.values().keySet());
+            for (double v : r.vector("coefficients")) {
+                assertTrue(Double.isFinite(v));
+            }
+        }
+        assertThrows(IllegalArgumentException.class, () -> PrivateLinearRegression.builder().target(1)
+                .featureBound(1).projection(100, org.dpgauss.privacy.ApproxDp.of(1, 1e-6)).build(),
+                "the projection needs both bounds");
+        assertThrows(IllegalArgumentException.class, () -> Releases.state(projection(3, 1), Dataset.of(x), 1e-6),
+                "a rank below the columns is refused");
     }
 
     @Test
