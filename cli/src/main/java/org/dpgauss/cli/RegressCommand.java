@@ -85,6 +85,18 @@ final class RegressCommand implements Callable<Integer> {
                     + "bounds are given (default: ${DEFAULT-VALUE}).")
     double boundsShare;
 
+    @Option(names = "--method", defaultValue = "adassp", paramLabel = "adassp|projection",
+            description = "adassp (default): the two sufficient statistics released by Gaussian noise (rho-zCDP, "
+                    + "replace-one). projection: the NDIS paper's private regression, one random projection of "
+                    + "[features, 1, target] (M_RP) and the sketched normal equations; (epsilon, delta)-DP under "
+                    + "add/remove neighbours by the exact NDIS accounting (give --epsilon); bounds required.")
+    String method;
+
+    @Option(names = "--rank", paramLabel = "r",
+            description = "--method projection only: the projection's rank r (default: the smallest at which the "
+                    + "stated accuracy has kappa = 3, about ((sqrt(d + 1) + 2.7)/0.22)^2).")
+    Integer rank;
+
     @Option(names = "--comparator-norm", defaultValue = "1", paramLabel = "T",
             description = "Accuracy statement only: the radius T of the comparator ball, in units where features "
                     + "are divided by B_X and the target by B_Y (default: ${DEFAULT-VALUE}).")
@@ -102,15 +114,35 @@ final class RegressCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         double delta = budget.delta();
-        org.dpgauss.privacy.Zcdp rho = budget.zcdp();
         int column = targetColumn(input, target);
         BoxBounds box = bounds != null ? BoxBounds.parse(bounds) : null; // public: parsed before the data are read
+        String how = method.strip().toLowerCase(Locale.ROOT);
+        if (!how.equals("adassp") && !how.equals("projection")) {
+            throw new IllegalArgumentException("--method " + method + ": adassp or projection");
+        }
+        boolean projection = how.equals("projection");
+        if (rank != null && !projection) {
+            throw new IllegalArgumentException("--rank is for --method projection");
+        }
+        if (projection && budget.epsilon() == null) {
+            throw new IllegalArgumentException("--method projection takes --epsilon (its guarantee is (epsilon, delta)-DP"
+                    + " by the exact NDIS accounting), not --rho");
+        }
+        if (projection && box == null && (featureBound == null || targetBound == null)) {
+            throw new IllegalArgumentException("--method projection needs the bounds: --bounds, or --feature-bound and"
+                    + " --target-bound (it finds none privately)");
+        }
         if (box != null && featureCentre != null) {
             throw new IllegalArgumentException("--bounds gives the feature centre (the midpoints): leave out"
                     + " --feature-centre");
         }
         PrivateLinearRegression.Builder b = PrivateLinearRegression.builder().target(column)
-                .comparatorNorm(comparatorNorm).intercept(!noIntercept).boundsShare(boundsShare).budget(rho);
+                .comparatorNorm(comparatorNorm).intercept(!noIntercept).boundsShare(boundsShare);
+        if (!projection) {
+            b.budget(budget.zcdp());
+        } else if (rank != null) {
+            b.projection(rank, budget.approxDp());
+        }
         if (featureBound != null) {
             b.featureBound(featureBound);
         }
@@ -124,7 +156,9 @@ final class RegressCommand implements Callable<Integer> {
             if (targetCentre != null) {
                 b.targetCentre(targetCentre);
             }
-            b.build(); // parameters are validated before the data are read
+            if (!projection || rank != null) {
+                b.build(); // parameters are validated before the data are read
+            }
         }
         Dataset data = Dataset.read(input);
         if (box != null) { // the number of columns is public (the schema)
@@ -147,6 +181,9 @@ final class RegressCommand implements Callable<Integer> {
             double th = lu[1][column];
             b.targetCentre(targetCentre != null ? targetCentre : tl / 2 + th / 2);
             b.targetBound(targetBound != null ? targetBound : th / 2 - tl / 2);
+        }
+        if (projection && rank == null) { // the default rank follows from d, a public fact
+            b.projection(PrivateLinearRegression.defaultRank(data.dimension(), !noIntercept), budget.approxDp());
         }
         PrivateLinearRegression m = b.build();
         PrivateRelease r = main.release(m, data, delta, main.releaseContext());

@@ -160,6 +160,26 @@ class PcaRegressCommandTest {
         assertEquals(1, both.code);
     }
 
+    /** --method projection: the NDIS random projection, (epsilon, delta)-DP under add/remove, bounds required. */
+    @Test
+    void regressByRandomProjection() throws Exception {
+        Path in = csv("a.csv", -1, null);
+        MainTest.Run r = MainTest.run("regress", "--input", in.toString(), "--target", "y", "--bounds", "-1:1",
+                "--method", "projection", "--epsilon", "20", "--json", "--insecure-seed", "4");
+        assertEquals(0, r.code, r.err);
+        JsonNode j = r.json();
+        assertEquals("regression.projection", j.get("mechanism").asText());
+        assertEquals("add-remove", j.get("guarantee").get("relation").asText());
+        assertTrue(j.get("parameters").get("rank").asInt() > 100);
+        assertEquals(0.5, j.get("coefficients").get(0).asDouble(), 0.15);
+        assertEquals(1, MainTest.run("regress", "--input", in.toString(), "--target", "y", "--method", "projection",
+                "--epsilon", "1").code, "bounds are required");
+        assertEquals(1, MainTest.run("regress", "--input", in.toString(), "--target", "y", "--bounds", "-1:1",
+                "--method", "projection", "--rho", "1").code, "--rho is refused");
+        assertEquals(1, MainTest.run("regress", "--input", in.toString(), "--target", "y", "--bounds", "-1:1",
+                "--rank", "50", "--epsilon", "1").code, "--rank needs --method projection");
+    }
+
     @Test
     void aTargetNameOnAFileWithoutHeaderNamesNoValue() throws Exception {
         Path p = dir.resolve("nohead.csv");
