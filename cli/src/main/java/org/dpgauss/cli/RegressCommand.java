@@ -79,6 +79,13 @@ final class RegressCommand implements Callable<Integer> {
                     + "private --target-bound, the search's start).")
     Double targetCentre;
 
+    @Option(names = "--private-feature-ball",
+            description = "With --bounds: find the centre and L2 radius of the box-scaled features privately (with "
+                    + "--bounds-share of the budget) instead of the box's midpoints and corner; when too few rows "
+                    + "stand out of the noise the midpoints and corner are used (never a FAIL). Not with "
+                    + "--feature-bound.")
+    boolean privateFeatureBall;
+
     @Option(names = "--bounds-share", defaultValue = "0.2", paramLabel = "S",
             description = "Share of the budget, in (0, 1), spent finding the feature and target bounds and centres "
                     + "that are not given (each by two runs of the mean --clip auto machinery); unused when both "
@@ -121,6 +128,10 @@ final class RegressCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--method " + method + ": adassp or projection");
         }
         boolean projection = how.equals("projection");
+        if (privateFeatureBall && (box == null || featureBound != null || projection)) {
+            throw new IllegalArgumentException("--private-feature-ball needs --bounds, and neither --feature-bound nor"
+                    + " --method projection");
+        }
         if (rank != null && !projection) {
             throw new IllegalArgumentException("--rank is for --method projection");
         }
@@ -176,7 +187,7 @@ final class RegressCommand implements Callable<Integer> {
                     hi[f++] = lu[1][j];
                 }
             }
-            b.featureBox(lo, hi);
+            b.featureBox(lo, hi).findFeatureBall(privateFeatureBall);
             double tl = lu[0][column];
             double th = lu[1][column];
             b.targetCentre(targetCentre != null ? targetCentre : tl / 2 + th / 2);

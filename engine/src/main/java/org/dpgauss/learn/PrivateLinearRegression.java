@@ -363,7 +363,7 @@ public final class PrivateLinearRegression implements PrivateMechanism {
                         + " ridge and the solve are post-processing");
         String ball = "the ball sum_j (theta_j s_j)^2 B_X^2/B_Y^2 + theta0'^2/B_Y^2 <= T^2 (theta0' the intercept in"
                 + " the centred coordinates)";
-        double by2 = auto || targetBound == null ? 1 : targetBound * targetBound;
+        double by2 = targetBound == null ? 1 : targetBound * targetBound; // per unit of the released B_Y^2 if found
         String assumptions = String.format(Locale.ROOT, "every row has ||(x - cx)/s|| <= B_X and |y - cy| <= B_Y"
                 + " (rows outside are clipped/clamped, which the bound does not count); the noise on the %dx%d"
                 + " (1/n) sum z z^T has spectral norm <= E_A=%.4g (sigma=%.4g per entry) and that on (1/n) sum z y'"
@@ -451,7 +451,23 @@ public final class PrivateLinearRegression implements PrivateMechanism {
         sc.cy = targetCentre != null ? targetCentre : 0;
         boolean fail = false;
         // every finder runs on both branches of a FAIL, so that a FAIL skips no work
-        if (autoFeatures()) {
+        if (autoFeatures() && featureScale != null) {
+            // inside the public box: the centre and L2 radius of the scaled features u = (x - cx)/s, found
+            // privately; when no bucket stands out (few rows) the box's midpoint and corner, never a FAIL (the
+            // choice is a function of the private histogram only)
+            double[] found = find(Dataset.of(boxScaled(data.matrix())), new double[p], delta, context);
+            double corner = Math.sqrt(p);
+            sc.bx = corner;
+            if (found != null) {
+                double[] c = new double[p];
+                for (int j = 0; j < p; j++) {
+                    double m = Math.max(-1, Math.min(1, found[j]));
+                    c[j] = sc.cx[j] + featureScale[j] * m;
+                }
+                sc.cx = c;
+                sc.bx = Math.min(found[p], 2 * corner); // no scaled row is farther than 2 sqrt(p) from the centre
+            }
+        } else if (autoFeatures()) {
             double[][] f = features(data.matrix());
             double[] found = find(Dataset.of(f), sc.cx, delta, context);
             fail |= found == null;
@@ -545,6 +561,18 @@ public final class PrivateLinearRegression implements PrivateMechanism {
             }
         }
         return out;
+    }
+
+    /** The features scaled into the public box, {@code clamp((x - cx)/s, -1, 1)} per column. */
+    private double[][] boxScaled(RowBlockMatrix x) {
+        double[][] f = features(x);
+        for (double[] row : f) {
+            for (int j = 0; j < row.length; j++) {
+                double v = (row[j] / 2 - featureCentre[j] / 2) / featureScale[j] * 2;
+                row[j] = Double.isNaN(v) ? 0 : Math.max(-1, Math.min(1, v));
+            }
+        }
+        return f;
     }
 
     private double[][] targetColumn(RowBlockMatrix x) {
@@ -687,6 +715,7 @@ public final class PrivateLinearRegression implements PrivateMechanism {
         private boolean intercept = true;
         private double comparatorNorm = 1;
         private double boundsShare = DEFAULT_BOUNDS_SHARE;
+        private boolean findFeatureBall;
         private int rank;
         private ApproxDp projectionBudget;
 
@@ -786,6 +815,20 @@ public final class PrivateLinearRegression implements PrivateMechanism {
             return this;
         }
 
+        /**
+         * With {@link #featureBox}: find the centre and the L2 radius of the box-scaled features privately (with the
+         * bounds share of the budget, as {@code mean --clip auto}, twice), instead of the box's midpoint and corner
+         * {@code sqrt(d - 1)}; when too few rows stand out of the noise, the midpoint and the corner are used (never
+         * a FAIL). Overrides {@link #featureBound}.
+         *
+         * @param v whether to find the ball (default false)
+         * @return this builder
+         */
+        public Builder findFeatureBall(boolean v) {
+            this.findFeatureBall = v;
+            return this;
+        }
+
         /** @param c the public target centre cy (default 0) @return this builder */
         public Builder targetCentre(double c) {
             this.targetCentre = c;
@@ -827,6 +870,12 @@ public final class PrivateLinearRegression implements PrivateMechanism {
         public PrivateLinearRegression build() {
             if (target == null || target < 0) {
                 throw new IllegalStateException("target(column >= 0) is required: the target column, 0-based");
+            }
+            if (findFeatureBall) {
+                if (featureScale == null) {
+                    throw new IllegalArgumentException("findFeatureBall needs the per-column featureBox");
+                }
+                featureBound = null;
             }
             if (featureBound != null) {
                 L2Clip.checkRadius("feature bound B_X", featureBound);

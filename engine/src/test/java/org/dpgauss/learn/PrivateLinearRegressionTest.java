@@ -187,6 +187,32 @@ class PrivateLinearRegressionTest {
     }
 
     /**
+     * Inside the public box, the features' centre and L2 radius found privately: at a high budget the fit is the
+     * least-squares one and the radius a power of two below the box's corner bound; with too few rows for the
+     * budget no bucket stands out and the box's midpoint and corner are used, a PASS, not a FAIL.
+     */
+    @Test
+    void aPrivateFeatureBallInsideTheBox() {
+        double[][] x = rows(5000, 1);
+        double[] o = ols(x);
+        PrivateLinearRegression.Builder b = PrivateLinearRegression.builder().target(1)
+                .featureBox(new double[] {-0.5, -0.5, -0.5}, new double[] {0.5, 0.5, 0.5}).targetBound(1.4)
+                .findFeatureBall(true);
+        PrivateRelease r = run(b.budget(Zcdp.of(1e6)).build(), x, 2);
+        double[] c = r.vector("coefficients");
+        for (int j = 0; j < 3; j++) {
+            assertEquals(o[j], c[j], 5e-3, "coefficient " + j);
+        }
+        double bx = r.scalar("featureBound");
+        assertTrue(bx <= 2 * Math.sqrt(3) && bx >= 1, "scaled rows have norm up to sqrt 3: " + bx);
+        assertEquals(0, r.vector("featureCentre")[0], 0.05);
+        PrivateRelease few = run(b.budget(Zcdp.of(1e-3)).build(), rows(40, 2), 3);
+        assertTrue(few.isPass(), "too few rows: the box's corner, not a FAIL");
+        assertEquals(Math.sqrt(3), few.scalar("featureBound"), 0);
+        assertEquals(0, few.vector("featureCentre")[1], 0);
+    }
+
+    /**
      * No bounds given: a share of the budget finds the centres and bounds (mean --clip auto, twice), released with the
      * fit; at a high budget the fit is the least-squares one, on data far from the origin.
      */
@@ -246,6 +272,11 @@ class PrivateLinearRegressionTest {
             }
         }
         assertTrue(failures <= 14, failures + " of 100 releases broke the stated bound");
+        // a given target bound with private feature bounds: the statement is absolute, in units of B_Y^2 = 1.96
+        Statement mixed = Releases.state(PrivateLinearRegression.builder().target(1).targetBound(1.4)
+                .budget(Zcdp.of(0.5)).build(), Dataset.of(x), 1e-6);
+        double e = mixed.parameters().number("ridge");
+        assertEquals(1.96 * e * 4, mixed.accuracy().orElseThrow().bound(), 1e-9 * e);
     }
 
     private static PrivateLinearRegression projection(int rank, double epsilon) {
