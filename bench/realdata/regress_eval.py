@@ -10,7 +10,9 @@ Public bounds, the same for both libraries: each column's [min, max] over the wh
                mechanism with Laplace noise; it has no delta, so it runs at a stronger guarantee than dpgauss here).
   dpgauss:     regress --bounds FILE (per-column ranges, target included) --epsilon EPS --delta 1e-6
                ((EPS, 1e-6)-DP from rho-zCDP by the one conversion, docs/cli.md); and, with no bounds at all,
-               regress --epsilon EPS --delta 1e-6 (a share of the budget finds centres and bounds privately).
+               regress --epsilon EPS --delta 1e-6 (a share of the budget finds centres and bounds privately);
+               regress --bounds FILE --method projection --epsilon EPS (the NDIS random projection, default rank,
+               (EPS, 1e-6)-DP under add/remove neighbours).
   OLS:         sklearn LinearRegression (not private), and the training mean (not private).
 Usage: PYTHONPATH=DIFFPRIVLIB_SRC python3 regress_eval.py LAUNCHER|JAR SEEDS OUT.md [EPS ...]
   (LAUNCHER: ./dpgauss with DPGAUSS_NO_BUILD=1 after mvn package -pl cli -am -DskipTests)
@@ -36,6 +38,8 @@ jar, seeds, out_md = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 epsilons = [float(e) for e in sys.argv[4:]] or [1.0, 0.5]
 # the private-bounds variant doubles the running time: REGRESS_AUTO_EPS (comma-separated) limits the epsilons it runs at
 auto_eps = [float(e) for e in os.environ.get("REGRESS_AUTO_EPS", ",".join(map(str, epsilons))).split(",") if e]
+# likewise for --method projection (the NDIS random projection; (EPS, 1e-6)-DP under add/remove)
+proj_eps = [float(e) for e in os.environ.get("REGRESS_PROJ_EPS", ",".join(map(str, epsilons))).split(",") if e]
 DELTA = 1e-6
 
 
@@ -70,7 +74,7 @@ def r2(pred, y):
 
 
 raw = open(os.path.splitext(out_md)[0] + ".jsonl", "w")
-methods = ["dpgauss --bounds", "dpgauss, bounds found privately", "diffprivlib", "OLS (not private)",
+methods = ["dpgauss --bounds", "dpgauss, bounds found privately", "dpgauss --method projection", "diffprivlib", "OLS (not private)",
            "training mean (not private)"]
 rows = []
 with tempfile.TemporaryDirectory() as tmp:
@@ -90,8 +94,9 @@ with tempfile.TemporaryDirectory() as tmp:
                 np.savetxt(path, np.column_stack([xtr, ytr]), delimiter=",", fmt="%.17g", header=header,
                            comments="")
                 for label, args in (("dpgauss --bounds", ["--bounds", bounds]),
-                                    ("dpgauss, bounds found privately", [])):
-                    if not args and eps not in auto_eps:
+                                    ("dpgauss, bounds found privately", []),
+                                    ("dpgauss --method projection", ["--bounds", bounds, "--method", "projection"])):
+                    if not args and eps not in auto_eps or "projection" in args and eps not in proj_eps:
                         continue
                     fit, out = dpgauss(path, args, seed, eps)
                     if fit is None:  # FAIL: nothing released; scored as predicting the bound's centre is unfair,
@@ -135,7 +140,8 @@ except (OSError, IndexError):
     pass
 with open(out_md, "w") as f:
     f.write("# dpgauss regress against diffprivlib LinearRegression (issue 26, item 2)\n\n")
-    f.write(f"Command: `REGRESS_AUTO_EPS={','.join(map(str, auto_eps))} PYTHONPATH=/work/dpl python3 bench/realdata/regress_eval.py ./dpgauss {seeds} {out_md}"
+    f.write(f"Command: `REGRESS_AUTO_EPS={','.join(map(str, auto_eps))} REGRESS_PROJ_EPS={','.join(map(str, proj_eps))}"
+            f" PYTHONPATH=/work/dpl python3 bench/realdata/regress_eval.py ./dpgauss {seeds} {out_md}"
             f" {' '.join(str(e) for e in epsilons)}` (DPGAUSS_NO_BUILD=1, after `mvn -B package -DskipTests -pl cli"
             f" -am`). Machine: {cpu}, {os.cpu_count()} cores; diffprivlib {diffprivlib.__version__}.\n\n")
     f.write(__doc__.split("Usage:")[0].strip() + "\n\n")
@@ -147,10 +153,10 @@ with open(out_md, "w") as f:
         f.write(f"| {name} ({shape[0]} x {shape[1]}), {tname} | {eps:g} | "
                 + " | ".join(cell(res[m], fails[m]) for m in methods) + " |\n")
     f.write("\nMedian held-out MSE relative to OLS's:\n\n")
-    f.write("| table | epsilon | " + " | ".join(methods[:3]) + " |\n|---|---|---|---|---|\n")
+    f.write("| table | epsilon | " + " | ".join(methods[:4]) + " |\n|---|---|---|---|---|---|\n")
     for name, tname, shape, eps, res, fails in rows:
         ols = np.median([a for a, _ in res["OLS (not private)"]])
         f.write(f"| {name} | {eps:g} | " + " | ".join(
             (f"{np.nanmedian([a for a, _ in res[m]]) / ols:.3g}" if any(np.isfinite([a for a, _ in res[m]]))
-             else "-") for m in methods[:3]) + " |\n")
+             else "-") for m in methods[:4]) + " |\n")
 print(open(out_md).read())
