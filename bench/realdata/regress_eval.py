@@ -11,6 +11,8 @@ Public bounds, the same for both libraries: each column's [min, max] over the wh
   dpgauss:     regress --bounds FILE (per-column ranges, target included) --epsilon EPS --delta 1e-6
                ((EPS, 1e-6)-DP from rho-zCDP by the one conversion, docs/cli.md); and, with no bounds at all,
                regress --epsilon EPS --delta 1e-6 (a share of the budget finds centres and bounds privately);
+               regress --bounds FILE --private-feature-ball (the features' centre and L2 radius inside the box found
+               privately with 20% of the budget);
                regress --bounds FILE --method projection --epsilon EPS (the NDIS random projection, default rank,
                (EPS, 1e-6)-DP under add/remove neighbours).
   OLS:         sklearn LinearRegression (not private), and the training mean (not private).
@@ -40,6 +42,9 @@ epsilons = [float(e) for e in sys.argv[4:]] or [1.0, 0.5]
 auto_eps = [float(e) for e in os.environ.get("REGRESS_AUTO_EPS", ",".join(map(str, epsilons))).split(",") if e]
 # likewise for --method projection (the NDIS random projection; (EPS, 1e-6)-DP under add/remove)
 proj_eps = [float(e) for e in os.environ.get("REGRESS_PROJ_EPS", ",".join(map(str, epsilons))).split(",") if e]
+box_eps = [float(e) for e in os.environ.get("REGRESS_BOX_EPS", ",".join(map(str, epsilons))).split(",") if e]
+# and for --bounds --private-feature-ball (the features' centre and L2 radius inside the box found privately)
+ball_eps = [float(e) for e in os.environ.get("REGRESS_BALL_EPS", ",".join(map(str, epsilons))).split(",") if e]
 DELTA = 1e-6
 
 
@@ -74,7 +79,8 @@ def r2(pred, y):
 
 
 raw = open(os.path.splitext(out_md)[0] + ".jsonl", "w")
-methods = ["dpgauss --bounds", "dpgauss, bounds found privately", "dpgauss --method projection", "diffprivlib", "OLS (not private)",
+methods = ["dpgauss --bounds", "dpgauss --bounds --private-feature-ball", "dpgauss, bounds found privately",
+           "dpgauss --method projection", "diffprivlib", "OLS (not private)",
            "training mean (not private)"]
 rows = []
 with tempfile.TemporaryDirectory() as tmp:
@@ -94,9 +100,13 @@ with tempfile.TemporaryDirectory() as tmp:
                 np.savetxt(path, np.column_stack([xtr, ytr]), delimiter=",", fmt="%.17g", header=header,
                            comments="")
                 for label, args in (("dpgauss --bounds", ["--bounds", bounds]),
+                                    ("dpgauss --bounds --private-feature-ball",
+                                     ["--bounds", bounds, "--private-feature-ball"]),
                                     ("dpgauss, bounds found privately", []),
                                     ("dpgauss --method projection", ["--bounds", bounds, "--method", "projection"])):
-                    if not args and eps not in auto_eps or "projection" in args and eps not in proj_eps:
+                    if (not args and eps not in auto_eps or "projection" in args and eps not in proj_eps
+                            or "--private-feature-ball" in args and eps not in ball_eps
+                            or label == "dpgauss --bounds" and eps not in box_eps):
                         continue
                     fit, out = dpgauss(path, args, seed, eps)
                     if fit is None:  # FAIL: nothing released; scored as predicting the bound's centre is unfair,
@@ -141,6 +151,7 @@ except (OSError, IndexError):
 with open(out_md, "w") as f:
     f.write("# dpgauss regress against diffprivlib LinearRegression (issue 26, item 2)\n\n")
     f.write(f"Command: `REGRESS_AUTO_EPS={','.join(map(str, auto_eps))} REGRESS_PROJ_EPS={','.join(map(str, proj_eps))}"
+            f" REGRESS_BALL_EPS={','.join(map(str, ball_eps))} REGRESS_BOX_EPS={','.join(map(str, box_eps))}"
             f" PYTHONPATH=/work/dpl python3 bench/realdata/regress_eval.py ./dpgauss {seeds} {out_md}"
             f" {' '.join(str(e) for e in epsilons)}` (DPGAUSS_NO_BUILD=1, after `mvn -B package -DskipTests -pl cli"
             f" -am`). Machine: {cpu}, {os.cpu_count()} cores; diffprivlib {diffprivlib.__version__}.\n\n")
@@ -153,10 +164,10 @@ with open(out_md, "w") as f:
         f.write(f"| {name} ({shape[0]} x {shape[1]}), {tname} | {eps:g} | "
                 + " | ".join(cell(res[m], fails[m]) for m in methods) + " |\n")
     f.write("\nMedian held-out MSE relative to OLS's:\n\n")
-    f.write("| table | epsilon | " + " | ".join(methods[:4]) + " |\n|---|---|---|---|---|---|\n")
+    f.write("| table | epsilon | " + " | ".join(methods[:5]) + " |\n|---|---|" + "---|" * 5 + "\n")
     for name, tname, shape, eps, res, fails in rows:
         ols = np.median([a for a, _ in res["OLS (not private)"]])
         f.write(f"| {name} | {eps:g} | " + " | ".join(
             (f"{np.nanmedian([a for a, _ in res[m]]) / ols:.3g}" if any(np.isfinite([a for a, _ in res[m]]))
-             else "-") for m in methods[:4]) + " |\n")
+             else "-") for m in methods[:5]) + " |\n")
 print(open(out_md).read())
