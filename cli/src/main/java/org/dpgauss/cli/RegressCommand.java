@@ -21,16 +21,17 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "regress", mixinStandardHelpOptions = true,
         description = {"Release a differentially private linear (ridge) regression of one column of a CSV or .npy "
                 + "file (--target) on the other columns, with an intercept.",
-            "How (sufficient-statistics perturbation with an adaptive ridge, as AdaSSP, Wang 2018): features are "
-                    + "clipped to the L2 ball of --feature-bound around --feature-centre and the target clamped to "
-                    + "--target-bound around --target-centre; the second moment of [features/B_X, 1, target/B_Y] is "
-                    + "released once by Analyze Gauss; the ridge max(E, 2E - lambda_min) (E the public noise-norm "
-                    + "bound) and the solve are free post-processing.",
+            "How (sufficient-statistics perturbation as AdaSSP, Wang 2018): features are scaled per column by "
+                    + "--bounds (or centred at --feature-centre), clipped to the L2 ball of --feature-bound, the "
+                    + "target clamped to --target-bound around --target-centre; (1/n) sum z z^T (z = [features, 1]) "
+                    + "and (1/n) sum z y are released by two Gaussian mechanisms, half the budget each; the ridge E "
+                    + "(the public bound on the noise) and the solve are free post-processing. Bounds not given are "
+                    + "found privately with --bounds-share of the budget (as mean --clip auto).",
             "Guarantee: rho-zCDP under replace-one neighbours (n public), also stated as (epsilon, delta)-DP.",
             "Output: \"coefficients\" (one per feature column, in file order without the target), \"intercept\", "
-                    + "\"ridge\" (the ridge used, scaled units), and \"accuracy\": the excess mean squared error over "
-                    + "the best linear predictor in a comparator ball, at most B_Y^2 E (2 + 4T^2) with the stated "
-                    + "probability."})
+                    + "\"ridge\" (the ridge used, scaled units), the found bounds where not given, and \"accuracy\": "
+                    + "the excess mean squared error over the best linear predictor in a comparator ball, at most "
+                    + "B_Y^2 E (2 + 2T^2) with the stated probability."})
 final class RegressCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -50,25 +51,61 @@ final class RegressCommand implements Callable<Integer> {
                     + "--master and --id-column: a name among the value columns, or a 0-based index among them).")
     String target;
 
-    @Option(names = "--feature-bound", required = true, paramLabel = "B_X",
-            description = "Public L2 bound B_X > 0 on each row's feature vector minus --feature-centre; longer "
-                    + "feature vectors are scaled onto the ball (never an error). The noise on the coefficients "
-                    + "grows with a loose bound.")
-    double featureBound;
+    @Option(names = "--bounds", paramLabel = "LO:HI|FILE",
+            description = "Public per-column bounds of every column, the target's included (as diffprivlib's "
+                    + "bounds_X and bounds_y): one range LO:HI for all, or a file with one range per column (CSV "
+                    + "lines lo,hi or JSON, as mean --bounds). Features are centred at the midpoints and divided by "
+                    + "the half-widths; the target's range gives --target-centre and --target-bound unless those are "
+                    + "given. Values outside are clipped, never an error.")
+    String bounds;
 
-    @Option(names = "--target-bound", required = true, paramLabel = "B_Y",
+    @Option(names = "--feature-bound", paramLabel = "B_X",
+            description = "Public L2 bound B_X > 0 on each row's feature vector minus --feature-centre (with "
+                    + "--bounds: on the scaled features, default sqrt(number of features), the box's corner); longer "
+                    + "feature vectors are scaled onto the ball (never an error). Without it and without --bounds it "
+                    + "is found privately.")
+    Double featureBound;
+
+    @Option(names = "--target-bound", paramLabel = "B_Y",
             description = "Public bound B_Y > 0 on |target - --target-centre|; targets beyond are clamped. The "
-                    + "stated excess error scales as B_Y^2.")
-    double targetBound;
+                    + "stated excess error scales as B_Y^2. Without it and without --bounds it is found privately.")
+    Double targetBound;
 
     @Option(names = "--feature-centre", split = ",", paramLabel = "c1,c2,..",
-            description = "Public centre of the features (one value per feature column; default: the origin). A "
-                    + "centre near the data's middle allows a smaller --feature-bound.")
+            description = "Public centre of the features (one value per feature column; default: the origin; with "
+                    + "a private --feature-bound, the search's start). A centre near the data's middle allows a "
+                    + "smaller --feature-bound.")
     double[] featureCentre;
 
-    @Option(names = "--target-centre", defaultValue = "0", paramLabel = "C",
-            description = "Public centre of the target (default: ${DEFAULT-VALUE}).")
-    double targetCentre;
+    @Option(names = "--target-centre", paramLabel = "C",
+            description = "Public centre of the target (default: 0, or the midpoint of its --bounds range; with a "
+                    + "private --target-bound, the search's start).")
+    Double targetCentre;
+
+    @Option(names = "--private-feature-ball",
+            description = "With --bounds: find the centre and L2 radius of the box-scaled features privately (with "
+                    + "--bounds-share of the budget) instead of the box's midpoints and corner; when too few rows "
+                    + "stand out of the noise the midpoints and corner are used (never a FAIL). Not with "
+                    + "--feature-bound.")
+    boolean privateFeatureBall;
+
+    @Option(names = "--bounds-share", defaultValue = "0.2", paramLabel = "S",
+            description = "Share of the budget, in (0, 1), spent finding the feature and target bounds and centres "
+                    + "that are not given (each by two runs of the mean --clip auto machinery); unused when both "
+                    + "bounds are given (default: ${DEFAULT-VALUE}).")
+    double boundsShare;
+
+    @Option(names = "--method", defaultValue = "adassp", paramLabel = "adassp|projection",
+            description = "adassp (default): the two sufficient statistics released by Gaussian noise (rho-zCDP, "
+                    + "replace-one). projection: the NDIS paper's private regression, one random projection of "
+                    + "[features, 1, target] (M_RP) and the sketched normal equations; (epsilon, delta)-DP under "
+                    + "add/remove neighbours by the exact NDIS accounting (give --epsilon); bounds required.")
+    String method;
+
+    @Option(names = "--rank", paramLabel = "r",
+            description = "--method projection only: the projection's rank r (default: the smallest at which the "
+                    + "stated accuracy has kappa = 3, about ((sqrt(d + 1) + 2.7)/0.22)^2).")
+    Integer rank;
 
     @Option(names = "--comparator-norm", defaultValue = "1", paramLabel = "T",
             description = "Accuracy statement only: the radius T of the comparator ball, in units where features "
@@ -76,9 +113,9 @@ final class RegressCommand implements Callable<Integer> {
     double comparatorNorm;
 
     @Option(names = "--no-intercept",
-            description = "Fit through the centres: no intercept column (the released intercept is then --target-centre"
-                    + " minus coefficients . --feature-centre); the scaled rows' norm bound drops from sqrt(3) to "
-                    + "sqrt(2), so the noise is 2/3 as large.")
+            description = "Fit through the centres: no intercept column (the released intercept is the target centre"
+                    + " minus coefficients . the feature centre); the rows' norm bound drops from sqrt(2) to 1, so "
+                    + "the noise is half as large.")
     boolean noIntercept;
 
     @picocli.CommandLine.Mixin
@@ -87,24 +124,44 @@ final class RegressCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         double delta = budget.delta();
-        org.dpgauss.privacy.Zcdp rho = budget.zcdp();
         // a table Spark reads by its column names (--master with --id-column) names its target among them, once open
         boolean named = cluster.active() && cluster.idColumn != null;
         int column = named ? 0 : targetColumn(input, target);
-        PrivateLinearRegression.Builder b = PrivateLinearRegression.builder().target(column)
-                .featureBound(featureBound).targetBound(targetBound).targetCentre(targetCentre)
-                .comparatorNorm(comparatorNorm).intercept(!noIntercept).budget(rho);
-        if (featureCentre != null) {
-            b.featureCentre(featureCentre);
+        BoxBounds box = bounds != null ? BoxBounds.parse(bounds) : null; // public: parsed before the data are read
+        String how = method.strip().toLowerCase(Locale.ROOT);
+        if (!how.equals("adassp") && !how.equals("projection")) {
+            throw new IllegalArgumentException("--method " + method + ": adassp or projection");
         }
-        PrivateLinearRegression m = b.build(); // parameters are validated before the data are read
+        boolean projection = how.equals("projection");
+        if (privateFeatureBall && (box == null || featureBound != null || projection)) {
+            throw new IllegalArgumentException("--private-feature-ball needs --bounds, and neither --feature-bound nor"
+                    + " --method projection");
+        }
+        if (rank != null && !projection) {
+            throw new IllegalArgumentException("--rank is for --method projection");
+        }
+        if (projection && budget.epsilon() == null) {
+            throw new IllegalArgumentException("--method projection takes --epsilon (its guarantee is (epsilon, delta)-DP"
+                    + " by the exact NDIS accounting), not --rho");
+        }
+        if (projection && box == null && (featureBound == null || targetBound == null)) {
+            throw new IllegalArgumentException("--method projection needs the bounds: --bounds, or --feature-bound and"
+                    + " --target-bound (it finds none privately)");
+        }
+        if (box != null && featureCentre != null) {
+            throw new IllegalArgumentException("--bounds gives the feature centre (the midpoints): leave out"
+                    + " --feature-centre");
+        }
+        if (box == null && (!projection || rank != null)) {
+            mechanism(column, -1, box, projection); // parameters are validated before the data are read
+        }
         PrivateRelease r;
         boolean charged = main.ledger != null && main.ledger.active();
         if (named && !charged) { // the target's name is found among the table's value columns once it is open
             org.dpgauss.release.ReleaseContext context = main.releaseContext();
             try (ClusterOptions.Table t = cluster.open(context, input)) {
                 column = targetColumn(t.columnNames(), target);
-                m = b.target(column).build();
+                PrivateLinearRegression m = mechanism(column, ClusterOptions.shape(t).d(), box, projection);
                 r = ClusterOptions.release(m, t, delta, context);
             }
         } else {
@@ -115,16 +172,72 @@ final class RegressCommand implements Callable<Integer> {
                             + "give --target as a 0-based index of the value columns)");
                 }
                 column = targetColumn(cluster.columns, target);
-                m = b.target(column).build();
             }
-            PrivateLinearRegression fixed = m;
-            r = cluster.active() ? main.releaseOnCluster(cluster, input, shape -> fixed, delta, null)
-                    : main.release(input, shape -> fixed, delta);
+            int fixed = column;
+            r = cluster.active()
+                    ? main.releaseOnCluster(cluster, input, shape -> mechanism(fixed, shape.d(), box, projection),
+                            delta, null)
+                    : main.release(input, shape -> mechanism(fixed, shape.d(), box, projection), delta);
         }
         Map<String, Object> ctx = new LinkedHashMap<>();
         ctx.put("input", input.toString());
         ctx.put("targetColumn", column);
         return ReleasePrinter.print(main, r, ctx);
+    }
+
+    /**
+     * The mechanism for the data's public number of columns d (the schema): the per-column --bounds and the
+     * projection's default rank follow from d; a fresh builder each time, as the ledger may state it for several
+     * stand-in shapes.
+     *
+     * @param column the target column, 0-based
+     * @param d the number of columns, or -1 to validate the options that do not depend on it
+     */
+    private PrivateLinearRegression mechanism(int column, int d, BoxBounds box, boolean projection) {
+        PrivateLinearRegression.Builder b = PrivateLinearRegression.builder().target(column)
+                .comparatorNorm(comparatorNorm).intercept(!noIntercept).boundsShare(boundsShare);
+        if (!projection) {
+            b.budget(budget.zcdp());
+        } else if (rank != null) {
+            b.projection(rank, budget.approxDp());
+        }
+        if (featureBound != null) {
+            b.featureBound(featureBound);
+        }
+        if (featureCentre != null) {
+            b.featureCentre(featureCentre);
+        }
+        if (box == null) {
+            if (targetBound != null) {
+                b.targetBound(targetBound);
+            }
+            if (targetCentre != null) {
+                b.targetCentre(targetCentre);
+            }
+        } else { // the number of columns is public (the schema)
+            if (column >= d) {
+                throw new IllegalArgumentException("--target " + column + " (0-based) is beyond the data's " + d
+                        + " columns");
+            }
+            double[][] lu = box.forDimension(d);
+            double[] lo = new double[d - 1];
+            double[] hi = new double[d - 1];
+            for (int j = 0, f = 0; j < d; j++) {
+                if (j != column) {
+                    lo[f] = lu[0][j];
+                    hi[f++] = lu[1][j];
+                }
+            }
+            b.featureBox(lo, hi).findFeatureBall(privateFeatureBall);
+            double tl = lu[0][column];
+            double th = lu[1][column];
+            b.targetCentre(targetCentre != null ? targetCentre : tl / 2 + th / 2);
+            b.targetBound(targetBound != null ? targetBound : th / 2 - tl / 2);
+        }
+        if (projection && rank == null) { // the default rank follows from d, a public fact
+            b.projection(PrivateLinearRegression.defaultRank(d, !noIntercept), budget.approxDp());
+        }
+        return b.build();
     }
 
     /**

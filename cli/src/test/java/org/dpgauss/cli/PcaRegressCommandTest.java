@@ -153,6 +153,65 @@ class PcaRegressCommandTest {
         assertTrue(unknown.err.contains("x1, x2, y"), unknown.err);
     }
 
+    /**
+     * Per-column --bounds (features and target, as diffprivlib's bounds_X and bounds_y) and, with no bounds at all,
+     * bounds found privately and released; both recover the fit at a high budget, and the neighbouring pairs of the
+     * private-bounds run give the same exit code and fields.
+     */
+    @Test
+    void regressTakesPerColumnBoundsOrFindsThemPrivately() throws Exception {
+        Path in = csv("a.csv", -1, null);
+        MainTest.Run box = MainTest.run("regress", "--input", in.toString(), "--target", "y", "--bounds", "-1:1",
+                "--rho", "1000", "--json", "--insecure-seed", "4");
+        assertEquals(0, box.code, box.err);
+        JsonNode j = box.json();
+        assertEquals(0.5, j.get("coefficients").get(0).asDouble(), 0.05);
+        assertEquals(Math.sqrt(2), j.get("parameters").get("featureBound").asDouble(), 1e-12);
+        assertEquals(1, j.get("parameters").get("targetBound").asDouble(), 0);
+        String[] auto = {"--target", "y", "--rho", "1000", "--json", "--insecure-seed", "4"};
+        List<String> a = new ArrayList<>(List.of("regress", "--input", in.toString()));
+        a.addAll(List.of(auto));
+        MainTest.Run found = MainTest.run(a.toArray(new String[0]));
+        assertEquals(0, found.code, found.err);
+        JsonNode f = found.json();
+        assertEquals(0.5, f.get("coefficients").get(0).asDouble(), 0.05);
+        assertEquals(0.1, f.get("intercept").asDouble(), 0.02);
+        assertTrue(f.has("featureBound") && f.has("targetBound") && f.has("featureCentre") && f.has("targetCentre"));
+        assertEquals(0.2, f.get("parameters").get("boundsShare").asDouble(), 0);
+        TreeSet<String> ff = fields(f, "", new TreeSet<>());
+        for (String o : new String[] {"1e300,1e300,1e300", "0.1,0.1,-1e300"}) {
+            Path n = csv("auto-n.csv", 3, o);
+            List<String> b = new ArrayList<>(List.of("regress", "--input", n.toString()));
+            b.addAll(List.of(auto));
+            MainTest.Run r = MainTest.run(b.toArray(new String[0]));
+            assertEquals(found.code, r.code, r.err);
+            assertEquals(ff, fields(r.json(), "", new TreeSet<>()), o);
+        }
+        MainTest.Run both = MainTest.run("regress", "--input", in.toString(), "--target", "y", "--bounds", "-1:1",
+                "--feature-centre", "0,0", "--rho", "1");
+        assertEquals(1, both.code);
+    }
+
+    /** --method projection: the NDIS random projection, (epsilon, delta)-DP under add/remove, bounds required. */
+    @Test
+    void regressByRandomProjection() throws Exception {
+        Path in = csv("a.csv", -1, null);
+        MainTest.Run r = MainTest.run("regress", "--input", in.toString(), "--target", "y", "--bounds", "-1:1",
+                "--method", "projection", "--epsilon", "20", "--json", "--insecure-seed", "4");
+        assertEquals(0, r.code, r.err);
+        JsonNode j = r.json();
+        assertEquals("regression.projection", j.get("mechanism").asText());
+        assertEquals("add-remove", j.get("guarantee").get("relation").asText());
+        assertTrue(j.get("parameters").get("rank").asInt() > 100);
+        assertEquals(0.5, j.get("coefficients").get(0).asDouble(), 0.15);
+        assertEquals(1, MainTest.run("regress", "--input", in.toString(), "--target", "y", "--method", "projection",
+                "--epsilon", "1").code, "bounds are required");
+        assertEquals(1, MainTest.run("regress", "--input", in.toString(), "--target", "y", "--bounds", "-1:1",
+                "--method", "projection", "--rho", "1").code, "--rho is refused");
+        assertEquals(1, MainTest.run("regress", "--input", in.toString(), "--target", "y", "--bounds", "-1:1",
+                "--rank", "50", "--epsilon", "1").code, "--rank needs --method projection");
+    }
+
     @Test
     void aTargetNameOnAFileWithoutHeaderNamesNoValue() throws Exception {
         Path p = dir.resolve("nohead.csv");

@@ -73,6 +73,14 @@ class SparkLearnParityTest {
         m.add(PrivateCovariance.builder().radius(2.0).budget(Zcdp.of(0.5)).psdProjection(true).build());
         m.add(PrivateCovariance.builder().radius(2.0).centre(new double[] {-0.3, 0, 0.3, -0.3}).method("recursive")
                 .minEigenvalue(0.02).meanFraction(0.2).budget(Zcdp.of(0.5)).build());
+        // AdaSSP with per-column bounds (the rows z and z y' as row maps under Analyze Gauss and the clipped mean)
+        m.add(PrivateLinearRegression.builder().target(1).featureBox(new double[] {-3, -2, -3}, new double[] {3, 2, 3})
+                .targetBound(2.0).targetCentre(0.1).budget(Zcdp.of(0.5)).build());
+        // every bound found privately (the feature and target columns as row maps under the --clip auto finders)
+        m.add(PrivateLinearRegression.builder().target(2).budget(Zcdp.of(2)).build());
+        // the feature ball found privately inside the box (the box-scaled features as a row map)
+        m.add(PrivateLinearRegression.builder().target(3).featureBox(new double[] {-3, -3, -3}, new double[] {3, 3, 3})
+                .findFeatureBall(true).targetBound(3.0).budget(Zcdp.of(2)).build());
         return m;
     }
 
@@ -113,6 +121,28 @@ class SparkLearnParityTest {
         }
         assertSameReleases(lib, TestSpark.releases(X, NeighbouringRelation.REPLACE_ONE, ApproxDp.of(1000, DELTA),
                 seeded(), SMALL, 2, 3, 2, learners()), "3 partitions");
+    }
+
+    /** The NDIS projection regression (add/remove): its projection of [z, y'] (a row map) runs on the executors. */
+    private static List<RowSourceMechanism> projections() {
+        return List.of(PrivateLinearRegression.builder().target(3).featureBound(1.5).targetBound(1.5)
+                .projection(64, ApproxDp.of(1.0, DELTA)).build(), PrivateLinearRegression.builder().target(0)
+                .featureBox(new double[] {-3, -3, -3}, new double[] {3, 3, 3}).targetBound(2.0).intercept(false)
+                .projection(32, ApproxDp.of(2.0, DELTA)).build());
+    }
+
+    @Test
+    void projectionRegressionIsTheLibraryBitForBitInBothLayouts() {
+        for (int k = 0; k < projections().size(); k++) { // one session each: each spends the whole budget's delta
+            RowSourceMechanism m = projections().get(k);
+            PrivateRelease lib = Releases.run(m, Dataset.of(X), DELTA, seeded());
+            assertEquals(PrivateLinearRegression.ID_PROJECTION, lib.mechanism());
+            assertSameReleases(List.of(lib), TestSpark.releases(X, NeighbouringRelation.ADD_REMOVE,
+                    ApproxDp.of(1000, DELTA), seeded(), null, 3, 2, 1, List.of(m)), "projection, default layout");
+            PrivateRelease small = TestSpark.local(m, X, SMALL, seeded(), DELTA);
+            assertSameReleases(List.of(small), TestSpark.releases(X, NeighbouringRelation.ADD_REMOVE,
+                    ApproxDp.of(1000, DELTA), seeded(), SMALL, 2, 3, 2, List.of(m)), "projection, 3 partitions");
+        }
     }
 
     private static SparkPrivacySession.Builder builder(org.apache.spark.sql.Dataset<Row> table) {
