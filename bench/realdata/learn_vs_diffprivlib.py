@@ -74,6 +74,9 @@ ap.add_argument("--pca-radius", default="box",
                      "norms)")
 ap.add_argument("--pca-args", default="", help="extra dpgauss pca options, e.g. '--method auto --mean-share 0.2'")
 ap.add_argument("--regress-args", default="", help="extra dpgauss regress options")
+ap.add_argument("--regress-box", default="per-column", choices=["per-column", "ball"],
+                help="regress: the public box as per-column --bounds (default; the same box diffprivlib gets) or "
+                     "the older translation to one L2 ball (--feature-centre/--feature-bound)")
 ap.add_argument("--blr-args", default="", help="extra dpgauss mechanism blr options")
 ap.add_argument("--blr-outputs", default="point,sample", help="dpgauss blr --output values to run")
 ap.add_argument("--name", default="learn-vs-diffprivlib", help="output file stem")
@@ -263,10 +266,15 @@ with tempfile.TemporaryDirectory() as tmp:
                     mse_dpl = float(np.mean((m.predict(u[te]) - y[te]) ** 2))
                     path = os.path.join(tmp, f"{name}-train.csv")
                     np.savetxt(path, np.hstack([u[tr], y[tr, None]]), delimiter=",", fmt="%.17g")
-                    out = dpgauss(["regress", "--input", path, "--target", str(d),
-                                   "--feature-centre", ",".join(["0.5"] * d),
-                                   "--feature-bound", repr(math.sqrt(d) / 2),
-                                   "--target-centre", repr((lo + hi) / 2), "--target-bound", repr((hi - lo) / 2),
+                    if opt.regress_box == "per-column":  # the same box as diffprivlib's bounds_X, bounds_y
+                        bpath = os.path.join(tmp, f"{name}-bounds.csv")
+                        with open(bpath, "w") as bf:
+                            bf.write("".join("0,1\n" for _ in range(d)) + f"{lo!r},{hi!r}\n")
+                        box = ["--bounds", bpath]
+                    else:  # the older translation: one L2 ball around the box centre
+                        box = ["--feature-centre", ",".join(["0.5"] * d), "--feature-bound", repr(math.sqrt(d) / 2),
+                               "--target-centre", repr((lo + hi) / 2), "--target-bound", repr((hi - lo) / 2)]
+                    out = dpgauss(["regress", "--input", path, "--target", str(d), *box,
                                    *budget_args(eps, opt.delta), *shlex.split(opt.regress_args)], seed)
                     if out["status"] == "PASS":
                         pred = u[te] @ np.array(out["coefficients"]) + out["intercept"]
