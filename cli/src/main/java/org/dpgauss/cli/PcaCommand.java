@@ -44,11 +44,24 @@ final class PcaCommand implements Callable<Integer> {
             description = "Number of components, 1 <= K <= d. The stated loss bound grows as 2KE.")
     int k;
 
-    @Option(names = "--radius", required = true, paramLabel = "R",
+    @Option(names = "--radius", required = true, paramLabel = "R|auto",
             description = "Public clipping radius R > 0 of the centred rows: a centred row longer than R is scaled "
                     + "onto the ball (part of the mechanism, never an error). The noise scales as R^2; rows beyond R "
-                    + "bias the variances down, which the stated accuracy does not count.")
-    double radius;
+                    + "bias the variances down, which the stated accuracy does not count. Or auto (needs "
+                    + "--radius-cap): a share of the budget (--radius-share) finds R <= the cap privately from a "
+                    + "noisy histogram of the distances to the centre; R is released as \"radius\".")
+    String radius;
+
+    @Option(names = "--radius-cap", paramLabel = "CAP",
+            description = "With --radius auto: the public cap CAP > 0 on the radius (e.g. sqrt(d) for data in [0, 1]^d,"
+                    + " the box's diagonal); the radius found is at most CAP, and CAP itself when no distance bucket "
+                    + "stands out of the noise (too few rows for the share). Also the default --mean-radius.")
+    Double radiusCap;
+
+    @Option(names = "--radius-share", defaultValue = "0.1", paramLabel = "S",
+            description = "With --radius auto: the share of the budget spent on finding the radius, in (0, 1) "
+                    + "(default: ${DEFAULT-VALUE}); the second moment gets what the mean and the radius leave.")
+    double radiusShare;
 
     @Option(names = "--centre", split = ",", paramLabel = "c1,c2,..",
             description = "Public centre (d values): rows are centred on it and no budget is spent on a mean "
@@ -114,8 +127,37 @@ final class PcaCommand implements Callable<Integer> {
         boolean auto = "auto".equalsIgnoreCase(method.strip());
         boolean autoShare = "auto".equalsIgnoreCase(meanShare.strip());
         double share = autoShare ? PrivatePca.DEFAULT_MEAN_SHARE : parseShare(meanShare);
-        PrivatePca.Builder b = PrivatePca.builder().k(k).radius(radius).budget(rho).meanShare(share)
+        boolean autoRadius = "auto".equalsIgnoreCase(radius.strip());
+        double rr;
+        if (autoRadius) {
+            if (radiusCap == null) {
+                throw new picocli.CommandLine.ParameterException(main.spec.commandLine().getSubcommands().get("pca"),
+                        "--radius auto needs --radius-cap CAP, a public bound on the centred rows' norms");
+            }
+            if (!"analyze-gauss".equals(method.strip()) && !auto) {
+                throw new picocli.CommandLine.ParameterException(main.spec.commandLine().getSubcommands().get("pca"),
+                        "--radius auto needs --method analyze-gauss (or auto, which then takes it)");
+            }
+            rr = radiusCap;
+        } else {
+            if (radiusCap != null) {
+                throw new picocli.CommandLine.ParameterException(main.spec.commandLine().getSubcommands().get("pca"),
+                        "--radius-cap is for --radius auto");
+            }
+            try {
+                rr = Double.parseDouble(radius.strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--radius=" + radius + " is neither a number nor 'auto'");
+            }
+        }
+        double radiusR = rr;
+        PrivatePca.Builder b = PrivatePca.builder().k(k).budget(rho).meanShare(share)
                 .method(auto ? "analyze-gauss" : method).minEigenvalue(minEigenvalue);
+        if (autoRadius) {
+            b.radiusAuto(rr).radiusShare(radiusShare);
+        } else {
+            b.radius(rr);
+        }
         if (centre != null) {
             b.centre(centre);
         }
@@ -127,11 +169,15 @@ final class PcaCommand implements Callable<Integer> {
             // public facts only: n (public under replace-one), d, R, C, the budget
             double s = share;
             if (autoShare && centre == null) {
-                s = plannedMeanShare(shape.n(), shape.d(), radius, meanRadius != null ? meanRadius : radius,
-                        rho.rho(), delta);
+                // with --radius auto: planned at the cap, the largest radius the release can choose
+                s = plannedMeanShare(shape.n(), shape.d(), radiusR, meanRadius != null ? meanRadius : radiusR,
+                        autoRadius ? rho.rho() * (1 - radiusShare) : rho.rho(), delta);
+                if (autoRadius) { // the share of the part left after the radius, as a share of the whole
+                    s = Math.min(s * (1 - radiusShare), 0.95 - radiusShare);
+                }
                 b.meanShare(s);
             }
-            if (auto) {
+            if (auto && !autoRadius) {
                 b.method(plannedMethod(shape.n(), shape.d(), centre == null ? rho.rho() * (1 - s) : rho.rho()));
             }
             return b.build();
@@ -208,7 +254,7 @@ final class PcaCommand implements Callable<Integer> {
     private String plannedMethod(int n, int d, double rhoStep) {
         org.dpgauss.plan.PlanQuery.Builder q = org.dpgauss.plan.PlanQuery.builder(org.dpgauss.plan.Family.SECOND_MOMENT,
                 n, d, org.dpgauss.privacy.ConversionPolicy.toApproxDp(org.dpgauss.privacy.Zcdp.of(rhoStep), budget.delta()))
-                .rowBound(radius);
+                .rowBound(Double.parseDouble(radius.strip()));
         if (minEigenvalue != null) {
             q.minEigenvalue(minEigenvalue);
         }
