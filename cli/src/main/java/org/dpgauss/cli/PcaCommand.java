@@ -44,12 +44,13 @@ final class PcaCommand implements Callable<Integer> {
             description = "Number of components, 1 <= K <= d. The stated loss bound grows as 2KE.")
     int k;
 
-    @Option(names = "--radius", required = true, paramLabel = "R|auto",
+    @Option(names = "--radius", paramLabel = "R|auto",
             description = "Public clipping radius R > 0 of the centred rows: a centred row longer than R is scaled "
                     + "onto the ball (part of the mechanism, never an error). The noise scales as R^2; rows beyond R "
                     + "bias the variances down, which the stated accuracy does not count. Or auto (needs "
                     + "--radius-cap): a share of the budget (--radius-share) finds R <= the cap privately from a "
-                    + "noisy histogram of the distances to the centre; R is released as \"radius\".")
+                    + "noisy histogram of the distances to the centre; R is released as \"radius\". Without --radius, "
+                    + "--radius-cap is required and means auto.")
     String radius;
 
     @Option(names = "--radius-cap", paramLabel = "CAP",
@@ -73,7 +74,8 @@ final class PcaCommand implements Callable<Integer> {
                     + "(the default): the share on the grid 0.05, 0.10, .., 0.95 that minimises 2 sqrt(d) sigma_sm + "
                     + "d sigma_mean^2 / 4 (the Analyze Gauss noise sigma_sm of the second moment at radius R and the "
                     + "clipped mean's sigma_mean at --mean-radius: public, from n, d, R, C and the budget), so a mean "
-                    + "radius far above R gets a larger share.")
+                    + "radius far above R gets a larger share. With --radius auto, auto is 0.3 (that rule prices the second moment at "
+                    + "the cap, far above the radius usually found; 0.3 was measured on scikit-learn's five tables).")
     String meanShare;
 
     @Option(names = "--mean-radius", paramLabel = "C",
@@ -127,7 +129,12 @@ final class PcaCommand implements Callable<Integer> {
         boolean auto = "auto".equalsIgnoreCase(method.strip());
         boolean autoShare = "auto".equalsIgnoreCase(meanShare.strip());
         double share = autoShare ? PrivatePca.DEFAULT_MEAN_SHARE : parseShare(meanShare);
-        boolean autoRadius = "auto".equalsIgnoreCase(radius.strip());
+        if (radius == null && radiusCap == null) {
+            throw new picocli.CommandLine.ParameterException(main.spec.commandLine().getSubcommands().get("pca"),
+                    "pca needs --radius R (a public clipping radius) or --radius-cap CAP (the radius found privately"
+                            + " below CAP, as --radius auto)");
+        }
+        boolean autoRadius = radius == null || "auto".equalsIgnoreCase(radius.strip());
         double rr;
         if (autoRadius) {
             if (radiusCap == null) {
@@ -151,6 +158,7 @@ final class PcaCommand implements Callable<Integer> {
             }
         }
         double radiusR = rr;
+        radiusValue = rr;
         PrivatePca.Builder b = PrivatePca.builder().k(k).budget(rho).meanShare(share)
                 .method(auto ? "analyze-gauss" : method).minEigenvalue(minEigenvalue);
         if (autoRadius) {
@@ -168,13 +176,14 @@ final class PcaCommand implements Callable<Integer> {
         java.util.function.Function<Main.Shape, PrivatePca> make = shape -> {
             // public facts only: n (public under replace-one), d, R, C, the budget
             double s = share;
-            if (autoShare && centre == null) {
-                // with --radius auto: planned at the cap, the largest radius the release can choose
+            if (autoShare && centre == null && autoRadius) {
+                // the planner below prices the second moment at the cap, where the found radius is usually far
+                // smaller: a fixed share measured on scikit-learn's five tables (bench/results/realdata)
+                s = AUTO_RADIUS_MEAN_SHARE;
+                b.meanShare(s);
+            } else if (autoShare && centre == null) {
                 s = plannedMeanShare(shape.n(), shape.d(), radiusR, meanRadius != null ? meanRadius : radiusR,
-                        autoRadius ? rho.rho() * (1 - radiusShare) : rho.rho(), delta);
-                if (autoRadius) { // the share of the part left after the radius, as a share of the whole
-                    s = Math.min(s * (1 - radiusShare), 0.95 - radiusShare);
-                }
+                        rho.rho(), delta);
                 b.meanShare(s);
             }
             if (auto && !autoRadius) {
@@ -197,6 +206,8 @@ final class PcaCommand implements Callable<Integer> {
         return ReleasePrinter.print(main, r, ctx);
     }
 
+    private double radiusValue;
+
     private static double parseShare(String s) {
         double v;
         try {
@@ -209,6 +220,9 @@ final class PcaCommand implements Callable<Integer> {
         }
         return v;
     }
+
+    /** {@code --mean-share auto} with {@code --radius auto}: the private mean's share of rho. */
+    static final double AUTO_RADIUS_MEAN_SHARE = 0.3;
 
     /** The grid {@code --mean-share auto} searches. */
     static final double[] SHARE_GRID = {0.05, 0.10, 0.15, 0.20, 0.25, 0.30, 0.35, 0.40, 0.45, 0.50, 0.55, 0.60, 0.65,
@@ -254,7 +268,7 @@ final class PcaCommand implements Callable<Integer> {
     private String plannedMethod(int n, int d, double rhoStep) {
         org.dpgauss.plan.PlanQuery.Builder q = org.dpgauss.plan.PlanQuery.builder(org.dpgauss.plan.Family.SECOND_MOMENT,
                 n, d, org.dpgauss.privacy.ConversionPolicy.toApproxDp(org.dpgauss.privacy.Zcdp.of(rhoStep), budget.delta()))
-                .rowBound(Double.parseDouble(radius.strip()));
+                .rowBound(radiusValue);
         if (minEigenvalue != null) {
             q.minEigenvalue(minEigenvalue);
         }
