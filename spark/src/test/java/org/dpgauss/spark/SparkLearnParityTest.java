@@ -58,7 +58,7 @@ class SparkLearnParityTest {
      * The learners, fresh each time (immutable; released in this order from one noise stream): PCA with a private
      * centre and with a public one by CoinPress (its whitened Grams on the centred rows); regression with an
      * intercept and, through its centres, without; the covariance by Analyze Gauss with the PSD projection and by
-     * the recursive estimator (its shrink-and-clip maps run after the centring map).
+     * the recursive estimator (its shrink-and-clip maps run after the centring map); PCA with a private radius.
      */
     private static List<RowSourceMechanism> learners() {
         List<RowSourceMechanism> m = new ArrayList<>();
@@ -73,6 +73,8 @@ class SparkLearnParityTest {
         m.add(PrivateCovariance.builder().radius(2.0).budget(Zcdp.of(0.5)).psdProjection(true).build());
         m.add(PrivateCovariance.builder().radius(2.0).centre(new double[] {-0.3, 0, 0.3, -0.3}).method("recursive")
                 .minEigenvalue(0.02).meanFraction(0.2).budget(Zcdp.of(0.5)).build());
+        // pca --radius auto: the private radius's histogram pass runs on the executors too (issue 26)
+        m.add(PrivatePca.builder().k(2).radiusAuto(4.0).budget(Zcdp.of(0.5)).build());
         return m;
     }
 
