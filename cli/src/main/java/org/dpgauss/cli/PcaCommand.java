@@ -176,14 +176,18 @@ final class PcaCommand implements Callable<Integer> {
         java.util.function.Function<Main.Shape, PrivatePca> make = shape -> {
             // public facts only: n (public under replace-one), d, R, C, the budget
             double s = share;
-            if (autoShare && centre == null && autoRadius) {
+            if (autoShare && centre == null && autoRadius && b.build().radiusSearched(shape.n())) {
                 // the planner below prices the second moment at the cap, where the found radius is usually far
                 // smaller: a fixed share measured on scikit-learn's five tables (bench/results/realdata)
                 s = AUTO_RADIUS_MEAN_SHARE;
                 b.meanShare(s);
             } else if (autoShare && centre == null) {
+                // (with --radius auto and too few rows for the search: R is the cap, planned as a public R)
                 s = plannedMeanShare(shape.n(), shape.d(), radiusR, meanRadius != null ? meanRadius : radiusR,
                         rho.rho(), delta);
+                if (autoRadius) {
+                    s = Math.min(s, 0.95 - radiusShare); // the shares must leave the second moment its part
+                }
                 b.meanShare(s);
             }
             if (auto && !autoRadius) {

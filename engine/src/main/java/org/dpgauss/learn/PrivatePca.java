@@ -81,7 +81,9 @@ import org.dpgauss.secondmoment.SpectralAccuracy;
  * below the cap. R is the upper edge of the largest bucket whose noisy count stands out of the noise, so only
  * sparse tails are clipped (the noise of the second moment scales with R^2, so a radius near the bulk of the
  * distances rather than the box's diagonal decides the result: bench/results/realdata). If no bucket stands out
- * (too few rows for the share), R is the cap (a DP outcome; never a FAIL). R is released ({@code radius}). The
+ * (too few rows for the share), R is the cap (a DP outcome; never a FAIL); where n is below
+ * {@link #RADIUS_MIN_ROWS} times the bucket threshold (public), no search runs, R is the cap and the radius share goes
+ * to the second moment ({@link #radiusSearched}). R is released ({@code radius}). The
  * three steps (mean, radius, second moment) compose into one guarantee as above. The accuracy is stated a priori at
  * the cap (the largest R the release can choose: analyze-gauss's error bound is proportional to R^2, so it holds for
  * every smaller R) and per unit of R^2 (public parameter {@code secondMomentErrorPerR2}): with the released R the
@@ -112,6 +114,9 @@ public final class PrivatePca implements RowSourceMechanism {
 
     /** Buckets per octave of the private radius's grid (a factor 2^(1/4), 19%, between edges). */
     public static final int RADIUS_STEPS = 4;
+
+    /** The search runs when n is at least this many times the bucket threshold ({@link #radiusSearched}). */
+    public static final double RADIUS_MIN_ROWS = 2.5;
 
     private final int k;
     private final double radius; // with autoRadius: the public cap
@@ -157,12 +162,25 @@ public final class PrivatePca implements RowSourceMechanism {
     }
 
     private SecondMomentMethod secondMomentStep(double delta) {
-        return secondMomentStep(delta, radius);
+        return secondMomentStep(delta, radius, autoRadius);
+    }
+
+    /**
+     * Whether the private radius is searched for at n rows: only when n is at least {@link #RADIUS_MIN_ROWS} times
+     * the threshold a bucket's noisy count must exceed (public: n, rho, the share). Below that the densest
+     * quarter-octave bucket (rarely 40% of the rows) would almost never stand out, the search would fall back to the
+     * cap and only cost its share: R is then the cap and the share goes to the second moment.
+     *
+     * @param n the number of rows (public under replace-one)
+     * @return true when a radius share is spent on the search
+     */
+    public boolean radiusSearched(int n) {
+        return autoRadius && n >= RADIUS_MIN_ROWS * radiusStep().threshold();
     }
 
     /** The second-moment step at clipping radius r (the public R, or the private one, at most the cap). */
-    private SecondMomentMethod secondMomentStep(double delta, double r) {
-        double rho = budget.rho() * (1 - (centre == null ? meanShare : 0) - radiusShare);
+    private SecondMomentMethod secondMomentStep(double delta, double r, boolean searched) {
+        double rho = budget.rho() * (1 - (centre == null ? meanShare : 0) - (searched ? radiusShare : 0));
         SecondMomentParams.Builder p = SecondMomentParams.builder().budget(Zcdp.of(rho)).radius(r)
                 .clipToRadius(true).delta(delta).minEigenvalue(minEigenvalue);
         return SecondMomentMethods.create(method, p.build());
@@ -179,7 +197,8 @@ public final class PrivatePca implements RowSourceMechanism {
             throw new IllegalArgumentException("the centre has " + centre.length + " coordinates but the data have "
                     + d + " columns");
         }
-        SecondMomentMethod sm = secondMomentStep(context.delta());
+        boolean searched = radiusSearched(n);
+        SecondMomentMethod sm = secondMomentStep(context.delta(), radius, searched);
         Statement smStated = Releases.state(sm, context);
         Accuracy smAcc = smStated.accuracy().orElseThrow(() -> new IllegalArgumentException("second-moment method "
                 + method + " states no accuracy: PCA needs its spectral error bound"));
@@ -206,14 +225,18 @@ public final class PrivatePca implements RowSourceMechanism {
         double perR2 = 0;
         if (autoRadius) {
             rs = radiusStep();
+        }
+        if (searched) {
             steps.add(Release.zcdp(ID + ".radius", NeighbouringRelation.REPLACE_ONE,
                     Zcdp.of(budget.rho() * radiusShare)));
             // analyze-gauss's bound per unit of R^2 (its sigma is R^2/(n sqrt(rho)) up to the noise grid's
             // rounding): the largest over every radius the release can choose (the grid's edges, the cap the last),
             // so that R^2 e1 covers the one released
-            for (int j = 0; j < rs.buckets(); j++) {
+            // (not searched: R is the cap, and the bound at the cap is the second-moment step's own)
+            perR2 = searched ? 0 : smAcc.bound() / (radius * radius);
+            for (int j = 0; searched && j < rs.buckets(); j++) {
                 double edge = rs.edge(j);
-                double bj = Releases.state(secondMomentStep(context.delta(), edge), context).accuracy()
+                double bj = Releases.state(secondMomentStep(context.delta(), edge, true), context).accuracy()
                         .orElseThrow().bound();
                 perR2 = Math.max(perR2, bj / (edge * edge));
             }
@@ -222,7 +245,7 @@ public final class PrivatePca implements RowSourceMechanism {
         boolean certified = smStated.guarantee().certified()
                 && (meanStated == null || meanStated.guarantee().certified());
         String notes = (centre == null ? "private centre (clipped Gaussian mean, share " + num(meanShare)
-                + " of rho) then " : "public centre, then ") + (autoRadius ? "a private radius R <= cap (noisy"
+                + " of rho) then " : "public centre, then ") + (searched ? "a private radius R <= cap (noisy"
                 + " histogram of the distances to the centre, share " + num(radiusShare) + " of rho), then " : "")
                 + "the second moment of the centred rows clipped to R by "
                 + sm.name() + "; components and variances are post-processing (eigen-decomposition)";
@@ -272,7 +295,7 @@ public final class PrivatePca implements RowSourceMechanism {
             p.put("centre", centre);
         }
         if (autoRadius) {
-            p.put("radiusCap", radius).put("radiusShare", radiusShare)
+            p.put("radiusCap", radius).put("radiusShare", radiusShare).put("radiusSearched", searched)
                     .put("radiusGrid", String.format(Locale.ROOT, "%d buckets, edges cap * 2^(-j/%d), j = 0..%d",
                             rs.buckets(), RADIUS_STEPS, rs.buckets() - 1))
                     .put("radiusThreshold", rs.threshold()).put("secondMomentErrorPerR2", finite(perR2));
@@ -326,13 +349,14 @@ public final class PrivatePca implements RowSourceMechanism {
             c = centre;
         }
         double r = radius;
-        if (autoRadius) {
+        boolean searched = radiusSearched((int) rows.rows());
+        if (searched) {
             double found = radiusStep().find(rows, c, context.random());
             // no bucket stood out (a DP outcome): the public cap, never a FAIL
             r = Double.isNaN(found) ? radius : Math.min(found, radius);
         }
         RowSource centred = rows.map(new CentreAndClip(c, r));
-        PrivateRelease sr = RowReleases.run(rowStep(secondMomentStep(delta, r)), centred, delta, context);
+        PrivateRelease sr = RowReleases.run(rowStep(secondMomentStep(delta, r, searched)), centred, delta, context);
         if (!sr.isPass()) {
             return Outcome.fail();
         }

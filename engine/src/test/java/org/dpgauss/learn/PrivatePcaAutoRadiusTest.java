@@ -110,15 +110,44 @@ class PrivatePcaAutoRadiusTest {
         assertTrue(s.guarantee().toString().contains("private radius"), s.guarantee().toString());
     }
 
-    /** Too few rows for the radius share: no bucket stands out and the release uses the cap, PASS (never FAIL). */
+    /**
+     * Too few rows for the search (n below 2.5 times the bucket threshold, public): no search, R is the cap, the
+     * radius share goes to the second moment, PASS.
+     */
     @Test
-    void aFinderWithoutSignalFallsBackToTheCap() {
+    void tooFewRowsForTheSearchUseTheCap() {
         double[][] x = PrivatePcaTest.rows(40, 5);
         PrivatePca p = PrivatePca.builder().k(1).radiusAuto(30).meanRadius(30).budget(Zcdp.of(0.01)).build();
-        for (int t = 0; t < 5; t++) {
+        assertTrue(!p.radiusSearched(40));
+        Statement s = Releases.state(p, Dataset.of(x), 1e-6);
+        assertEquals(Boolean.FALSE, s.parameters().toMap().get("radiusSearched"));
+        assertEquals(0.01, s.accounting().zcdp().rho(), 1e-15);
+        for (int t = 0; t < 3; t++) {
             PrivateRelease r = run(p, x, 20 + t);
             assertTrue(r.isPass());
             assertEquals(30.0, r.scalar("radius"));
+        }
+    }
+
+    /**
+     * A search without signal: distances spread evenly over the grid's 41 buckets (about one row each, far below the
+     * threshold of about 16): no bucket stands out, and the release falls back to the cap, PASS (never FAIL). An
+     * empty-bucket false positive has probability at most 1e-3 per release (the finder's beta).
+     */
+    @Test
+    void aSearchWithoutSignalFallsBackToTheCap() {
+        PrivatePca p = PrivatePca.builder().k(1).radiusAuto(8).centre(new double[] {0, 0}).budget(Zcdp.of(1))
+                .build();
+        double[][] x = new double[60][];
+        for (int i = 0; i < x.length; i++) {
+            double dist = 8 * Math.pow(2, -(i % 41) / 4.0) * 0.99;
+            x[i] = new double[] {dist * Math.cos(i), dist * Math.sin(i)};
+        }
+        assertTrue(p.radiusSearched(x.length));
+        for (int t = 0; t < 5; t++) {
+            PrivateRelease r = run(p, x, 40 + t);
+            assertTrue(r.isPass());
+            assertEquals(8.0, r.scalar("radius"));
         }
     }
 
