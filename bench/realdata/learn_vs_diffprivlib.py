@@ -71,7 +71,8 @@ ap.add_argument("--pca-radius", default="box",
                      "box's diameter, the default: no centred row is ever clipped), 'half' (sqrt(d)/2, the box's "
                      "half-diagonal: also the largest root-mean-square centred norm any data in the box can have), "
                      "a number, or 'oracle:Q' (NOT private, diagnosis only: the Q-quantile of the exact centred row "
-                     "norms)")
+                     "norms), or 'auto': dpgauss --radius auto --radius-cap sqrt(d) (the radius found privately below "
+                     "the box's diameter with a share of the same budget), diffprivlib data_norm=sqrt(d)")
 ap.add_argument("--pca-args", default="", help="extra dpgauss pca options, e.g. '--method auto --mean-share 0.2'")
 ap.add_argument("--regress-args", default="", help="extra dpgauss regress options")
 ap.add_argument("--regress-box", default="per-column", choices=["per-column", "ball"],
@@ -190,7 +191,7 @@ with tempfile.TemporaryDirectory() as tmp:
             cov = c.T @ c / n
             lam = np.sort(np.linalg.eigvalsh(cov))[::-1]
             norms = np.linalg.norm(c, axis=1)
-            if opt.pca_radius == "box":
+            if opt.pca_radius in ("box", "auto"):
                 radius = math.sqrt(d)
             elif opt.pca_radius == "half":
                 radius = math.sqrt(d) / 2
@@ -220,13 +221,16 @@ with tempfile.TemporaryDirectory() as tmp:
                               "lib": "diffprivlib", "share": s, "radius": radius})
                         # --mean-radius sqrt(d): the box's farthest point from the origin, around which the
                         # private mean clips (the default, --radius, would clip the mean when R < sqrt(d))
-                        out = dpgauss(["pca", "--input", path, "--k", str(k), "--radius", repr(radius),
+                        rargs = (["--radius", "auto", "--radius-cap", repr(radius)] if opt.pca_radius == "auto"
+                                 else ["--radius", repr(radius)])
+                        out = dpgauss(["pca", "--input", path, "--k", str(k), *rargs,
                                        "--mean-radius", repr(math.sqrt(d)),
                                        *budget_args(eps, opt.delta), *shlex.split(opt.pca_args)], seed)
                         s = share(out["components"]) if out["status"] == "PASS" else 0.0
                         cell["dpg"].append(s)
                         emit({"part": "pca", "table": name, "k": k, "epsilon": eps, "seed": seed, "lib": "dpgauss",
                               "share": s, "radius": radius, "status": out["status"],
+                              "releasedRadius": out.get("radius"),
                               "method": out.get("parameters", {}).get("secondMomentMethod"),
                               "statedBound": out.get("accuracy", {}).get("bound")})
                     # the share a uniformly random k-subspace captures in expectation: tr(C) k / d / top

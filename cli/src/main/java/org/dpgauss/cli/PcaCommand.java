@@ -44,11 +44,25 @@ final class PcaCommand implements Callable<Integer> {
             description = "Number of components, 1 <= K <= d. The stated loss bound grows as 2KE.")
     int k;
 
-    @Option(names = "--radius", required = true, paramLabel = "R",
+    @Option(names = "--radius", paramLabel = "R|auto",
             description = "Public clipping radius R > 0 of the centred rows: a centred row longer than R is scaled "
                     + "onto the ball (part of the mechanism, never an error). The noise scales as R^2; rows beyond R "
-                    + "bias the variances down, which the stated accuracy does not count.")
-    double radius;
+                    + "bias the variances down, which the stated accuracy does not count. Or auto (needs "
+                    + "--radius-cap): a share of the budget (--radius-share) finds R <= the cap privately from a "
+                    + "noisy histogram of the distances to the centre; R is released as \"radius\". Without --radius, "
+                    + "--radius-cap is required and means auto.")
+    String radius;
+
+    @Option(names = "--radius-cap", paramLabel = "CAP",
+            description = "With --radius auto: the public cap CAP > 0 on the radius (e.g. sqrt(d) for data in [0, 1]^d,"
+                    + " the box's diagonal); the radius found is at most CAP, and CAP itself when no distance bucket "
+                    + "stands out of the noise (too few rows for the share). Also the default --mean-radius.")
+    Double radiusCap;
+
+    @Option(names = "--radius-share", defaultValue = "0.1", paramLabel = "S",
+            description = "With --radius auto: the share of the budget spent on finding the radius, in (0, 1) "
+                    + "(default: ${DEFAULT-VALUE}); the second moment gets what the mean and the radius leave.")
+    double radiusShare;
 
     @Option(names = "--centre", split = ",", paramLabel = "c1,c2,..",
             description = "Public centre (d values): rows are centred on it and no budget is spent on a mean "
@@ -60,7 +74,8 @@ final class PcaCommand implements Callable<Integer> {
                     + "(the default): the share on the grid 0.05, 0.10, .., 0.95 that minimises 2 sqrt(d) sigma_sm + "
                     + "d sigma_mean^2 / 4 (the Analyze Gauss noise sigma_sm of the second moment at radius R and the "
                     + "clipped mean's sigma_mean at --mean-radius: public, from n, d, R, C and the budget), so a mean "
-                    + "radius far above R gets a larger share.")
+                    + "radius far above R gets a larger share. With --radius auto, auto is 0.3 (that rule prices the second moment at "
+                    + "the cap, far above the radius usually found; 0.3 was measured on scikit-learn's five tables).")
     String meanShare;
 
     @Option(names = "--mean-radius", paramLabel = "C",
@@ -114,8 +129,43 @@ final class PcaCommand implements Callable<Integer> {
         boolean auto = "auto".equalsIgnoreCase(method.strip());
         boolean autoShare = "auto".equalsIgnoreCase(meanShare.strip());
         double share = autoShare ? PrivatePca.DEFAULT_MEAN_SHARE : parseShare(meanShare);
-        PrivatePca.Builder b = PrivatePca.builder().k(k).radius(radius).budget(rho).meanShare(share)
+        if (radius == null && radiusCap == null) {
+            throw new picocli.CommandLine.ParameterException(main.spec.commandLine().getSubcommands().get("pca"),
+                    "pca needs --radius R (a public clipping radius) or --radius-cap CAP (the radius found privately"
+                            + " below CAP, as --radius auto)");
+        }
+        boolean autoRadius = radius == null || "auto".equalsIgnoreCase(radius.strip());
+        double rr;
+        if (autoRadius) {
+            if (radiusCap == null) {
+                throw new picocli.CommandLine.ParameterException(main.spec.commandLine().getSubcommands().get("pca"),
+                        "--radius auto needs --radius-cap CAP, a public bound on the centred rows' norms");
+            }
+            if (!"analyze-gauss".equals(method.strip()) && !auto) {
+                throw new picocli.CommandLine.ParameterException(main.spec.commandLine().getSubcommands().get("pca"),
+                        "--radius auto needs --method analyze-gauss (or auto, which then takes it)");
+            }
+            rr = radiusCap;
+        } else {
+            if (radiusCap != null) {
+                throw new picocli.CommandLine.ParameterException(main.spec.commandLine().getSubcommands().get("pca"),
+                        "--radius-cap is for --radius auto");
+            }
+            try {
+                rr = Double.parseDouble(radius.strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--radius=" + radius + " is neither a number nor 'auto'");
+            }
+        }
+        double radiusR = rr;
+        radiusValue = rr;
+        PrivatePca.Builder b = PrivatePca.builder().k(k).budget(rho).meanShare(share)
                 .method(auto ? "analyze-gauss" : method).minEigenvalue(minEigenvalue);
+        if (autoRadius) {
+            b.radiusAuto(rr).radiusShare(radiusShare);
+        } else {
+            b.radius(rr);
+        }
         if (centre != null) {
             b.centre(centre);
         }
@@ -126,12 +176,21 @@ final class PcaCommand implements Callable<Integer> {
         java.util.function.Function<Main.Shape, PrivatePca> make = shape -> {
             // public facts only: n (public under replace-one), d, R, C, the budget
             double s = share;
-            if (autoShare && centre == null) {
-                s = plannedMeanShare(shape.n(), shape.d(), radius, meanRadius != null ? meanRadius : radius,
+            if (autoShare && centre == null && autoRadius && b.build().radiusSearched(shape.n())) {
+                // the planner below prices the second moment at the cap, where the found radius is usually far
+                // smaller: a fixed share measured on scikit-learn's five tables (bench/results/realdata)
+                s = AUTO_RADIUS_MEAN_SHARE;
+                b.meanShare(s);
+            } else if (autoShare && centre == null) {
+                // (with --radius auto and too few rows for the search: R is the cap, planned as a public R)
+                s = plannedMeanShare(shape.n(), shape.d(), radiusR, meanRadius != null ? meanRadius : radiusR,
                         rho.rho(), delta);
+                if (autoRadius) {
+                    s = Math.min(s, 0.95 - radiusShare); // the shares must leave the second moment its part
+                }
                 b.meanShare(s);
             }
-            if (auto) {
+            if (auto && !autoRadius) {
                 b.method(plannedMethod(shape.n(), shape.d(), centre == null ? rho.rho() * (1 - s) : rho.rho()));
             }
             return b.build();
@@ -151,6 +210,8 @@ final class PcaCommand implements Callable<Integer> {
         return ReleasePrinter.print(main, r, ctx);
     }
 
+    private double radiusValue;
+
     private static double parseShare(String s) {
         double v;
         try {
@@ -163,6 +224,9 @@ final class PcaCommand implements Callable<Integer> {
         }
         return v;
     }
+
+    /** {@code --mean-share auto} with {@code --radius auto}: the private mean's share of rho. */
+    static final double AUTO_RADIUS_MEAN_SHARE = 0.3;
 
     /** The grid {@code --mean-share auto} searches. */
     static final double[] SHARE_GRID = {0.05, 0.10, 0.15, 0.20, 0.25, 0.30, 0.35, 0.40, 0.45, 0.50, 0.55, 0.60, 0.65,
@@ -208,7 +272,7 @@ final class PcaCommand implements Callable<Integer> {
     private String plannedMethod(int n, int d, double rhoStep) {
         org.dpgauss.plan.PlanQuery.Builder q = org.dpgauss.plan.PlanQuery.builder(org.dpgauss.plan.Family.SECOND_MOMENT,
                 n, d, org.dpgauss.privacy.ConversionPolicy.toApproxDp(org.dpgauss.privacy.Zcdp.of(rhoStep), budget.delta()))
-                .rowBound(radius);
+                .rowBound(radiusValue);
         if (minEigenvalue != null) {
             q.minEigenvalue(minEigenvalue);
         }

@@ -131,6 +131,44 @@ class PcaRegressCommandTest {
         }
     }
 
+    private static MainTest.Run pcaNoRadius(Path in, String... extra) {
+        List<String> a = new ArrayList<>(List.of("pca", "--input", in.toString(), "--k", "2", "--json",
+                "--insecure-seed", "4"));
+        a.addAll(List.of(extra));
+        return MainTest.run(a.toArray(new String[0]));
+    }
+
+    /** --radius auto: R found privately below the cap, released; the cap alone means auto; misuse refused. */
+    @Test
+    void pcaRadiusAutoReleasesAPrivateRadiusBelowTheCap() throws Exception {
+        Path in = csv("a.csv", -1, null);
+        MainTest.Run r = pcaNoRadius(in, "--radius", "auto", "--radius-cap", "20", "--rho", "1");
+        assertEquals(0, r.code, r.err);
+        JsonNode j = r.json();
+        double radius = j.get("radius").asDouble();
+        assertTrue(radius > 0.1 && radius < 20, "radius " + radius);
+        assertEquals("auto", j.get("parameters").get("radius").asText());
+        assertEquals(20.0, j.get("parameters").get("radiusCap").asDouble());
+        assertEquals(0.1, j.get("parameters").get("radiusShare").asDouble());
+        assertEquals(0.3, j.get("parameters").get("meanShare").asDouble());
+        assertTrue(j.get("parameters").get("secondMomentErrorPerR2").asDouble() > 0);
+        MainTest.Run capOnly = pcaNoRadius(in, "--radius-cap", "20", "--rho", "1");
+        assertEquals(0, capOnly.code, capOnly.err);
+        assertEquals(radius, capOnly.json().get("radius").asDouble(), 0, "the cap alone is --radius auto");
+        // a neighbour with a row at 1e300: the same exit code and fields
+        MainTest.Run far = pcaNoRadius(csv("b.csv", 5, "1e300,1e300,1e300"), "--radius-cap", "20", "--rho", "1");
+        assertEquals(0, far.code, far.err);
+        assertEquals(fields(j, "", new TreeSet<>()), fields(far.json(), "", new TreeSet<>()));
+        assertTrue(far.json().get("radius").asDouble() <= 20);
+        for (String[] bad : new String[][] {{"--rho", "1"}, {"--radius", "auto", "--rho", "1"},
+            {"--radius", "1.5", "--radius-cap", "3", "--rho", "1"},
+            {"--radius", "auto", "--radius-cap", "3", "--method", "coinpress", "--rho", "1"}}) {
+            MainTest.Run x = pcaNoRadius(in, bad);
+            assertTrue(x.code != 0, String.join(" ", bad));
+            assertTrue(x.out.isEmpty() || !x.out.contains("components"), String.join(" ", bad));
+        }
+    }
+
     @Test
     void regressTakesTheTargetByNameOrIndex() throws Exception {
         Path in = csv("a.csv", -1, null);

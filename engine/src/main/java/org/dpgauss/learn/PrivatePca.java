@@ -8,6 +8,7 @@ import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.L2Clip;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.mean.ClippedGaussianMean;
+import org.dpgauss.mean.PrivateRadius;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.Zcdp;
@@ -73,6 +74,21 @@ import org.dpgauss.secondmoment.SpectralAccuracy;
  * The expected value given is {@code 2k (E[||N||] + E[||e||]^2)} from the steps' expected values (an estimate of an
  * upper bound, not an expectation of the loss).
  *
+ * <p><b>Private radius ({@link Builder#radiusAuto}, {@code pca --radius auto}).</b> Instead of a public R, a share
+ * of the budget ({@link Builder#radiusShare}) finds R below a public cap by the noisy histogram of the rows'
+ * distances to the centre (public, or the released private mean): {@link PrivateRadius}, the rule of
+ * {@code mean --clip auto} on a grid of {@link #RADIUS_STEPS} buckets per octave over {@link #RADIUS_OCTAVES} octaves
+ * below the cap. R is the upper edge of the largest bucket whose noisy count stands out of the noise, so only
+ * sparse tails are clipped (the noise of the second moment scales with R^2, so a radius near the bulk of the
+ * distances rather than the box's diagonal decides the result: bench/results/realdata). If no bucket stands out
+ * (too few rows for the share), R is the cap (a DP outcome; never a FAIL); where n is below
+ * {@link #RADIUS_MIN_ROWS} times the bucket threshold (public), no search runs, R is the cap and the radius share goes
+ * to the second moment ({@link #radiusSearched}). R is released ({@code radius}). The
+ * three steps (mean, radius, second moment) compose into one guarantee as above. The accuracy is stated a priori at
+ * the cap (the largest R the release can choose: analyze-gauss's error bound is proportional to R^2, so it holds for
+ * every smaller R) and per unit of R^2 (public parameter {@code secondMomentErrorPerR2}): with the released R the
+ * bound is {@code 2k (R^2 e1 + b_mean^2)}. Only analyze-gauss runs with a private radius.
+ *
  * <p><b>Where it runs.</b> A {@link RowSourceMechanism}: the mean step and the second-moment step read the rows
  * only through row passes (the centring is a row map), so the release is the same, bit for bit, in memory and on a
  * cluster (dpgauss-spark, docs/spark.md).
@@ -90,8 +106,22 @@ public final class PrivatePca implements RowSourceMechanism {
     /** The probability of the mean step's bound (the second-moment step's comes from its own statement). */
     static final double MEAN_PROBABILITY = 0.99;
 
+    /** The default share of the budget spent on the private radius (with {@link Builder#radiusAuto}). */
+    public static final double DEFAULT_RADIUS_SHARE = 0.1;
+
+    /** The private radius's grid spans {@code cap * 2^-RADIUS_OCTAVES .. cap}. */
+    public static final int RADIUS_OCTAVES = 10;
+
+    /** Buckets per octave of the private radius's grid (a factor 2^(1/4), 19%, between edges). */
+    public static final int RADIUS_STEPS = 4;
+
+    /** The search runs when n is at least this many times the bucket threshold ({@link #radiusSearched}). */
+    public static final double RADIUS_MIN_ROWS = 2.5;
+
     private final int k;
-    private final double radius;
+    private final double radius; // with autoRadius: the public cap
+    private final boolean autoRadius;
+    private final double radiusShare;
     private final Zcdp budget;
     private final double[] centre; // null: private mean
     private final double meanShare;
@@ -102,6 +132,8 @@ public final class PrivatePca implements RowSourceMechanism {
     private PrivatePca(Builder b) {
         this.k = b.k;
         this.radius = b.radius;
+        this.autoRadius = b.autoRadius;
+        this.radiusShare = b.autoRadius ? b.radiusShare : 0;
         this.budget = b.budget;
         this.centre = b.centre;
         this.meanShare = b.meanShare;
@@ -125,9 +157,31 @@ public final class PrivatePca implements RowSourceMechanism {
         return ClippedGaussianMean.of(meanRadius, new double[d], Zcdp.of(budget.rho() * meanShare));
     }
 
+    private PrivateRadius radiusStep() {
+        return PrivateRadius.of(radius, RADIUS_OCTAVES, RADIUS_STEPS, Zcdp.of(budget.rho() * radiusShare));
+    }
+
     private SecondMomentMethod secondMomentStep(double delta) {
-        double rho = centre == null ? budget.rho() * (1 - meanShare) : budget.rho();
-        SecondMomentParams.Builder p = SecondMomentParams.builder().budget(Zcdp.of(rho)).radius(radius)
+        return secondMomentStep(delta, radius, autoRadius);
+    }
+
+    /**
+     * Whether the private radius is searched for at n rows: only when n is at least {@link #RADIUS_MIN_ROWS} times
+     * the threshold a bucket's noisy count must exceed (public: n, rho, the share). Below that the densest
+     * quarter-octave bucket (rarely 40% of the rows) would almost never stand out, the search would fall back to the
+     * cap and only cost its share: R is then the cap and the share goes to the second moment.
+     *
+     * @param n the number of rows (public under replace-one)
+     * @return true when a radius share is spent on the search
+     */
+    public boolean radiusSearched(int n) {
+        return autoRadius && n >= RADIUS_MIN_ROWS * radiusStep().threshold();
+    }
+
+    /** The second-moment step at clipping radius r (the public R, or the private one, at most the cap). */
+    private SecondMomentMethod secondMomentStep(double delta, double r, boolean searched) {
+        double rho = budget.rho() * (1 - (centre == null ? meanShare : 0) - (searched ? radiusShare : 0));
+        SecondMomentParams.Builder p = SecondMomentParams.builder().budget(Zcdp.of(rho)).radius(r)
                 .clipToRadius(true).delta(delta).minEigenvalue(minEigenvalue);
         return SecondMomentMethods.create(method, p.build());
     }
@@ -143,7 +197,8 @@ public final class PrivatePca implements RowSourceMechanism {
             throw new IllegalArgumentException("the centre has " + centre.length + " coordinates but the data have "
                     + d + " columns");
         }
-        SecondMomentMethod sm = secondMomentStep(context.delta());
+        boolean searched = radiusSearched(n);
+        SecondMomentMethod sm = secondMomentStep(context.delta(), radius, searched);
         Statement smStated = Releases.state(sm, context);
         Accuracy smAcc = smStated.accuracy().orElseThrow(() -> new IllegalArgumentException("second-moment method "
                 + method + " states no accuracy: PCA needs its spectral error bound"));
@@ -166,27 +221,54 @@ public final class PrivatePca implements RowSourceMechanism {
             probability = smAcc.probability() + MEAN_PROBABILITY - 1;
             steps.add(meanStated.accounting());
         }
+        PrivateRadius rs = null;
+        double perR2 = 0;
+        if (autoRadius) {
+            rs = radiusStep();
+        }
+        if (searched) {
+            steps.add(Release.zcdp(ID + ".radius", NeighbouringRelation.REPLACE_ONE,
+                    Zcdp.of(budget.rho() * radiusShare)));
+            // analyze-gauss's bound per unit of R^2 (its sigma is R^2/(n sqrt(rho)) up to the noise grid's
+            // rounding): the largest over every radius the release can choose (the grid's edges, the cap the last),
+            // so that R^2 e1 covers the one released
+            // (not searched: R is the cap, and the bound at the cap is the second-moment step's own)
+            perR2 = searched ? 0 : smAcc.bound() / (radius * radius);
+            for (int j = 0; searched && j < rs.buckets(); j++) {
+                double edge = rs.edge(j);
+                double bj = Releases.state(secondMomentStep(context.delta(), edge, true), context).accuracy()
+                        .orElseThrow().bound();
+                perR2 = Math.max(perR2, bj / (edge * edge));
+            }
+        }
         steps.add(smStated.accounting());
         boolean certified = smStated.guarantee().certified()
                 && (meanStated == null || meanStated.guarantee().certified());
         String notes = (centre == null ? "private centre (clipped Gaussian mean, share " + num(meanShare)
-                + " of rho) then " : "public centre, then ") + "the second moment of the centred rows clipped to R by "
+                + " of rho) then " : "public centre, then ") + (searched ? "a private radius R <= cap (noisy"
+                + " histogram of the distances to the centre, share " + num(radiusShare) + " of rho), then " : "")
+                + "the second moment of the centred rows clipped to R by "
                 + sm.name() + "; components and variances are post-processing (eigen-decomposition)";
         PrivacyGuarantee g = steps.size() == 1 ? smStated.guarantee()
                 : PrivacyAccountant.composeSteps(NeighbouringRelation.REPLACE_ONE, steps, context.delta(), certified,
                         notes);
         Release accounting = accounting(steps, g);
-        double e = smAcc.bound() + meanBound * meanBound;
+        double e = (autoRadius ? Math.max(smAcc.bound(), radius * radius * perR2) : smAcc.bound())
+                + meanBound * meanBound;
         double eExpected = smAcc.expected() + meanExpected * meanExpected;
         Accuracy acc = Accuracy.of("top-k variance missed: sum_{i<=k} lambda_i(C) - tr(V~^T C V~), V~ the released"
                 + " components (orthonormal rows) and C = (1/n) sum_i (x_i - c)(x_i - c)^T with c "
                 + (centre == null ? "the rows' mean (C their covariance)" : "the public centre"),
                 finite(2.0 * k * eExpected), finite(2.0 * k * e), probability,
                 String.format(Locale.ROOT, "every row has norm <= meanRadius=%.4g (mean step) and every centred row"
-                        + " has norm <= R=%.4g (longer rows are clipped, which the bound does not count); then"
+                        + " has norm <= R=%.4g%s (longer rows are clipped, which the bound does not count); then"
                         + " ||C~ - C||_2 <= E=%.4g (the second-moment step's bound%s) and the loss is at most 2kE (Ky"
-                        + " Fan, Weyl); each released variance is within E of lambda_i(C). Second-moment step: %s",
-                        meanRadius, radius, e, centre == null ? " plus the squared mean-error bound" : "",
+                        + " Fan, Weyl); each released variance is within E of lambda_i(C).%s Second-moment step: %s",
+                        meanRadius, radius, autoRadius ? " (the cap; R itself is private and released as radius)" : "",
+                        e, centre == null ? " plus the squared mean-error bound" : "", autoRadius
+                                ? String.format(Locale.ROOT, " With the released radius R the bound is 2k(R^2 e1 + "
+                                        + "b^2), e1=%.4g (secondMomentErrorPerR2), b^2=%.4g, and C refers to the rows"
+                                        + " clipped to R about the centre.", perR2, meanBound * meanBound) : "",
                         smAcc.assumptions()));
         // 2k E||C~ - C|| is the Ky Fan bound at the noise's mean, reached only when the noise turns the components
         // fully out of the top-k space; with an eigengap the loss is far smaller (issue 29 replay: 16-116x on
@@ -199,13 +281,24 @@ public final class PrivatePca implements RowSourceMechanism {
             acc = acc.alsoIn(String.format(Locale.ROOT, "R^2 = %.4g (the largest possible total variance)",
                     radius * radius), radius * radius);
         }
-        PublicParameters.Builder p = PublicParameters.builder().put("n", n).put("d", d).put("k", k)
-                .put("radius", radius).put("rho", budget.rho()).put("secondMomentMethod", sm.name())
+        PublicParameters.Builder p = PublicParameters.builder().put("n", n).put("d", d).put("k", k);
+        if (autoRadius) {
+            p.put("radius", "auto");
+        } else {
+            p.put("radius", radius);
+        }
+        p.put("rho", budget.rho()).put("secondMomentMethod", sm.name())
                 .put("centring", centre == null ? "private-mean" : "public-centre");
         if (centre == null) {
             p.put("meanShare", meanShare).put("meanRadius", meanRadius);
         } else {
             p.put("centre", centre);
+        }
+        if (autoRadius) {
+            p.put("radiusCap", radius).put("radiusShare", radiusShare).put("radiusSearched", searched)
+                    .put("radiusGrid", String.format(Locale.ROOT, "%d buckets, edges cap * 2^(-j/%d), j = 0..%d",
+                            rs.buckets(), RADIUS_STEPS, rs.buckets() - 1))
+                    .put("radiusThreshold", rs.threshold()).put("secondMomentErrorPerR2", finite(perR2));
         }
         p.put("varianceErrorBound", finite(e)).put("secondMoment", smStated.parameters());
         return Statement.builder(context, ID, g)
@@ -255,8 +348,15 @@ public final class PrivatePca implements RowSourceMechanism {
         } else {
             c = centre;
         }
-        RowSource centred = rows.map(new CentreAndClip(c, radius));
-        PrivateRelease sr = RowReleases.run(rowStep(secondMomentStep(delta)), centred, delta, context);
+        double r = radius;
+        boolean searched = radiusSearched((int) rows.rows());
+        if (searched) {
+            double found = radiusStep().find(rows, c, context.random());
+            // no bucket stood out (a DP outcome): the public cap, never a FAIL
+            r = Double.isNaN(found) ? radius : Math.min(found, radius);
+        }
+        RowSource centred = rows.map(new CentreAndClip(c, r));
+        PrivateRelease sr = RowReleases.run(rowStep(secondMomentStep(delta, r, searched)), centred, delta, context);
         if (!sr.isPass()) {
             return Outcome.fail();
         }
@@ -268,6 +368,9 @@ public final class PrivatePca implements RowSourceMechanism {
                 eig.topValues(k));
         if (privateMean != null) {
             out.vector("mean", privateMean);
+        }
+        if (autoRadius) {
+            out.scalar("radius", r);
         }
         return out.build();
     }
@@ -325,9 +428,14 @@ public final class PrivatePca implements RowSourceMechanism {
         return k;
     }
 
-    /** @return the public radius R of the centred rows */
+    /** @return the public radius R of the centred rows (with a private radius: its public cap) */
     public double radius() {
         return radius;
+    }
+
+    /** @return whether the radius is found privately below the cap {@link #radius()} */
+    public boolean autoRadius() {
+        return autoRadius;
     }
 
     /** @return the total zCDP budget */
@@ -339,6 +447,8 @@ public final class PrivatePca implements RowSourceMechanism {
     public static final class Builder {
         private Integer k;
         private Double radius;
+        private boolean autoRadius;
+        private double radiusShare = DEFAULT_RADIUS_SHARE;
         private Zcdp budget;
         private double[] centre;
         private double meanShare = DEFAULT_MEAN_SHARE;
@@ -361,6 +471,31 @@ public final class PrivatePca implements RowSourceMechanism {
          */
         public Builder radius(double r) {
             this.radius = r;
+            this.autoRadius = false;
+            return this;
+        }
+
+        /**
+         * A private radius: a share of the budget ({@link #radiusShare}) finds R at most the public cap (see the
+         * class comment); rows beyond the found R are clipped. Needs the analyze-gauss second-moment method.
+         *
+         * @param cap the public cap on R, finite and &gt; 0 (e.g. the diameter of a public box); also the default
+         *     mean radius
+         * @return this builder
+         */
+        public Builder radiusAuto(double cap) {
+            this.radius = cap;
+            this.autoRadius = true;
+            return this;
+        }
+
+        /**
+         * @param s with {@link #radiusAuto}: the share of rho spent on the radius, in (0, 1) (default 0.1); the
+         *     second-moment step gets what the mean and the radius leave
+         * @return this builder
+         */
+        public Builder radiusShare(double s) {
+            this.radiusShare = s;
             return this;
         }
 
@@ -430,6 +565,20 @@ public final class PrivatePca implements RowSourceMechanism {
             }
             if (meanRadius != null) {
                 L2Clip.checkRadius("meanRadius", meanRadius);
+            }
+            if (autoRadius) {
+                if (!(radiusShare > 0 && radiusShare < 1)) {
+                    throw new IllegalArgumentException("radiusShare=" + radiusShare + " is outside (0, 1)");
+                }
+                if (!(radiusShare + (centre == null ? meanShare : 0) < 1)) {
+                    throw new IllegalArgumentException("the radius share " + radiusShare + " and the mean share "
+                            + meanShare + " leave nothing for the second moment: their sum must be < 1");
+                }
+                if (!method.equals(AnalyzeGauss.NAME)) {
+                    throw new IllegalArgumentException("a private radius needs the analyze-gauss second-moment method"
+                            + " (its error bound scales as R^2, so the statement at the cap holds below it); got "
+                            + method);
+                }
             }
             if (centre != null) {
                 for (double v : centre) {

@@ -58,7 +58,7 @@ class SparkLearnParityTest {
      * The learners, fresh each time (immutable; released in this order from one noise stream): PCA with a private
      * centre and with a public one by CoinPress (its whitened Grams on the centred rows); regression with an
      * intercept and, through its centres, without; the covariance by Analyze Gauss with the PSD projection and by
-     * the recursive estimator (its shrink-and-clip maps run after the centring map).
+     * the recursive estimator (its shrink-and-clip maps run after the centring map); PCA with a private radius.
      */
     private static List<RowSourceMechanism> learners() {
         List<RowSourceMechanism> m = new ArrayList<>();
@@ -81,6 +81,8 @@ class SparkLearnParityTest {
         // the feature ball found privately inside the box (the box-scaled features as a row map)
         m.add(PrivateLinearRegression.builder().target(3).featureBox(new double[] {-3, -3, -3}, new double[] {3, 3, 3})
                 .findFeatureBall(true).targetBound(3.0).budget(Zcdp.of(2)).build());
+        // pca --radius auto: the private radius's histogram pass runs on the executors too (issue 26)
+        m.add(PrivatePca.builder().k(2).radiusAuto(4.0).budget(Zcdp.of(0.5)).build());
         return m;
     }
 
