@@ -2,7 +2,6 @@ package org.dpgauss.mean;
 
 import java.util.Objects;
 import org.apache.commons.statistics.distribution.NormalDistribution;
-import org.dpgauss.linalg.Norms;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.privacy.ConversionPolicy;
 import org.dpgauss.privacy.NeighbouringRelation;
@@ -10,7 +9,6 @@ import org.dpgauss.privacy.PrivacyGuarantee;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.Zcdp;
 import org.dpgauss.privacy.accounting.Release;
-import org.dpgauss.privacy.noise.SecureGaussianSampler;
 import org.dpgauss.release.Dataset;
 import org.dpgauss.release.Outcome;
 import org.dpgauss.release.PrivateMechanism;
@@ -242,47 +240,11 @@ public final class AutoClippedGaussianMean implements org.dpgauss.rows.RowSource
     }
 
     private double radius(org.dpgauss.rows.RowSource x, RandomSource random) {
-        int buckets = kMax - kMin + 1;
-        int d = x.cols();
-        double[] c = centre;
         int lo = kMin;
         int hi = kMax;
-        long[] counts = x.reduce((b, rows, e) -> {
-            long[] h = new long[buckets];
-            double[] row = new double[d];
-            for (int i = 0; i < rows.rows(); i++) {
-                rows.copyRow(i, row, 0);
-                h[bucket(distance(row, c), lo, hi) - lo]++;
-            }
-            return h;
-        }, (acc, p) -> {
-            if (acc == null) {
-                return p;
-            }
-            for (int t = 0; t < acc.length; t++) {
-                acc[t] += p[t];
-            }
-            return acc;
-        });
-        SecureGaussianSampler sampler = SecureGaussianSampler.using(random);
-        double s = Math.ceil(histogramSigma());
-        double t = threshold();
-        int best = Integer.MIN_VALUE;
-        for (int b = 0; b < buckets; b++) {
-            double noisy = counts[b] + sampler.sampleIndex(s, 1.0); // every bucket is noised, taken or not
-            if (noisy > t) {
-                best = b;
-            }
-        }
-        return best == Integer.MIN_VALUE ? Double.NaN : Math.scalb(1.0, best + kMin);
-    }
-
-    /** ||row - centre||, overflow-safe; overwrites row with row - centre. */
-    private static double distance(double[] row, double[] centre) {
-        for (int j = 0; j < row.length; j++) {
-            row[j] -= centre[j];
-        }
-        return Norms.euclidean(row);
+        long[] counts = DistanceHistogram.counts(x, centre, kMax - kMin + 1, r -> bucket(r, lo, hi) - lo);
+        int best = DistanceHistogram.largestAbove(counts, Math.ceil(histogramSigma()), threshold(), random);
+        return best < 0 ? Double.NaN : Math.scalb(1.0, best + kMin);
     }
 
     /** ceil(log2 r) clamped to [kMin, kMax]; exact (no logarithm). */

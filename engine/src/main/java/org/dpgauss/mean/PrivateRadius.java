@@ -3,10 +3,8 @@ package org.dpgauss.mean;
 import java.util.Objects;
 import org.apache.commons.statistics.distribution.NormalDistribution;
 import org.dpgauss.linalg.L2Clip;
-import org.dpgauss.linalg.Norms;
 import org.dpgauss.privacy.RandomSource;
 import org.dpgauss.privacy.Zcdp;
-import org.dpgauss.privacy.noise.SecureGaussianSampler;
 import org.dpgauss.rows.RowSource;
 
 /**
@@ -129,45 +127,16 @@ public final class PrivateRadius {
             throw new IllegalArgumentException("the centre has " + centre.length + " coordinates but the data have "
                     + d + " columns");
         }
-        double[] c = centre.clone();
         int nb = buckets();
         double cp = cap;
         int st = steps;
-        long[] counts = rows.reduce((blk, x, e) -> {
-            long[] h = new long[nb];
-            double[] row = new double[d];
-            for (int i = 0; i < x.rows(); i++) {
-                x.copyRow(i, row, 0);
-                for (int j = 0; j < d; j++) {
-                    row[j] -= c[j];
-                }
-                h[bucket(Norms.euclidean(row), cp, st, nb - 1)]++;
-            }
-            return h;
-        }, (acc, p) -> {
-            if (acc == null) {
-                return p;
-            }
-            for (int t = 0; t < acc.length; t++) {
-                acc[t] += p[t];
-            }
-            return acc;
-        });
+        long[] counts = DistanceHistogram.counts(rows, centre, nb, r -> bucket(r, cp, st, nb - 1));
         return fromCounts(counts, random);
     }
 
     /** The noisy rule on exact counts (package-private for tests). */
     double fromCounts(long[] counts, RandomSource random) {
-        SecureGaussianSampler sampler = SecureGaussianSampler.using(random);
-        double s = sigma();
-        double t = threshold();
-        int best = -1;
-        for (int b = 0; b < counts.length; b++) {
-            double noisy = counts[b] + sampler.sampleIndex(s, 1.0); // every bucket is noised, taken or not
-            if (noisy > t) {
-                best = b;
-            }
-        }
+        int best = DistanceHistogram.largestAbove(counts, sigma(), threshold(), random);
         return best < 0 ? Double.NaN : edge(best);
     }
 }
