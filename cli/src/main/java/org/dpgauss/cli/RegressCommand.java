@@ -95,9 +95,11 @@ final class RegressCommand implements Callable<Integer> {
                     + "bounds are given (default: ${DEFAULT-VALUE}).")
     double boundsShare;
 
-    @Option(names = "--method", defaultValue = "adassp", paramLabel = "adassp|projection",
-            description = "adassp (default): the two sufficient statistics released by Gaussian noise (rho-zCDP, "
-                    + "replace-one). projection: the NDIS paper's private regression, one random projection of "
+    @Option(names = "--method", defaultValue = "ssp", paramLabel = "ssp|adassp|projection",
+            description = "ssp (default): one Analyze Gauss release of the joint second moment of [features, 1, "
+                    + "target] about the box's centre or, where the rows allow, a private centre, clipped at a "
+                    + "private radius (rho-zCDP, replace-one). adassp: X^T X and X^T y released separately at the "
+                    + "box's corner radius (rho-zCDP, replace-one). projection: the NDIS paper's private regression, one random projection of "
                     + "[features, 1, target] (M_RP) and the sketched normal equations; (epsilon, delta)-DP under "
                     + "add/remove neighbours by the exact NDIS accounting (give --epsilon); bounds required.")
     String method;
@@ -129,8 +131,8 @@ final class RegressCommand implements Callable<Integer> {
         int column = named ? 0 : targetColumn(input, target);
         BoxBounds box = bounds != null ? BoxBounds.parse(bounds) : null; // public: parsed before the data are read
         String how = method.strip().toLowerCase(Locale.ROOT);
-        if (!how.equals("adassp") && !how.equals("projection")) {
-            throw new IllegalArgumentException("--method " + method + ": adassp or projection");
+        if (!how.equals("ssp") && !how.equals("adassp") && !how.equals("projection")) {
+            throw new IllegalArgumentException("--method " + method + ": ssp, adassp or projection");
         }
         boolean projection = how.equals("projection");
         if (privateFeatureBall && (box == null || featureBound != null || projection)) {
@@ -196,6 +198,9 @@ final class RegressCommand implements Callable<Integer> {
     private PrivateLinearRegression mechanism(int column, int d, BoxBounds box, boolean projection) {
         PrivateLinearRegression.Builder b = PrivateLinearRegression.builder().target(column)
                 .comparatorNorm(comparatorNorm).intercept(!noIntercept).boundsShare(boundsShare);
+        if (method.strip().toLowerCase(Locale.ROOT).equals("adassp")) {
+            b.method(PrivateLinearRegression.Method.ADASSP);
+        }
         if (!projection) {
             b.budget(budget.zcdp());
         } else if (rank != null) {

@@ -8,6 +8,7 @@ import org.dpgauss.linalg.L2Clip;
 import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.mean.AutoClippedGaussianMean;
 import org.dpgauss.mean.ClippedGaussianMean;
+import org.dpgauss.mean.PrivateRadius;
 import org.dpgauss.privacy.ApproxDp;
 import org.dpgauss.projection.RandomProjectionMechanism;
 import org.dpgauss.privacy.NeighbouringRelation;
@@ -35,11 +36,26 @@ import org.ejml.dense.row.factory.LinearSolverFactory_DDRM;
 import org.ejml.interfaces.linsol.LinearSolverDense;
 
 /**
- * Private linear (ridge) regression by sufficient-statistics perturbation (issue 26, item 2): AdaSSP (Wang 2018,
- * "Revisiting differentially private linear regression", Algorithm 2) with its ridge set to the public noise bound,
- * and optional private bounds.
+ * Private linear (ridge) regression by sufficient-statistics perturbation (issue 26, item 2): by default
+ * ({@link Method#SSP}) one release of the joint second moment about the box's or a private centre at a private radius;
+ * or AdaSSP (Wang 2018, "Revisiting differentially private linear regression", Algorithm 2) with its ridge set to the
+ * public noise bound; or the NDIS random projection; each with optional private bounds.
  *
- * <p><b>Algorithm.</b> One column of the data is the target y, the others the features x.
+ * <p><b>SSP (the default).</b> The features scaled as below ({@code u}, in the ball of B_X) are multiplied by
+ * {@code g = sqrt(p)/B_X}, so that in a box every coordinate lies in [-1, 1] like {@code y'}: the joint rows
+ * {@code v = [g u, y']} lie in the ball of {@code R0 = sqrt(p + 1)}. A {@link Regime}, chosen from n and the budget
+ * only (a private radius is searched only where its histogram's buckets can clear their threshold), decides the
+ * steps: a private centre (the clipped Gaussian mean of v, James-Stein-shrunk towards the box's centre with its
+ * public noise scale) and two private radii ({@link PrivateRadius}, about the box's centre and the private one; the
+ * private centre is used only where its radius is smaller by a grid step), or one radius, or none. Analyze Gauss then
+ * releases the second moment of {@code z = [clip_r(v - c)_x, a, clip_r(v - c)_y]} (a = {@value #SSP_CONSTANT}), and
+ * the ridge solve {@code (S_zz + kappa E I) theta = S_zy} (E the public bound on the noise's spectral norm at the
+ * released radius, kappa {@link #ridgeFactor}) is post-processing. The steps compose by adding their zCDP rho. The
+ * accuracy proof is AdaSSP's below with one noise matrix N and ridge {@code kappa E >= E}: for every comparator with
+ * {@code ||theta|| <= T} in the joint units, {@code F(theta~) - F(theta) <= B_Y^2 E (2 + (1 + kappa) T^2)}, stated at
+ * the largest radius the release can choose.
+ *
+ * <p><b>AdaSSP ({@link Method#ADASSP}): algorithm.</b> One column of the data is the target y, the others the features x.
  * <ol>
  *   <li>Bound by construction: the features are scaled per column, {@code u = (x - cx) / s} (cx the public centre,
  *       s the public per-column scale, default 1: with per-column bounds {@code [lo_j, hi_j]}, cx their midpoints
@@ -111,6 +127,54 @@ public final class PrivateLinearRegression implements RowSourceMechanism {
     /** The identifier of the random-projection method. */
     public static final String ID_PROJECTION = "regression.projection";
 
+    /** The identifier of the default method: the centred joint second moment with a private radius (SSP). */
+    public static final String ID_SSP = "regression.ssp";
+
+    /** The methods of {@link PrivateLinearRegression}. */
+    public enum Method {
+        /**
+         * The default: one Analyze Gauss release of the joint second moment of {@code [features, constant, target]}
+         * about a centre (the box's, or a private one where it is detectably better), clipped at a private radius.
+         */
+        SSP,
+        /** AdaSSP: {@code X^T X} and {@code X^T y} released separately at the box's corner radius. */
+        ADASSP,
+        /** The NDIS random projection of {@code [features, 1, target]} (add/remove neighbours). */
+        PROJECTION
+    }
+
+    /** SSP: the share of the statistics' budget on the private centre (where the radius can be searched). */
+    public static final double SSP_CENTRE_SHARE = 0.05;
+
+    /** SSP: the share on each of the two private radii (about the box's centre and about the private one). */
+    public static final double SSP_RADIUS_SHARE = 0.1;
+
+    /** SSP: the share on the one private radius where two cannot be searched but one can. */
+    public static final double SSP_BOX_RADIUS_SHARE = 0.25;
+
+    /**
+     * SSP: the constant column's value a. The ridge shrinks the intercept's offset from the centre like a
+     * coefficient; a below 1 keeps the constant from dominating the joint radius sqrt(r^2 + a^2).
+     */
+    public static final double SSP_CONSTANT = 0.5;
+
+    /** SSP's private radius grid: octaves below the cap, buckets per octave (as {@code pca --radius auto}). */
+    static final int SSP_RADIUS_OCTAVES = 10;
+    static final int SSP_RADIUS_STEPS = 4;
+
+    /** SSP: a radius is searched only when n is at least this many times the bucket threshold (as pca). */
+    static final double SSP_RADIUS_MIN_ROWS = 2.5;
+
+    /** SSP's three regimes, chosen from public numbers only (n, the budget, whether there is an intercept). */
+    enum Regime {
+        /** A private centre and two private radii (about the box's centre and about the private centre). */
+        CENTRED,
+        /** The box's centre and one private radius about it. */
+        BOX_RADIUS,
+        /** The box's centre and the largest radius (too few rows for a radius search to stand out of its noise). */
+        BOX
+    }
+
     /** The probability of the stated bound (that both noise-norm bounds hold). */
     public static final double PROBABILITY = 0.95;
 
@@ -138,8 +202,9 @@ public final class PrivateLinearRegression implements RowSourceMechanism {
     private final boolean intercept;
     private final double comparatorNorm;
     private final double boundsShare;
-    private final int rank; // 0: AdaSSP; else the projection's r
+    private final int rank; // 0: AdaSSP or SSP; else the projection's r
     private final ApproxDp projectionBudget;
+    private final Method method;
 
     private PrivateLinearRegression(Builder b) {
         this.target = b.target;
@@ -154,11 +219,17 @@ public final class PrivateLinearRegression implements RowSourceMechanism {
         this.boundsShare = b.boundsShare;
         this.rank = b.rank;
         this.projectionBudget = b.projectionBudget;
+        this.method = b.rank > 0 ? Method.PROJECTION : b.method;
     }
 
     /** @return a builder: {@code target} and {@code budget} are required */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** @return the method */
+    public Method method() {
+        return method;
     }
 
     @Override
@@ -346,6 +417,9 @@ public final class PrivateLinearRegression implements RowSourceMechanism {
         if (rank > 0) {
             return stateProjection(context);
         }
+        if (method == Method.SSP) {
+            return stateSsp(context);
+        }
         int n = context.rows(); // public under replace-one
         int q = q(d);
         Statement gramStated = Releases.state(gram(), PublicContext.forPlanning(n, q,
@@ -468,9 +542,42 @@ public final class PrivateLinearRegression implements RowSourceMechanism {
         }
         int n = (int) data.rows();
         int d = data.cols();
-        int p = d - 1;
         int q = q(d);
         double delta = stated.context().delta();
+        boolean[] failed = new boolean[1];
+        Scaling sc = findScaling(data, delta, context, failed);
+        boolean fail = failed[0];
+        if (method == Method.SSP) {
+            return computeSsp(data, sc, fail, stated, context);
+        }
+        PrivateRelease a = RowReleases.run(gram(), scaledRows(data, sc, ScaledRows.Z), delta, context);
+        PrivateRelease b = RowReleases.run(cross(q), scaledRows(data, sc, ScaledRows.ZY), delta, context);
+        if (fail || !a.isPass() || !b.isPass()) {
+            return Outcome.fail();
+        }
+        double e = gramBound(n, q) + crossBound(n, q);
+        Fit fit = solve(a.matrix("secondMoment"), b.vector("mean"), e);
+        if (fit == null) {
+            return Outcome.fail();
+        }
+        Outcome.Builder out = coefficients(fit.beta, sc, fit.ridge);
+        if (autoFeatures()) {
+            out.vector("featureCentre", sc.cx).scalar("featureBound", sc.bx);
+        }
+        if (autoTarget()) {
+            out.scalar("targetCentre", sc.cy).scalar("targetBound", sc.by);
+        }
+        return out.build();
+    }
+
+    /**
+     * The scaling of one fit: the public bounds, or the bounds found privately (the finders' passes, with the bounds
+     * share); every finder runs on both branches of a FAIL, so that a FAIL skips no work.
+     *
+     * @param failed set to whether a finder failed (then the scaling is a placeholder and the release a FAIL)
+     */
+    private Scaling findScaling(RowSource data, double delta, ReleaseContext context, boolean[] failed) {
+        int p = data.cols() - 1;
         Scaling sc = new Scaling();
         sc.cx = featureCentre != null ? featureCentre : new double[p];
         sc.s = featureScale;
@@ -520,17 +627,275 @@ public final class PrivateLinearRegression implements RowSourceMechanism {
             sc.bx = 1;
             sc.by = 1;
         }
-        PrivateRelease a = RowReleases.run(gram(), scaledRows(data, sc, ScaledRows.Z), delta, context);
-        PrivateRelease b = RowReleases.run(cross(q), scaledRows(data, sc, ScaledRows.ZY), delta, context);
-        if (fail || !a.isPass() || !b.isPass()) {
+        failed[0] = fail;
+        return sc;
+    }
+
+    // ------------------------------------------------------------------------------------------ SSP (the default)
+
+    /** The zCDP budget of SSP's steps: rho less the bounds share. */
+    private double sspRho() {
+        return budget.rho() - boundsRho();
+    }
+
+    /**
+     * Whether a private radius with this share of SSP's budget can stand out of its own noise at n rows (public):
+     * n at least {@value #SSP_RADIUS_MIN_ROWS} times the bucket threshold, as {@code pca --radius auto}.
+     */
+    private boolean searchable(int n, double share) {
+        return n >= SSP_RADIUS_MIN_ROWS * sspRadius(1, share).threshold();
+    }
+
+    /** The regime at n rows, from public numbers only: a step runs only where it can work at this n. */
+    Regime regime(int n) {
+        if (intercept && searchable(n, SSP_RADIUS_SHARE)) {
+            return Regime.CENTRED;
+        }
+        return searchable(n, SSP_BOX_RADIUS_SHARE) ? Regime.BOX_RADIUS : Regime.BOX;
+    }
+
+    private static double statisticShare(Regime r) {
+        switch (r) {
+            case CENTRED:
+                return 1 - SSP_CENTRE_SHARE - 2 * SSP_RADIUS_SHARE;
+            case BOX_RADIUS:
+                return 1 - SSP_BOX_RADIUS_SHARE;
+            default:
+                return 1;
+        }
+    }
+
+    /** The released second moment's dimension: the joint rows' d columns, plus the constant with an intercept. */
+    private int sspDim(int d) {
+        return d + (intercept ? 1 : 0);
+    }
+
+    /** R0 = sqrt(d): every joint row {@code v = [g u, y']} lies in this ball by construction. */
+    private static double jointRadius(int d) {
+        return Math.sqrt(d);
+    }
+
+    /** The largest clipping radius the release can choose: 2 R0 about a private centre (kept in the R0 ball). */
+    private static double radiusCap(Regime r, int d) {
+        return r == Regime.CENTRED ? 2 * jointRadius(d) : jointRadius(d);
+    }
+
+    private double constant() {
+        return intercept ? SSP_CONSTANT : 0;
+    }
+
+    /**
+     * The ridge as a multiple kappa of the noise bound E: 1, or 2 where too few rows allow any radius search (the
+     * rows then lie far inside the radius R0, the noise dwarfs their spread, and a stronger ridge halves the noise
+     * carried into the coefficients; measured on scikit-learn's tables, bench/results/realdata). Any kappa >= 1 keeps
+     * the proof: the excess is at most B_Y^2 E (2 + (1 + kappa) T^2).
+     */
+    static double ridgeFactor(Regime r) {
+        return r == Regime.BOX ? 2 : 1;
+    }
+
+    private AnalyzeGauss sspGram(Regime regime, double r) {
+        double a = constant();
+        return AnalyzeGauss.of(Math.sqrt(r * r + a * a), Zcdp.of(sspRho() * statisticShare(regime)));
+    }
+
+    private ClippedGaussianMean sspCentre(int d) {
+        return ClippedGaussianMean.of(jointRadius(d), new double[d], Zcdp.of(sspRho() * SSP_CENTRE_SHARE));
+    }
+
+    private PrivateRadius sspRadius(double cap, double share) {
+        return PrivateRadius.of(cap, SSP_RADIUS_OCTAVES, SSP_RADIUS_STEPS, Zcdp.of(sspRho() * share));
+    }
+
+    private Statement stateSsp(PublicContext context) {
+        int d = context.dimension();
+        int n = context.rows(); // public under replace-one
+        int dim = sspDim(d);
+        Regime regime = regime(n);
+        double cap = radiusCap(regime, d);
+        AnalyzeGauss worst = sspGram(regime, cap);
+        Statement gramStated = Releases.state(worst, PublicContext.forPlanning(n, dim,
+                NeighbouringRelation.REPLACE_ONE, context.delta()));
+        boolean certified = gramStated.guarantee().certified();
+        if (regime == Regime.CENTRED) {
+            certified &= Releases.state(sspCentre(d), PublicContext.forPlanning(n, d,
+                    NeighbouringRelation.REPLACE_ONE, context.delta())).guarantee().certified();
+        }
+        if (autoFeatures()) { // the finders' own public checks (enough rows for a bucket to stand out, ...)
+            Releases.state(finder(new double[d - 1]), PublicContext.forPlanning(n, d - 1,
+                    NeighbouringRelation.REPLACE_ONE, context.delta()));
+        }
+        if (autoTarget()) {
+            Releases.state(finder(new double[1]), PublicContext.forPlanning(n, 1, NeighbouringRelation.REPLACE_ONE,
+                    context.delta()));
+        }
+        double sigma = worst.sigma(n, dim);
+        double e = SpectralAccuracy.noiseNormBound(sigma, dim, 1 - PROBABILITY);
+        double eExpected = SpectralAccuracy.expectedNoiseNorm(sigma, dim);
+        double t2 = comparatorNorm * comparatorNorm;
+        double kappa = ridgeFactor(regime);
+        double factor = 2 + (1 + kappa) * t2; // E (2 + (1 + kappa) T^2), the bound's algebra
+        double factorExpected = 2 + kappa * t2; // the earlier statements' expected-value form at kappa = 1
+        boolean auto = autoFeatures() || autoTarget();
+        String steps;
+        switch (regime) {
+            case CENTRED:
+                steps = "a private centre of the joint rows (clipped Gaussian mean, share " + SSP_CENTRE_SHARE
+                        + ", shrunk towards the box's centre by James-Stein), two private radii (noisy distance"
+                        + " histograms about the box's centre and about that centre, share " + SSP_RADIUS_SHARE
+                        + " each; the centre with the smaller radius is used), then";
+                break;
+            case BOX_RADIUS:
+                steps = "a private radius about the box's centre (noisy distance histogram, share "
+                        + SSP_BOX_RADIUS_SHARE + "), then";
+                break;
+            default:
+                steps = "(too few rows for a private radius to stand out of its noise: the box's centre and the"
+                        + " radius R0)";
+        }
+        PrivacyGuarantee g = PrivacyGuarantee.zcdp(NeighbouringRelation.REPLACE_ONE, budget, context.delta(),
+                certified, (auto ? "bounds found privately (mean --clip auto, share " + boundsShare + "); " : "")
+                        + "joint rows v = [g (x - cx)/s clipped to B_X, (y - cy)/B_Y clamped to [-1, 1]], g ="
+                        + " sqrt(d - 1)/B_X; " + steps + " the second moment of [v_x - c_x, " + (intercept
+                        ? SSP_CONSTANT + ", " : "") + "v_y - c_y] (clipped at the radius) by Analyze Gauss; the"
+                        + " steps compose by adding their zCDP rho; the centre's shrinkage, the choice between the"
+                        + " radii, the ridge and the solve are post-processing");
+        double by2 = targetBound == null ? 1 : targetBound * targetBound; // per unit of the released B_Y^2 if found
+        String ball = "the comparator ball ||theta|| <= T over the coefficients in the joint rows' units (the"
+                + " features multiplied by g/s_j, the target divided by B_Y)" + (intercept ? " and the constant's"
+                + " (the intercept's offset from the released centre, divided by " + SSP_CONSTANT + ")" : "");
+        String assumptions = String.format(Locale.ROOT, "every row has ||(x - cx)/s|| <= B_X and |y - cy| <= B_Y"
+                + " and no centred row is clipped at the released radius (clipped rows are not counted); the"
+                + " noise on the %dx%d second moment has spectral norm <= E (at the largest radius %.4g: E=%.4g,"
+                + " sigma=%.4g per entry) with probability %.2f; the ridge is kappa E at the released radius"
+                + " (kappa=%.3g), and the excess is at most B_Y^2 E (2 + (1 + kappa) T^2) with T=%.4g; the"
+                + " expected value takes the noise norm at its mean", dim, dim, cap, e, sigma, PROBABILITY, kappa,
+                comparatorNorm);
+        Accuracy acc;
+        if (autoTarget()) {
+            acc = Accuracy.of("excess mean squared error divided by B_Y^2 (B_Y the released targetBound): (F(theta~,"
+                    + " theta0~) - min F over " + ball + ") / B_Y^2, F(theta, theta0) = (1/n) sum_i (y_i - x_i"
+                    + " . theta - theta0)^2 on the rows as given", finite(eExpected * factorExpected),
+                    finite(e * factor), PROBABILITY, assumptions).expectedForScenario(WORST_CASE);
+        } else {
+            acc = Accuracy.of("excess mean squared error F(theta~, theta0~) - min F over " + ball + ", F(theta,"
+                    + " theta0) = (1/n) sum_i (y_i - x_i . theta - theta0)^2 on the rows as given",
+                    finite(by2 * eExpected * factorExpected), finite(by2 * e * factor), PROBABILITY, assumptions)
+                    .alsoIn(String.format(Locale.ROOT, "B_Y^2 = %.4g (the largest possible squared target"
+                            + " deviation)", by2), by2 > 0 && Double.isFinite(by2) ? by2 : 1)
+                    .expectedForScenario(WORST_CASE);
+        }
+        PublicParameters.Builder p = PublicParameters.builder().put("n", n).put("d", d).put("targetColumn", target)
+                .put("intercept", intercept).put("comparatorNorm", comparatorNorm).put("rho", budget.rho())
+                .put("regime", regime.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                .put("statisticShare", statisticShare(regime)).put("radiusCap", cap).put("gramSigmaAtCap", sigma)
+                .put("gramNoiseBoundAtCap", e).put("ridgeFactor", kappa).put("constant", constant()).put("boundsShare", auto ? boundsShare
+                        : 0.0);
+        if (featureBound != null) {
+            p.put("featureBound", featureBound);
+        }
+        if (targetBound != null) {
+            p.put("targetBound", targetBound);
+        }
+        if (targetCentre != null) {
+            p.put("targetCentre", targetCentre);
+        }
+        if (featureCentre != null) {
+            p.put("featureCentre", featureCentre);
+        }
+        if (featureScale != null) {
+            p.put("featureScale", featureScale);
+        }
+        return Statement.builder(context, ID_SSP, g)
+                .description("private linear regression (the joint second moment of [features, 1, target] about a"
+                        + " private or the box's centre, a private radius, ridge at the noise bound) of column "
+                        + target + " on the other columns")
+                .parameters(p.build())
+                .accounting(Release.zcdp(ID_SSP, NeighbouringRelation.REPLACE_ONE, budget))
+                .accuracy(acc)
+                .build();
+    }
+
+    private Outcome computeSsp(RowSource data, Scaling sc, boolean fail, Statement stated,
+            ReleaseContext context) {
+        int n = (int) data.rows();
+        int d = data.cols();
+        int p = d - 1;
+        int dim = sspDim(d);
+        int q = dim - 1;
+        double delta = stated.context().delta();
+        Regime regime = regime(n);
+        double r0cap = jointRadius(d);
+        double g = Math.sqrt(p) / sc.bx;
+        RowSource joint = data.map(new ScaledRows(target, sc.cx, sc.s, sc.bx, sc.cy, sc.by, false,
+                ScaledRows.JOINED), d).map(new SspRows(p, Math.sqrt(p), null, 0, 0), d);
+        double[] c = new double[d];
+        double r = r0cap;
+        boolean centred = false;
+        if (regime == Regime.CENTRED) {
+            ClippedGaussianMean cm = sspCentre(d);
+            PrivateRelease mr = RowReleases.run(cm, joint, delta, context);
+            fail |= !mr.isPass();
+            double[] m = mr.isPass() ? mr.vector("mean") : new double[d];
+            // James-Stein towards the box's centre (Sect. "centre" of docs/regression: the mean's noise law is
+            // public, sigma per coordinate): a centre that does not stand out of its noise moves back to 0
+            double sigma = cm.sigma(n);
+            double mm = dot(m, m);
+            double f = !(mm > 0) ? 0 : d > 2 ? Math.max(0, 1 - (d - 2) * sigma * sigma / mm) : 1;
+            double norm = Math.sqrt(mm) * f;
+            double k = norm > r0cap ? f * r0cap / norm : f; // kept in the R0 ball, where every joint row lies
+            double[] cj = new double[d];
+            for (int j = 0; j < d; j++) {
+                cj[j] = Double.isFinite(m[j]) ? m[j] * k : 0;
+            }
+            double r0 = found(sspRadius(r0cap, SSP_RADIUS_SHARE).find(joint, new double[d], context.random()),
+                    r0cap);
+            double cap1 = r0cap + Math.sqrt(dot(cj, cj));
+            double r1 = found(sspRadius(cap1, SSP_RADIUS_SHARE).find(joint, cj, context.random()), cap1);
+            // the private centre only where its released radius is smaller by at least one bucket of the grid
+            // (Analyze Gauss's noise scales as r^2; the two grids are offset, so a smaller edge alone is no sign)
+            if (r1 * Math.pow(2, 1.0 / SSP_RADIUS_STEPS) <= r0 * (1 + 1e-9)) {
+                c = cj;
+                r = r1;
+                centred = true;
+            } else {
+                r = r0;
+            }
+        } else if (regime == Regime.BOX_RADIUS) {
+            r = found(sspRadius(r0cap, SSP_BOX_RADIUS_SHARE).find(joint, c, context.random()), r0cap);
+        }
+        AnalyzeGauss gram = sspGram(regime, r);
+        PrivateRelease sr = RowReleases.run(gram, joint.map(new SspRows(p, 1, c, r, constant()), dim), delta,
+                context);
+        if (fail || !sr.isPass()) {
             return Outcome.fail();
         }
-        double e = gramBound(n, q) + crossBound(n, q);
-        Fit fit = solve(a.matrix("secondMoment"), b.vector("mean"), e);
+        double[][] s = sr.matrix("secondMoment");
+        double[][] a = new double[q][q];
+        double[] b = new double[q];
+        for (int i = 0; i < q; i++) {
+            for (int j = i; j < q; j++) {
+                a[i][j] = s[i][j];
+            }
+            b[i] = s[i][q];
+        }
+        double e = ridgeFactor(regime) * SpectralAccuracy.noiseNormBound(gram.sigma(n, dim), dim, 1 - PROBABILITY);
+        Fit fit = solve(a, b, e);
         if (fit == null) {
             return Outcome.fail();
         }
-        Outcome.Builder out = coefficients(fit.beta, sc, fit.ridge);
+        // back to the data's units: v_x = g (x - cx)/s, y = cy + B_Y v_y
+        double[] coefficients = new double[p];
+        double offset = c[p] + (intercept ? SSP_CONSTANT * fit.beta[p] : 0);
+        double shift = 0;
+        for (int j = 0; j < p; j++) {
+            coefficients[j] = sc.by * fit.beta[j] * g / (sc.s != null ? sc.s[j] : 1);
+            offset -= fit.beta[j] * c[j];
+            shift += coefficients[j] * sc.cx[j];
+        }
+        Outcome.Builder out = Outcome.pass().vector("coefficients", coefficients)
+                .scalar("intercept", sc.cy + sc.by * offset - shift).scalar("ridge", fit.ridge)
+                .scalar("radius", r).scalar("centred", centred ? 1 : 0);
         if (autoFeatures()) {
             out.vector("featureCentre", sc.cx).scalar("featureBound", sc.bx);
         }
@@ -538,6 +903,72 @@ public final class PrivateLinearRegression implements RowSourceMechanism {
             out.scalar("targetCentre", sc.cy).scalar("targetBound", sc.by);
         }
         return out.build();
+    }
+
+    private static double found(double r, double cap) {
+        return Double.isNaN(r) ? cap : Math.min(r, cap); // no bucket stood out (a DP outcome): the cap, never a FAIL
+    }
+
+    private static double dot(double[] x, double[] y) {
+        double acc = 0;
+        for (int i = 0; i < x.length; i++) {
+            acc += x[i] * y[i];
+        }
+        return acc;
+    }
+
+    /**
+     * SSP's row maps. Without a centre: the joint rows {@code v = [g z_x, z_y]} from {@link ScaledRows}'
+     * {@code [z_x, z_y]} (the features multiplied by {@code stretch = sqrt(d - 1)}, so that the box's rows have
+     * coordinates in [-1, 1] like the target's). With a centre c and radius r: {@code clip_r(v - c)}, the constant
+     * a inserted before the target's column where {@code a > 0} (finite for every finite row).
+     */
+    static final class SspRows implements BlockMap {
+        private static final long serialVersionUID = 1L;
+        private final int p;
+        private final double stretch;
+        private final double[] centre; // null: the joint rows themselves
+        private final double radius;
+        private final double constant;
+
+        SspRows(int p, double stretch, double[] centre, double radius, double constant) {
+            this.p = p;
+            this.stretch = stretch;
+            this.centre = centre != null ? centre.clone() : null;
+            this.radius = radius;
+            this.constant = constant;
+        }
+
+        @Override
+        public RowBlockMatrix apply(RowBlockMatrix x, ComputeEngine engine) {
+            int n = x.rows();
+            int d = p + 1;
+            int cols = centre == null || !(constant > 0) ? d : d + 1;
+            RowBlockMatrix out = RowBlockMatrix.zeros(n, cols, Math.max(1, n));
+            double[] row = new double[d];
+            double[] clipped = new double[d];
+            double[] o = new double[cols];
+            for (int i = 0; i < n; i++) {
+                x.copyRow(i, row, 0);
+                if (centre == null) {
+                    for (int j = 0; j < p; j++) {
+                        o[j] = row[j] * stretch;
+                    }
+                    o[p] = row[p];
+                } else {
+                    L2Clip.clipDifference(row, 0, centre, clipped, radius);
+                    System.arraycopy(clipped, 0, o, 0, p);
+                    if (cols > d) {
+                        o[p] = constant;
+                        o[p + 1] = clipped[p];
+                    } else {
+                        o[p] = clipped[p];
+                    }
+                }
+                out.setRow(i, o);
+            }
+            return out;
+        }
     }
 
     /** The released coefficients, intercept and ridge, mapped back from the scaled solution. */
@@ -806,8 +1237,21 @@ public final class PrivateLinearRegression implements RowSourceMechanism {
         private boolean findFeatureBall;
         private int rank;
         private ApproxDp projectionBudget;
+        private Method method = Method.SSP;
 
         private Builder() {
+        }
+
+        /**
+         * The method: {@link Method#SSP} (default) or {@link Method#ADASSP}; {@link #projection} selects the
+         * projection.
+         *
+         * @param m the method
+         * @return this builder
+         */
+        public Builder method(Method m) {
+            this.method = Objects.requireNonNull(m, "method");
+            return this;
         }
 
         /**
@@ -970,6 +1414,9 @@ public final class PrivateLinearRegression implements RowSourceMechanism {
             }
             if (targetBound != null) {
                 L2Clip.checkRadius("target bound B_Y", targetBound);
+            }
+            if (method == Method.PROJECTION && projectionBudget == null) {
+                throw new IllegalStateException("the projection method is chosen by projection(r, budget)");
             }
             if (projectionBudget != null) {
                 if (featureBound == null || targetBound == null) {

@@ -74,6 +74,11 @@ class PrivateLinearRegressionTest {
                 .build();
     }
 
+    private static PrivateLinearRegression adassp(double rho) {
+        return PrivateLinearRegression.builder().target(1).featureBound(0.9).targetBound(1.4).budget(Zcdp.of(rho))
+                .method(PrivateLinearRegression.Method.ADASSP).build();
+    }
+
     private static PrivateRelease run(PrivateLinearRegression m, double[][] x, long seed) {
         return Releases.run(m, Dataset.of(x), 1e-6, ReleaseContext.of(CPU, RandomSource.insecureSeeded(seed)));
     }
@@ -120,7 +125,7 @@ class PrivateLinearRegressionTest {
         double scaled = Math.sqrt((o[0] * o[0] + o[1] * o[1] + o[2] * o[2]) * 0.81 / 1.96 + o[3] * o[3] / 1.96);
         assertTrue(scaled <= 1, "the OLS fit is in the comparator ball (scaled norm " + scaled + ")");
         double best = mse(x, new double[] {o[0], o[1], o[2]}, o[3]);
-        PrivateLinearRegression m = model(0.5);
+        PrivateLinearRegression m = adassp(0.5);
         Statement s = Releases.state(m, Dataset.of(x), 1e-6);
         double bound = s.accuracy().orElseThrow().bound();
         double e = s.parameters().number("ridge");
@@ -144,6 +149,113 @@ class PrivateLinearRegressionTest {
         }
         assertTrue(failures <= 25, failures + " of 200 releases broke the stated bound");
         assertTrue(worst > 1e-3, "the excess is not trivially zero: " + worst);
+    }
+
+    /**
+     * SSP truthfulness, in each regime: the stated excess-MSE bound holds against the OLS fit (the global minimum,
+     * so the check is at least as strict as the statement's minimum over the comparator ball) in 200 seeded
+     * releases, with at most 25 failures; at the stated failure probability 0.05, 25 or more in 200 have
+     * probability below 1e-4 (binomial tail). Regimes: n = 300 at rho 0.5 (a private centre and two radii),
+     * n = 120 at rho 0.08 (one radius), n = 40 at rho 0.05 (neither).
+     */
+    @Test
+    @Tag("slow")
+    void sspStatedAccuracyHoldsAtItsProbabilityInEveryRegime() {
+        Object[][] cases = {{300, 0.5, "centred"}, {120, 0.08, "box-radius"}, {40, 0.05, "box"}};
+        for (Object[] c : cases) {
+            double[][] x = rows((Integer) c[0], 3);
+            double[] o = ols(x);
+            double best = mse(x, new double[] {o[0], o[1], o[2]}, o[3]);
+            PrivateLinearRegression m = model((Double) c[1]);
+            Statement s = Releases.state(m, Dataset.of(x), 1e-6);
+            assertEquals(PrivateLinearRegression.ID_SSP, s.mechanism());
+            assertEquals(c[2], s.parameters().toMap().get("regime"), "the regime at n=" + c[0]);
+            double bound = s.accuracy().orElseThrow().bound();
+            double eCap = s.parameters().number("gramNoiseBoundAtCap");
+            double kappa = s.parameters().number("ridgeFactor");
+            assertEquals("box".equals(c[2]) ? 2 : 1, kappa, 0);
+            assertEquals(1.96 * eCap * (3 + kappa), bound, 1e-9 * bound,
+                    "B_Y^2 E (2 + (1 + kappa) T^2) at the largest radius, T = 1");
+            int failures = 0;
+            double worst = 0;
+            boolean centredSeen = false;
+            for (int t = 0; t < 200; t++) {
+                PrivateRelease r = run(m, x, 100 + t);
+                assertTrue(r.isPass());
+                double excess = mse(x, r.vector("coefficients"), r.scalar("intercept")) - best;
+                assertTrue(excess >= -1e-12, "OLS is the least-squares minimum");
+                assertTrue(r.scalar("radius") > 0 && r.scalar("radius") <= s.parameters().number("radiusCap"));
+                assertTrue(r.scalar("ridge") > 0, "the ridge is kappa times the noise bound at the released radius");
+                centredSeen |= r.scalar("centred") == 1;
+                worst = Math.max(worst, excess / bound);
+                if (excess > bound) {
+                    failures++;
+                }
+            }
+            assertTrue(failures <= 25, failures + " of 200 releases broke the stated bound at n=" + c[0]);
+            assertTrue(worst > 1e-6, "the excess is not trivially zero: " + worst);
+            if (!"centred".equals(c[2])) {
+                assertTrue(!centredSeen, "no private centre without the centred regime");
+            }
+        }
+    }
+
+    /**
+     * The regime is a function of public numbers only (n, the budget, the intercept): more rows unlock the radius
+     * search, then the private centre; without an intercept there is no centre.
+     */
+    @Test
+    void theSspRegimeFollowsPublicNumbersOnly() {
+        PrivateLinearRegression m = model(0.02);
+        assertEquals(PrivateLinearRegression.Regime.BOX, m.regime(50));
+        assertEquals(PrivateLinearRegression.Regime.CENTRED, m.regime(100_000));
+        int firstRadius = -1;
+        int firstCentre = -1;
+        for (int n = 1; n < 100_000 && firstCentre < 0; n++) {
+            PrivateLinearRegression.Regime r = m.regime(n);
+            if (firstRadius < 0 && r != PrivateLinearRegression.Regime.BOX) {
+                firstRadius = n;
+                assertEquals(PrivateLinearRegression.Regime.BOX_RADIUS, r, "one radius before two");
+            }
+            if (r == PrivateLinearRegression.Regime.CENTRED) {
+                firstCentre = n;
+            }
+        }
+        assertTrue(firstRadius > 0 && firstCentre > firstRadius, firstRadius + " " + firstCentre);
+        PrivateLinearRegression noIntercept = PrivateLinearRegression.builder().target(1).featureBound(0.9)
+                .targetBound(1.4).budget(Zcdp.of(0.02)).intercept(false).build();
+        assertEquals(PrivateLinearRegression.Regime.BOX_RADIUS, noIntercept.regime(100_000));
+        Statement s = Releases.state(noIntercept, Dataset.of(rows(50, 1)), 1e-6);
+        assertEquals(0.0, s.parameters().number("constant"));
+    }
+
+    /**
+     * The private centre is used where it shrinks the released radius: rows far from the box's centre (features
+     * shifted by 0.4, inside B_X) are centred privately; rows around it are not. A mutant that always keeps the box's
+     * centre, or always takes the private one, fails one of the two.
+     */
+    @Test
+    void aPrivateCentreIsUsedWhereItShrinksTheRadius() {
+        double[][] x = rows(5000, 4);
+        double[][] far = new double[x.length][];
+        for (int i = 0; i < x.length; i++) {
+            far[i] = new double[] {x[i][0] * 0.3 + 0.4, x[i][1] * 0.3 + 0.7, x[i][2] * 0.3 + 0.4, x[i][3] * 0.3 + 0.4};
+        }
+        PrivateLinearRegression m = model(5.0);
+        assertEquals(1.0, run(m, far, 3).scalar("centred"), "far from the box's centre: a private centre");
+        double[][] near = new double[x.length][];
+        for (int i = 0; i < x.length; i++) {
+            near[i] = new double[] {x[i][0], x[i][1] - 0.3, x[i][2], x[i][3]};
+        }
+        PrivateRelease r = run(m, near, 3);
+        assertEquals(0.0, r.scalar("centred"), "around the box's centre: the box's centre");
+        double[] o = ols(far);
+        PrivateRelease f = run(PrivateLinearRegression.builder().target(1).featureBound(0.9).targetBound(1.4)
+                .budget(Zcdp.of(1e8)).build(), far, 3);
+        for (int j = 0; j < 3; j++) {
+            assertEquals(o[j], f.vector("coefficients")[j], 5e-3, "coefficient " + j + " about a private centre");
+        }
+        assertEquals(o[3], f.scalar("intercept"), 5e-3);
     }
 
     /**
@@ -256,7 +368,8 @@ class PrivateLinearRegressionTest {
         double[][] x = rows(4000, 3);
         double[] o = ols(x);
         double best = mse(x, new double[] {o[0], o[1], o[2]}, o[3]);
-        PrivateLinearRegression auto = PrivateLinearRegression.builder().target(1).budget(Zcdp.of(0.5)).build();
+        PrivateLinearRegression auto = PrivateLinearRegression.builder().target(1).budget(Zcdp.of(0.5))
+                .method(PrivateLinearRegression.Method.ADASSP).build();
         double perUnit = Releases.state(auto, Dataset.of(x), 1e-6).accuracy().orElseThrow().bound();
         int failures = 0;
         for (int t = 0; t < 100; t++) {
@@ -278,7 +391,7 @@ class PrivateLinearRegressionTest {
         assertTrue(failures <= 14, failures + " of 100 releases broke the stated bound");
         // a given target bound with private feature bounds: the statement is absolute, in units of B_Y^2 = 1.96
         Statement mixed = Releases.state(PrivateLinearRegression.builder().target(1).targetBound(1.4)
-                .budget(Zcdp.of(0.5)).build(), Dataset.of(x), 1e-6);
+                .budget(Zcdp.of(0.5)).method(PrivateLinearRegression.Method.ADASSP).build(), Dataset.of(x), 1e-6);
         double e = mixed.parameters().number("ridge");
         assertEquals(1.96 * e * 4, mixed.accuracy().orElseThrow().bound(), 1e-9 * e);
     }
