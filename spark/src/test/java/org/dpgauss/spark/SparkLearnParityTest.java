@@ -83,6 +83,10 @@ class SparkLearnParityTest {
                 .findFeatureBall(true).targetBound(3.0).budget(Zcdp.of(2)).build());
         // pca --radius auto: the private radius's histogram pass runs on the executors too (issue 26)
         m.add(PrivatePca.builder().k(2).radiusAuto(4.0).budget(Zcdp.of(0.5)).build());
+        // regress's default (ssp) with the rows off the public centres: the private centre and both radius
+        // histograms run on the executors, and the private centre is the one used (asserted below)
+        m.add(PrivateLinearRegression.builder().target(1).featureBound(4.0).featureCentre(new double[] {-1.5, -1.5,
+                -1.5}).targetBound(3.0).targetCentre(-1.5).budget(Zcdp.of(0.5)).build());
         return m;
     }
 
@@ -110,6 +114,9 @@ class SparkLearnParityTest {
         }
         assertEquals("recursive", ((java.util.Map<?, ?>) lib.get(5).toMap().get("parameters")).get(
                 "secondMomentMethod"));
+        PrivateRelease ssp = lib.get(lib.size() - 1);
+        assertEquals("centred", ssp.parameters().toMap().get("regime"));
+        assertEquals(1.0, ssp.scalar("centred"), "the private centre is used: its passes are exercised");
         assertSameReleases(lib, TestSpark.releases(X, NeighbouringRelation.REPLACE_ONE, ApproxDp.of(1000, DELTA),
                 seeded(), null, 3, 2, 1, learners()), "default layout");
     }
