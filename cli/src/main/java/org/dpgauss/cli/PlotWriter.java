@@ -258,6 +258,13 @@ final class PlotWriter {
         if (xAxis instanceof LogAxis) {
             ((LogAxis) xAxis).setNumberFormatOverride(new ShortNumber());
         }
+        if (yAxis instanceof LogAxis && maxY(c) > 0 && decades(c) < FLAT_DECADES) {
+            // a (nearly) flat curve, e.g. plan blr's point estimate against n (its noise does not depend on n):
+            // auto-ranged, the axis would span its last digits and label every tick alike; a factor 2 either way
+            // shows it flat, with readable ticks
+            double lo = Math.pow(10, -decades(c)) * maxY(c);
+            yAxis.setRange(lo / 2, maxY(c) * 2);
+        }
         XYPlot plot = new XYPlot(data, xAxis, yAxis, r);
         plot.setBackgroundPaint(Color.WHITE);
         plot.setDomainGridlinePaint(new Color(0xDDDDDD));
@@ -318,6 +325,19 @@ final class PlotWriter {
         public Number parse(String source, java.text.ParsePosition pos) {
             throw new UnsupportedOperationException("a tick label format only");
         }
+    }
+
+    /** Below this span of a log y axis's data (a factor 2), the range is widened (see {@link #chart}). */
+    static final double FLAT_DECADES = 0.3;
+
+    private static double maxY(PlotData.Chart c) {
+        double hi = 0;
+        for (PlotData.Series s : c.series()) {
+            for (double y : s.y()) {
+                hi = y > 0 ? Math.max(hi, y) : hi;
+            }
+        }
+        return hi;
     }
 
     private static double decades(PlotData.Chart c) {

@@ -135,6 +135,32 @@ class PlotCommandsTest {
         assertTrue(text.out.strip().endsWith("plot: " + dir.resolve("mean.png")), text.out);
     }
 
+    /**
+     * {@code plan blr --plot} draws the output planned (issue 26: the point estimate by default, the posterior sample
+     * with {@code --output sample}): the value drawn at the user's epsilon is the prediction printed.
+     */
+    @Test
+    void planBlrPlotsTheOutputPlanned() throws Exception {
+        double[] atUser = new double[2];
+        int i = 0;
+        for (String output : new String[] {"point", "sample"}) {
+            String[] plan = {"plan", "blr", "--n", "400", "--d", "5", "--epsilon", "1", "--row-bound", "1",
+                "--lambda", "4", "--output", output};
+            Path png = dir.resolve("blr-" + output + ".png");
+            plotted(png.getFileName().toString(), plan);
+            double predicted = ok(with(plan, "--json")).json().get("methods").get(0).get("predicted")
+                    .get("expected").asDouble();
+            JsonNode vsEps = Json.MAPPER.readTree(PlotWriter.readData(png)).get("panels").get(0).get("series")
+                    .get(0);
+            assertEquals("blr", vsEps.get("name").asText());
+            int mid = PlotData.PLAN_GRID / 2;
+            assertEquals(1.0, vsEps.get("x").get(mid).asDouble(), 0.0);
+            assertEquals(predicted, vsEps.get("y").get(mid).asDouble(), 0.0);
+            atUser[i++] = predicted;
+        }
+        assertTrue(atUser[0] < atUser[1], "the point estimate has less noise than the sample");
+    }
+
     @Test
     void planPlotRefusals() {
         MainTest.Run r = MainTest.run("plan", "blr", "--n", "1000", "--d", "3", "--epsilon", "1", "--row-bound", "1",

@@ -297,6 +297,22 @@ class PlotDataTest {
         assertTrue(p.getRenderer().getSeriesStroke(1) instanceof java.awt.BasicStroke
                 && ((java.awt.BasicStroke) p.getRenderer().getSeriesStroke(1)).getDashArray() != null, "b dashed");
         assertEquals(null, ((java.awt.BasicStroke) p.getRenderer().getSeriesStroke(0)).getDashArray());
+        assertTrue(p.getRangeAxis().getLowerBound() > 1e-7 / 2 && p.getRangeAxis().getUpperBound() < 2,
+                "auto-ranged: " + p.getRangeAxis().getRange());
+    }
+
+    /**
+     * A flat curve on a log axis (plan blr's point estimate against n: its noise does not depend on n) is drawn on a
+     * factor 2 either way, not on its last digits (where every tick label read 1.28).
+     */
+    @Test
+    void aFlatCurveOnALogAxisGetsAReadableRange() {
+        double[] x = {10, 100, 1000};
+        PlotData.Chart c = new PlotData.Chart("t", "", "n (rows)", "expected error (log scale)", true, true,
+                List.of(new PlotData.Series("blr", x, new double[] {1.2751, 1.2751, 1.27512}, false)), Map.of());
+        XYPlot p = PlotWriter.chart(c, PlotWriter.baseFont()).getXYPlot();
+        assertEquals(1.2751 / 2, p.getRangeAxis().getLowerBound(), 1e-12);
+        assertEquals(1.27512 * 2, p.getRangeAxis().getUpperBound(), 1e-12);
     }
 
     /**
