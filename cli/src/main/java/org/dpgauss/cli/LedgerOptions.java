@@ -98,10 +98,14 @@ final class LedgerOptions {
      */
     static final int[] STAND_IN_ROWS = {1 << 20, 1 << 25, 1 << 30, 1 << 10};
 
-    /** Options that are not part of a query: where the data are, where the result goes, how it is computed. */
+    /**
+     * Options that are not part of a query: where the data are, where the result goes, how it is computed. A plot
+     * ({@code --plot FILE}, and {@code --plot-reference}: the user's own numbers, read for the picture only) is drawn
+     * from the release, stored or fresh, so the same query with another picture or none is a replay.
+     */
     private static final java.util.Set<String> NOT_THE_QUERY = java.util.Set.of("--input", "--ledger", "--dataset",
             "--fresh", "--json", "--progress", "--engine", "--master", "--executor-engine", "--insecure-seed",
-            "--help", "--version");
+            "--plot", "--plot-reference", "--help", "--version");
 
     /**
      * The replay key of a query (docs/ledger.md "Replay"): the command, every option that shapes the release with

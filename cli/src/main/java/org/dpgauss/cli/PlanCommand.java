@@ -84,6 +84,13 @@ final class PlanCommand implements Callable<Integer> {
             description = "blr: the intercept constant c of mechanism blr --intercept (default: ${DEFAULT-VALUE}, none).")
     double intercept;
 
+    @Option(names = "--output", paramLabel = "point|sample",
+            description = "blr: the release to plan, as mechanism blr --output: point (the default here: the point "
+                    + "estimate by output perturbation, the classifier to use) or sample (the posterior sample, "
+                    + "mechanism blr's own default). The prediction is that release's statement and the run line "
+                    + "names it.")
+    String output;
+
     @Option(names = "--plot", paramLabel = "FILE",
             description = "Also draw each applicable method's predicted expected error against epsilon (at this n) "
                     + "and against n (at this epsilon), one decade either way, as a PNG image to FILE: every point is "
@@ -96,6 +103,13 @@ final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws java.io.IOException {
+        if (output != null && Family.fromId(family) != Family.BLR) {
+            throw new IllegalArgumentException("--output chooses blr's release (point or sample); plan "
+                    + family + " has none");
+        }
+        if (output != null && !output.equals("point") && !output.equals("sample")) {
+            throw new IllegalArgumentException("--output " + output + " is not one of point, sample");
+        }
         if (plot != null) {
             PlotData.preflight(plot);
             if (Family.fromId(family) == Family.BLR && lambda == null) {
@@ -164,6 +178,7 @@ final class PlanCommand implements Callable<Integer> {
             b.lambda(lambda);
         }
         b.intercept(intercept);
+        b.pointEstimate(!"sample".equals(output)); // blr: the point estimate unless the sample is asked for
         return b.build();
     }
 

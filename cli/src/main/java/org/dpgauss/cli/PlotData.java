@@ -33,8 +33,12 @@ final class PlotData {
     private PlotData() {
     }
 
-    /** One curve: its legend, its points (x ascending), and whether it is a reference drawn dashed. */
-    record Series(String name, double[] x, double[] y, boolean dashed) {
+    /**
+     * One curve: its legend, its points (x ascending), whether it is a reference drawn dashed, and whether its numbers
+     * are the user's own non-private ones ({@code pca --plot-reference}): those are drawn but never written into the
+     * image's data chunk ({@link #describe}).
+     */
+    record Series(String name, double[] x, double[] y, boolean dashed, boolean nonPrivate) {
         Series {
             if (x.length != y.length) {
                 throw new IllegalArgumentException("series " + name + ": " + x.length + " x values, " + y.length
@@ -42,6 +46,11 @@ final class PlotData {
             }
             x = x.clone();
             y = y.clone();
+        }
+
+        /** A series of public or released numbers. */
+        Series(String name, double[] x, double[] y, boolean dashed) {
+            this(name, x, y, dashed, false);
         }
 
         @Override
@@ -297,7 +306,7 @@ final class PlotData {
         List<Series> s = new ArrayList<>();
         s.add(new Series(PRIVATE_VARIANCES, indices(released.length), released, false));
         if (reference != null) {
-            s.add(new Series(REFERENCE_VARIANCES, indices(reference.length), reference, true));
+            s.add(new Series(REFERENCE_VARIANCES, indices(reference.length), reference, true, true));
         }
         return new Chart("pca: explained variance by component (scree)", reference == null
                 ? "the released (private) variances only" : "private release beside a NON-PRIVATE reference you supplied",
@@ -347,6 +356,51 @@ final class PlotData {
     }
 
     // ---------------------------------------------------------------- shared
+
+    /** The keyword of the PNG text chunk (iTXt) that holds the numbers an image draws ({@link #describe}). */
+    static final String PNG_KEYWORD = "dpgauss-plot";
+
+    /**
+     * The numbers the charts draw, for the image's {@value #PNG_KEYWORD} text chunk (JSON), so that a reader of the
+     * PNG (a script, a test) gets the series exactly, not by reading pixels: per panel its title, axis labels and
+     * scales, markers, and each series' name, x and y. Only public or released numbers: a series of the user's own
+     * non-private numbers ({@link Series#nonPrivate}) is named with {@code "nonPrivate": true} and no values, as
+     * a picture shared on is not meant to carry the user's exact non-private numbers.
+     *
+     * @param charts the panels, left to right
+     * @return {@code {"panels": [..]}}
+     */
+    static Map<String, Object> describe(List<Chart> charts) {
+        List<Object> panels = new ArrayList<>();
+        for (Chart c : charts) {
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("title", c.title());
+            p.put("subtitle", c.subtitle());
+            p.put("xLabel", c.xLabel());
+            p.put("yLabel", c.yLabel());
+            p.put("logX", c.logX());
+            p.put("logY", c.logY());
+            p.put("markers", c.markers());
+            List<Object> series = new ArrayList<>();
+            for (Series s : c.series()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("name", s.name());
+                m.put("dashed", s.dashed());
+                if (s.nonPrivate()) {
+                    m.put("nonPrivate", true);
+                } else {
+                    m.put("x", s.x());
+                    m.put("y", s.y());
+                }
+                series.add(m);
+            }
+            p.put("series", series);
+            panels.add(p);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("panels", panels);
+        return out;
+    }
 
     /**
      * Checks, before any work, that {@code file} can be written and that this runtime can draw (JFreeChart and the

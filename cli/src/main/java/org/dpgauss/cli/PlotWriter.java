@@ -71,12 +71,75 @@ final class PlotWriter {
         Path abs = file.toAbsolutePath();
         Path tmp = Files.createTempFile(abs.getParent(), ".dpgauss-plot-", ".png");
         try {
-            if (!ImageIO.write(img, "png", tmp.toFile())) {
-                throw new IOException("no PNG writer in this runtime");
-            }
+            writePng(img, Json.write(PlotData.describe(charts)), tmp);
             Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } finally {
             Files.deleteIfExists(tmp);
+        }
+    }
+
+    /**
+     * Writes the image as a PNG with one iTXt chunk (keyword {@link PlotData#PNG_KEYWORD}, UTF-8) holding
+     * {@code data}: the numbers drawn ({@link PlotData#describe}).
+     */
+    private static void writePng(BufferedImage img, String data, Path file) throws IOException {
+        java.util.Iterator<javax.imageio.ImageWriter> writers = ImageIO.getImageWritersByFormatName("png");
+        if (!writers.hasNext()) {
+            throw new IOException("no PNG writer in this runtime");
+        }
+        javax.imageio.ImageWriter w = writers.next();
+        try (javax.imageio.stream.ImageOutputStream out = ImageIO.createImageOutputStream(file.toFile())) {
+            javax.imageio.ImageWriteParam param = w.getDefaultWriteParam();
+            javax.imageio.metadata.IIOMetadata meta = w.getDefaultImageMetadata(
+                    javax.imageio.ImageTypeSpecifier.createFromRenderedImage(img), param);
+            String format = "javax_imageio_png_1.0";
+            javax.imageio.metadata.IIOMetadataNode entry = new javax.imageio.metadata.IIOMetadataNode("iTXtEntry");
+            entry.setAttribute("keyword", PlotData.PNG_KEYWORD);
+            entry.setAttribute("compressionFlag", "TRUE");
+            entry.setAttribute("compressionMethod", "0");
+            entry.setAttribute("languageTag", "");
+            entry.setAttribute("translatedKeyword", "");
+            entry.setAttribute("text", data);
+            javax.imageio.metadata.IIOMetadataNode itxt = new javax.imageio.metadata.IIOMetadataNode("iTXt");
+            itxt.appendChild(entry);
+            javax.imageio.metadata.IIOMetadataNode root = new javax.imageio.metadata.IIOMetadataNode(format);
+            root.appendChild(itxt);
+            meta.mergeTree(format, root);
+            w.setOutput(out);
+            w.write(null, new javax.imageio.IIOImage(img, null, meta), param);
+        } finally {
+            w.dispose();
+        }
+    }
+
+    /**
+     * The data chunk of a PNG written by {@link #write} (for tests and scripts that read an image back).
+     *
+     * @param file the PNG
+     * @return the JSON text of its {@link PlotData#PNG_KEYWORD} chunk, or null if it has none
+     * @throws IOException if it cannot be read
+     */
+    static String readData(Path file) throws IOException {
+        try (javax.imageio.stream.ImageInputStream in = ImageIO.createImageInputStream(file.toFile())) {
+            javax.imageio.ImageReader r = ImageIO.getImageReadersByFormatName("png").next();
+            try {
+                r.setInput(in);
+                org.w3c.dom.Node root = r.getImageMetadata(0).getAsTree("javax_imageio_png_1.0");
+                for (org.w3c.dom.Node n = root.getFirstChild(); n != null; n = n.getNextSibling()) {
+                    if (!n.getNodeName().equals("iTXt")) {
+                        continue;
+                    }
+                    for (org.w3c.dom.Node e = n.getFirstChild(); e != null; e = e.getNextSibling()) {
+                        org.w3c.dom.NamedNodeMap a = e.getAttributes();
+                        if (PlotData.PNG_KEYWORD.equals(a.getNamedItem("keyword").getNodeValue())) {
+                            return a.getNamedItem("text").getNodeValue();
+                        }
+                    }
+                }
+                return null;
+            } finally {
+                r.dispose();
+            }
         }
     }
 
@@ -195,6 +258,13 @@ final class PlotWriter {
         if (xAxis instanceof LogAxis) {
             ((LogAxis) xAxis).setNumberFormatOverride(new ShortNumber());
         }
+        if (yAxis instanceof LogAxis && maxY(c) > 0 && decades(c) < FLAT_DECADES) {
+            // a (nearly) flat curve, e.g. plan blr's point estimate against n (its noise does not depend on n):
+            // auto-ranged, the axis would span its last digits and label every tick alike; a factor 2 either way
+            // shows it flat, with readable ticks
+            double lo = Math.pow(10, -decades(c)) * maxY(c);
+            yAxis.setRange(lo / 2, maxY(c) * 2);
+        }
         XYPlot plot = new XYPlot(data, xAxis, yAxis, r);
         plot.setBackgroundPaint(Color.WHITE);
         plot.setDomainGridlinePaint(new Color(0xDDDDDD));
@@ -255,6 +325,19 @@ final class PlotWriter {
         public Number parse(String source, java.text.ParsePosition pos) {
             throw new UnsupportedOperationException("a tick label format only");
         }
+    }
+
+    /** Below this span of a log y axis's data (a factor 2), the range is widened (see {@link #chart}). */
+    static final double FLAT_DECADES = 0.3;
+
+    private static double maxY(PlotData.Chart c) {
+        double hi = 0;
+        for (PlotData.Series s : c.series()) {
+            for (double y : s.y()) {
+                hi = y > 0 ? Math.max(hi, y) : hi;
+            }
+        }
+        return hi;
     }
 
     private static double decades(PlotData.Chart c) {

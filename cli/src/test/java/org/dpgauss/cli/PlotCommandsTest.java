@@ -135,6 +135,32 @@ class PlotCommandsTest {
         assertTrue(text.out.strip().endsWith("plot: " + dir.resolve("mean.png")), text.out);
     }
 
+    /**
+     * {@code plan blr --plot} draws the output planned (issue 26: the point estimate by default, the posterior sample
+     * with {@code --output sample}): the value drawn at the user's epsilon is the prediction printed.
+     */
+    @Test
+    void planBlrPlotsTheOutputPlanned() throws Exception {
+        double[] atUser = new double[2];
+        int i = 0;
+        for (String output : new String[] {"point", "sample"}) {
+            String[] plan = {"plan", "blr", "--n", "400", "--d", "5", "--epsilon", "1", "--row-bound", "1",
+                "--lambda", "4", "--output", output};
+            Path png = dir.resolve("blr-" + output + ".png");
+            plotted(png.getFileName().toString(), plan);
+            double predicted = ok(with(plan, "--json")).json().get("methods").get(0).get("predicted")
+                    .get("expected").asDouble();
+            JsonNode vsEps = Json.MAPPER.readTree(PlotWriter.readData(png)).get("panels").get(0).get("series")
+                    .get(0);
+            assertEquals("blr", vsEps.get("name").asText());
+            int mid = PlotData.PLAN_GRID / 2;
+            assertEquals(1.0, vsEps.get("x").get(mid).asDouble(), 0.0);
+            assertEquals(predicted, vsEps.get("y").get(mid).asDouble(), 0.0);
+            atUser[i++] = predicted;
+        }
+        assertTrue(atUser[0] < atUser[1], "the point estimate has less noise than the sample");
+    }
+
     @Test
     void planPlotRefusals() {
         MainTest.Run r = MainTest.run("plan", "blr", "--n", "1000", "--d", "3", "--epsilon", "1", "--row-bound", "1",
@@ -231,6 +257,14 @@ class PlotCommandsTest {
         Files.writeString(ref, "1.3\n0.05\n0.01\n");
         BufferedImage both = plotted("scree2.png", pca, "--plot-reference", ref.toString());
         inked(both, FIRST, SECOND);
+        // the image's data chunk: the released variances exactly, the reference named without its numbers
+        JsonNode released = ok(with(pca, "--json")).json().get("variances");
+        for (String png : new String[] {"scree.png", "scree2.png"}) {
+            JsonNode panel = Json.MAPPER.readTree(PlotWriter.readData(dir.resolve(png))).get("panels").get(0);
+            assertEquals(released, panel.get("series").get(0).get("y"));
+            assertEquals(png.equals("scree.png") ? 1 : 2, panel.get("series").size());
+        }
+        assertFalse(PlotWriter.readData(dir.resolve("scree2.png")).contains("1.3"));
         // the second colour (the reference) only where a reference was given
         assertTrue(Double.isNaN(meanRow(alone, SECOND, 0, alone.getWidth())));
 
@@ -241,6 +275,31 @@ class PlotCommandsTest {
         assertEquals(Main.EXIT_ERROR, r.code);
         assertTrue(r.err.contains("entry 2") && r.out.isEmpty(), r.err);
         assertFalse(Files.exists(dir.resolve("s3.png")));
+    }
+
+    /**
+     * With a ledger, {@code --plot} and {@code --plot-reference} are not part of the query: the same query with
+     * another picture (or none) is a replay at no cost, drawn from the stored release.
+     */
+    @Test
+    void aPlotIsNotPartOfTheLedgersQuery() throws Exception {
+        Path in = csv();
+        Path ledger = dir.resolve("l.db");
+        ok("ledger", "create", "d", "--ledger", ledger.toString(), "--epsilon", "10", "--delta", "1e-6",
+                "--relation", "replace-one");
+        Path ref = dir.resolve("ref.txt");
+        Files.writeString(ref, "1.3\n0.05\n");
+        String[] pca = {"pca", "--input", in.toString(), "--k", "2", "--radius", "4", "--epsilon", "1", "--ledger",
+            ledger.toString(), "--dataset", "d", "--json"};
+        JsonNode first = ok(with(pca, "--plot", dir.resolve("a.png").toString())).json();
+        JsonNode second = ok(with(pca, "--plot", dir.resolve("b.png").toString(), "--plot-reference",
+                ref.toString())).json();
+        JsonNode third = ok(pca).json();
+        assertFalse(first.get("parameters").has("ledgerReplayOf"));
+        assertEquals(1, second.get("parameters").get("ledgerReplayOf").asInt(), second.toString());
+        assertEquals(1, third.get("parameters").get("ledgerReplayOf").asInt(), third.toString());
+        assertEquals(first.get("variances"), Json.MAPPER.readTree(PlotWriter.readData(dir.resolve("b.png")))
+                .get("panels").get(0).get("series").get(0).get("y"), "the replay draws the stored release");
     }
 
     /**

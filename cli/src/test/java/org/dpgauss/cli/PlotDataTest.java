@@ -227,6 +227,31 @@ class PlotDataTest {
         assertArrayEquals(new double[] {1, 2, 3, 4}, ref.x());
         assertArrayEquals(new double[] {4, 1, 0.25, 0.1}, ref.y());
         assertArrayEquals(released, r.series(PlotData.PRIVATE_VARIANCES).orElseThrow().y());
+        assertTrue(ref.nonPrivate() && !r.series(PlotData.PRIVATE_VARIANCES).orElseThrow().nonPrivate());
+    }
+
+    /**
+     * The image's data chunk holds the released and public series exactly, and names the user's non-private
+     * reference without its numbers.
+     */
+    @Test
+    void theDataChunkHoldsWhatIsDrawnButNotTheUsersNonPrivateNumbers() throws Exception {
+        double[] released = {3.5, 1.25, 0.1 + 0.2};
+        com.fasterxml.jackson.databind.JsonNode d = Json.MAPPER.readTree(Json.write(PlotData.describe(List.of(
+                PlotData.scree(released, new double[] {4.125, 1, 0.25})))));
+        com.fasterxml.jackson.databind.JsonNode panel = d.get("panels").get(0);
+        assertEquals("component", panel.get("xLabel").asText());
+        com.fasterxml.jackson.databind.JsonNode priv = panel.get("series").get(0);
+        assertEquals(PlotData.PRIVATE_VARIANCES, priv.get("name").asText());
+        for (int i = 0; i < released.length; i++) {
+            assertEquals(released[i], priv.get("y").get(i).asDouble(), 0.0); // exact: Double.toString round-trips
+            assertEquals(i + 1, priv.get("x").get(i).asDouble(), 0.0);
+        }
+        com.fasterxml.jackson.databind.JsonNode ref = panel.get("series").get(1);
+        assertEquals(PlotData.REFERENCE_VARIANCES, ref.get("name").asText());
+        assertTrue(ref.get("nonPrivate").asBoolean());
+        assertFalse(ref.has("y") || ref.has("x"), ref.toString());
+        assertFalse(d.toString().contains("4.125"), "the reference's numbers are not stored");
     }
 
     @Test
@@ -272,6 +297,22 @@ class PlotDataTest {
         assertTrue(p.getRenderer().getSeriesStroke(1) instanceof java.awt.BasicStroke
                 && ((java.awt.BasicStroke) p.getRenderer().getSeriesStroke(1)).getDashArray() != null, "b dashed");
         assertEquals(null, ((java.awt.BasicStroke) p.getRenderer().getSeriesStroke(0)).getDashArray());
+        assertTrue(p.getRangeAxis().getLowerBound() > 1e-7 / 2 && p.getRangeAxis().getUpperBound() < 2,
+                "auto-ranged: " + p.getRangeAxis().getRange());
+    }
+
+    /**
+     * A flat curve on a log axis (plan blr's point estimate against n: its noise does not depend on n) is drawn on a
+     * factor 2 either way, not on its last digits (where every tick label read 1.28).
+     */
+    @Test
+    void aFlatCurveOnALogAxisGetsAReadableRange() {
+        double[] x = {10, 100, 1000};
+        PlotData.Chart c = new PlotData.Chart("t", "", "n (rows)", "expected error (log scale)", true, true,
+                List.of(new PlotData.Series("blr", x, new double[] {1.2751, 1.2751, 1.27512}, false)), Map.of());
+        XYPlot p = PlotWriter.chart(c, PlotWriter.baseFont()).getXYPlot();
+        assertEquals(1.2751 / 2, p.getRangeAxis().getLowerBound(), 1e-12);
+        assertEquals(1.27512 * 2, p.getRangeAxis().getUpperBound(), 1e-12);
     }
 
     /**

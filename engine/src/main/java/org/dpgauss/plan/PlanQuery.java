@@ -29,6 +29,7 @@ public final class PlanQuery {
     private final double[] upper;
     private final Double lambda;
     private final double intercept;
+    private final boolean pointEstimate;
 
     private PlanQuery(Builder b) {
         this.covariance = b.covariance;
@@ -44,6 +45,7 @@ public final class PlanQuery {
         this.rank = b.rank;
         this.lambda = b.lambda;
         this.intercept = b.intercept;
+        this.pointEstimate = b.pointEstimate;
         this.lower = b.lower;
         this.upper = b.upper;
     }
@@ -159,6 +161,14 @@ public final class PlanQuery {
         return intercept;
     }
 
+    /**
+     * @return blr: whether the release planned is the point estimate ({@code mechanism blr --output point}, output
+     *     perturbation; the default) rather than the posterior sample ({@code --output sample})
+     */
+    public boolean pointEstimate() {
+        return pointEstimate;
+    }
+
     /** Builds a query; validates ranges. */
     public static final class Builder {
         private final Family family;
@@ -176,6 +186,7 @@ public final class PlanQuery {
         private double[] upper;
         private Double lambda;
         private double intercept;
+        private boolean pointEstimate = true;
 
         private Builder(Family family, int rows, int dimension, ApproxDp budget) {
             this.family = Objects.requireNonNull(family, "family");
@@ -348,6 +359,19 @@ public final class PlanQuery {
                 throw new IllegalArgumentException("intercept " + c + " must be finite and >= 0");
             }
             this.intercept = c;
+            return this;
+        }
+
+        /**
+         * blr: which release to plan (issue 26: the point estimate is the classifier to use, so it is the default).
+         *
+         * @param value true (default) for the point estimate {@code theta^ + N(0, s^2 I)} of
+         *     {@code mechanism blr --output point}; false for the posterior sample of spec ndis §6.6
+         *     ({@code --output sample})
+         * @return this builder
+         */
+        public Builder pointEstimate(boolean value) {
+            this.pointEstimate = value;
             return this;
         }
 
