@@ -60,7 +60,7 @@ public final class Statement {
         if (accuracy == null || fromRelease == null || !outcome.isPass()) {
             return accuracy();
         }
-        return java.util.Optional.of(Objects.requireNonNull(fromRelease.refine(accuracy, outcome.values()),
+        return java.util.Optional.of(Objects.requireNonNull(fromRelease.refine(accuracy, outcome.valuesForAccuracy()),
                 "refined accuracy"));
     }
 
