@@ -63,4 +63,24 @@ class AccuracyFromReleaseTest {
         assertThrows(IllegalArgumentException.class, () -> a.expectedFromRelease(Double.POSITIVE_INFINITY, "x"));
         assertThrows(IllegalArgumentException.class, () -> a.expectedFromRelease(-1, "x"));
     }
+
+    /**
+     * An accuracy input (post-processing of the noised values that the release does not print) reaches the
+     * refinement and nothing else: not the released values, not the printed map; a name is given once.
+     */
+    @Test
+    void anAccuracyInputReachesTheRefinementOnly() {
+        Statement s = Statement.builder(statement().context(), "test.input", statement().guarantee())
+                .accuracy(Accuracy.of("m", 1.0, 10.0, 0.95, ""))
+                .accuracyFromRelease((apriori, values) -> apriori.expectedFromRelease(
+                        values.get("hidden").asScalar(), "the hidden input"))
+                .build();
+        PrivateRelease r = Releases.assemble(s, Outcome.pass().scalar("v", 0.25).accuracyInput("hidden", 3.0)
+                .build(), RandomSource.insecureSeeded(1));
+        assertEquals(3.0, r.accuracy().orElseThrow().expected(), 0);
+        assertEquals(java.util.Set.of("v"), r.values().keySet());
+        assertFalse(r.toMap().toString().contains("hidden"), r.toMap().toString());
+        assertThrows(IllegalArgumentException.class, () -> Outcome.pass().scalar("v", 1).accuracyInput("v", 2));
+        assertThrows(IllegalArgumentException.class, () -> Outcome.pass().accuracyInput("h", 1).accuracyInput("h", 2));
+    }
 }
