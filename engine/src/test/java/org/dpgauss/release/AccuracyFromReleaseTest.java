@@ -73,13 +73,13 @@ class AccuracyFromReleaseTest {
         Statement s = Statement.builder(statement().context(), "test.input", statement().guarantee())
                 .accuracy(Accuracy.of("m", 1.0, 10.0, 0.95, ""))
                 .accuracyFromRelease((apriori, values) -> apriori.expectedFromRelease(
-                        values.get("hidden").asScalar(), "the hidden input"))
+                        values.get("secret").asScalar(), "from an input"))
                 .build();
-        PrivateRelease r = Releases.assemble(s, Outcome.pass().scalar("v", 0.25).accuracyInput("hidden", 3.0)
+        PrivateRelease r = Releases.assemble(s, Outcome.pass().scalar("v", 0.25).accuracyInput("secret", 3.0)
                 .build(), RandomSource.insecureSeeded(1));
         assertEquals(3.0, r.accuracy().orElseThrow().expected(), 0);
         assertEquals(java.util.Set.of("v"), r.values().keySet());
-        assertFalse(r.toMap().toString().contains("hidden"), r.toMap().toString());
+        assertFalse(r.toMap().toString().contains("secret"), r.toMap().toString());
         assertThrows(IllegalArgumentException.class, () -> Outcome.pass().scalar("v", 1).accuracyInput("v", 2));
         assertThrows(IllegalArgumentException.class, () -> Outcome.pass().accuracyInput("h", 1).accuracyInput("h", 2));
     }
