@@ -226,7 +226,7 @@ final class PcaCommand implements Callable<Integer> {
     }
 
     /** {@code --mean-share auto} with {@code --radius auto}: the private mean's share of rho. */
-    static final double AUTO_RADIUS_MEAN_SHARE = 0.3;
+    static final double AUTO_RADIUS_MEAN_SHARE = 0.15;
 
     /** The grid {@code --mean-share auto} searches. */
     static final double[] SHARE_GRID = {0.05, 0.10, 0.15, 0.20, 0.25, 0.30, 0.35, 0.40, 0.45, 0.50, 0.55, 0.60, 0.65,
