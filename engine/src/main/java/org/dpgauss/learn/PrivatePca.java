@@ -580,9 +580,16 @@ public final class PrivatePca implements RowSourceMechanism {
                 return Outcome.fail();
             }
             double[] shift = cr.vector("mean");
+            // mu0 and mu1 = mu0 + shift are two noisy estimates of the centre with public noise scales s0 and s1:
+            // their inverse-variance weighted average, mu0 + w1 shift with w1 = s0^2/(s0^2 + s1^2), has the noise
+            // of one mean at both shares where R0 is the mean radius (the search fell back to the cap), and is mu1
+            // up to a small weight where R0 is far below it (post-processing of released values and public scales)
+            double s0 = meanStep(d).sigma(n);
+            double s1 = centreStep(d, r0).sigma(n);
+            double w1 = s0 * s0 / (s0 * s0 + s1 * s1);
             double[] refined = new double[d];
             for (int j = 0; j < d; j++) {
-                refined[j] = c[j] + shift[j];
+                refined[j] = c[j] + w1 * shift[j];
             }
             privateMean = refined;
             c = refined;
