@@ -43,7 +43,8 @@ import org.dpgauss.secondmoment.SpectralAccuracy;
  * <ol>
  *   <li>Centre: a public centre c ({@link Builder#centre}), or a private mean {@code mu~} released by the clipped
  *       Gaussian mechanism ({@link ClippedGaussianMean}: rows clipped to {@code meanRadius} around the origin) with a
- *       share of the budget ({@link Builder#meanShare}).</li>
+ *       share of the budget ({@link Builder#meanShare}); with a private radius that is searched, in two stages
+ *       (below, "Two-stage centring").</li>
  *   <li>Clip: every centred row {@code x_i - c} is scaled onto the L2 ball of the public radius R by the one
  *       scale-safe routine {@link L2Clip#clipDifference} (no overflow even where {@code x_i - c} does not fit a
  *       double), so the second-moment step's domain holds by construction.</li>
@@ -84,11 +85,34 @@ import org.dpgauss.secondmoment.SpectralAccuracy;
  * distances rather than the box's diagonal decides the result: bench/results/realdata). If no bucket stands out
  * (too few rows for the share), R is the cap (a DP outcome; never a FAIL); where n is below
  * {@link #RADIUS_MIN_ROWS} times the bucket threshold (public), no search runs, R is the cap and the radius share goes
- * to the second moment ({@link #radiusSearched}). R is released ({@code radius}). The
+ * to the second moment ({@link #radiusSearched}); between 1.5 and 2.5 times the quarter-octave threshold the search
+ * runs on a coarser grid ({@link #radiusSteps}: half-octave, else octave buckets), which finds a radius on the small
+ * tables where a quarter-octave bucket would not stand out. R is released ({@code radius}). The
  * three steps (mean, radius, second moment) compose into one guarantee as above. The accuracy is stated a priori at
  * the cap (the largest R the release can choose: analyze-gauss's error bound is proportional to R^2, so it holds for
  * every smaller R) and per unit of R^2 (public parameter {@code secondMomentErrorPerR2}): with the released R the
  * bound is {@code 2k (R^2 e1 + b_mean^2)}. Only analyze-gauss runs with a private radius.
+ *
+ * <p><b>Two-stage centring ({@link #twoStage}: a private centre and a searched radius).</b> The private mean about
+ * the origin has noise proportional to the mean radius (the box's scale, e.g. sqrt(d)), which made the centring
+ * error {@code e e^T} the largest error term on small tables. So: (1) the coarse mean mu0 (share {@code meanShare},
+ * rows clipped to {@code meanRadius} about the origin); (2) the private radius R0 of the distances to mu0 (share
+ * {@code radiusShare}, the rule above); (3) the refined centre: the clipped Gaussian mean of the rows
+ * {@code clip_R0(x_i - mu0)} (share {@link Builder#centreShare}), whose noise scales with R0, the data's radius;
+ * the centre is mu0 plus that mean weighted by {@code s0^2/(s0^2 + s1^2)} (the inverse-variance average of the two
+ * estimates, s0 and s1 their public noise scales); (4) the second moment of {@code clip_R(x_i - mu)} with
+ * {@code R} = the largest grid edge at most {@code sqrt(R0^2 - d s0^2)} and at least {@code R0/4}
+ * ({@link #secondMomentRadius}: the distances to mu0 carry mu0's error, about {@code d s0^2} in squared norm,
+ * which the refined centre removes). Every step reads only released values and public parameters; the four steps
+ * compose into one zCDP guarantee (the sum of the shares is rho). The mean term of the bound is then
+ * {@code (R0 b1)^2}, b1 the refined mean's bound per unit of R0 (the largest over the grid's edges; public
+ * {@code meanErrorPerCentreRadius}), stated a priori at the cap; R0 is released ({@code centreRadius}).
+ *
+ * <p><b>CoinPress's expected loss.</b> With {@code coinpress} the expected value is computed from the release
+ * (post-processing; {@link org.dpgauss.release.Accuracy#expectedFromRelease}): the released {@code spectrum} (all d
+ * eigenvalues of the released second moment) is brought into CoinPress's feasible set and the top-k variance a
+ * simulated release misses on it is the median over fixed-seed runs ({@code coinPressFromRelease}); the bound is
+ * the a-priori one.
  *
  * <p><b>Where it runs.</b> A {@link RowSourceMechanism}: the mean step and the second-moment step read the rows
  * only through row passes (the centring is a row map), so the release is the same, bit for bit, in memory and on a
