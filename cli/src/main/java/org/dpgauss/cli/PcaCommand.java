@@ -187,7 +187,9 @@ final class PcaCommand implements Callable<Integer> {
                 s = plannedMeanShare(shape.n(), shape.d(), radiusR, meanRadius != null ? meanRadius : radiusR,
                         rho.rho(), delta);
                 if (autoRadius) {
-                    s = Math.min(s, 0.95 - radiusShare); // the shares must leave the second moment its part
+                    // the shares (the refined centre's too, validated whether or not the search runs) must leave the
+                    // second moment its part
+                    s = Math.max(0.01, Math.min(s, 0.95 - radiusShare - PrivatePca.DEFAULT_CENTRE_SHARE));
                 }
                 b.meanShare(s);
             }
