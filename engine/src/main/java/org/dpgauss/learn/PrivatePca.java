@@ -131,6 +131,12 @@ public final class PrivatePca implements RowSourceMechanism {
     /** The probability of the mean step's bound (the second-moment step's comes from its own statement). */
     static final double MEAN_PROBABILITY = 0.99;
 
+    /**
+     * With coinpress: a released spectrum whose positive trace exceeds this many times R^2 is flagged in the
+     * expected value's basis as noise-dominated (no input's second moment has a trace above R^2).
+     */
+    static final double SATURATED_TRACE = 2;
+
     /** The default share of the budget spent on the private radius (with {@link Builder#radiusAuto}). */
     public static final double DEFAULT_RADIUS_SHARE = 0.1;
 
@@ -535,15 +541,30 @@ public final class PrivatePca implements RowSourceMechanism {
             }
             return Math.max(0, total - captured);
         });
+        // a released spectrum whose trace is far above R^2 (no input's can exceed it) is mostly CoinPress's noise:
+        // the release then cannot tell how small the data's spread is, and the value computed on the feasible
+        // matrix (trace R^2 at most) is an upper estimate; said so, from the release alone (public)
+        double releasedTrace = 0;
+        for (double v : spectrum) {
+            releasedTrace += Math.max(0, v);
+        }
+        double excess = releasedTrace / (radius * radius);
+        String saturated = excess > SATURATED_TRACE ? String.format(Locale.ROOT, " NOTE: the released spectrum's"
+                + " trace is %.3g times R^2, which no input's exceeds: CoinPress's noise dominates this release, which"
+                + " then cannot tell how small the data's spread is, so this value is an upper estimate that can be"
+                + " far above the realised loss (15-73x on scikit-learn's tables at the box radius and epsilon 1,"
+                + " bench/results/realdata/pca-radius-auto.md); a smaller --radius or more budget makes it informative",
+                excess) : "";
         return apriori.expectedFromRelease(finite(expected), String.format(Locale.ROOT, "the median top-k variance"
                 + " missed over %d simulated runs of this mechanism (CoinPress's noise, whitened clipping,"
                 + " preconditioning steps and PSD projections, then the top-k eigenvectors) on Gaussian rows whose"
                 + " second moment is the released spectrum brought into the public set every input's lies in%s;"
                 + " computed from the released spectrum and public parameters only (post-processing). An estimate of"
                 + " the expected loss for these rows (test PrivatePcaTest and bench/results/realdata: within a"
-                + " factor 2 of the realised median on Gaussian rows and on scikit-learn's tables)", runs,
+                + " factor 2 of the realised median on Gaussian rows and on scikit-learn's tables where the release"
+                + " carries the data's spectrum).%s", runs,
                 sigmaMean > 0 ? String.format(Locale.ROOT, ", plus the centring error e e^T (e Gaussian, the"
-                        + " private mean's sigma=%.4g per coordinate)", sigmaMean) : ""));
+                        + " private mean's sigma=%.4g per coordinate)", sigmaMean) : "", saturated));
     }
 
     /** The session's form: the sum of the steps' rho when every step is zCDP, else the composed guarantee. */
