@@ -281,6 +281,36 @@ class PrivatePcaAutoRadiusTest {
         }
     }
 
+    /**
+     * Neighbouring pairs with the two-stage centring: one row replaced by an outlier far beyond the cap and the mean
+     * radius releases PASS with the same fields, finite values, a radius at most the centre radius and a centre radius
+     * at most the cap (the outlier is clipped onto the coarse mean's ball, the histogram's cap bucket and the refined
+     * mean's ball: never an error).
+     */
+    @Test
+    void neighbouringPairsWithTheTwoStageCentreReleaseTheSameFields() {
+        double[][] x = PrivatePcaTest.rows(2000, 7);
+        PrivatePca p = PrivatePca.builder().k(2).radiusAuto(100).meanRadius(100).budget(Zcdp.of(1.0)).build();
+        PrivateRelease base = run(p, x, 12);
+        double[][][] outliers = {{{1e300, 1e300, 1e300, 1e300}}, {{Double.MAX_VALUE, -Double.MAX_VALUE, 0, 1e-300}}};
+        for (double[][] o : outliers) {
+            double[][] y = x.clone();
+            y[0] = o[0];
+            PrivateRelease r = run(p, y, 12);
+            assertEquals(base.status(), r.status());
+            assertEquals(base.values().keySet(), r.values().keySet());
+            assertTrue(r.scalar("radius") <= r.scalar("centreRadius") && r.scalar("centreRadius") <= 100);
+            for (double v : r.vector("mean")) {
+                assertTrue(Double.isFinite(v));
+            }
+            for (double[] row : r.matrix("components")) {
+                for (double v : row) {
+                    assertTrue(Double.isFinite(v));
+                }
+            }
+        }
+    }
+
     @Test
     void parametersAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> PrivatePca.builder().k(1).radiusAuto(5).method("coinpress")
