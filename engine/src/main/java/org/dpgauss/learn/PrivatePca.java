@@ -87,8 +87,9 @@ import org.dpgauss.secondmoment.SpectralAccuracy;
  * {@link #RADIUS_MIN_ROWS} times the bucket threshold (public), no search runs, R is the cap and the radius share goes
  * to the second moment ({@link #radiusSearched}); between 1.5 and 2.5 times the quarter-octave threshold the search
  * runs on a coarser grid ({@link #radiusSteps}: half-octave, else octave buckets), which finds a radius on the small
- * tables where a quarter-octave bucket would not stand out. R is released ({@code radius}). The
- * three steps (mean, radius, second moment) compose into one guarantee as above. The accuracy is stated a priori at
+ * tables where a quarter-octave bucket would not stand out. R is released ({@code radius}). The steps (mean,
+ * radius, with two-stage centring the refined centre, second moment) compose into one guarantee as above. The
+ * accuracy is stated a priori at
  * the cap (the largest R the release can choose: analyze-gauss's error bound is proportional to R^2, so it holds for
  * every smaller R) and per unit of R^2 (public parameter {@code secondMomentErrorPerR2}): with the released R the
  * bound is {@code 2k (R^2 e1 + b_mean^2)}. Only analyze-gauss runs with a private radius.

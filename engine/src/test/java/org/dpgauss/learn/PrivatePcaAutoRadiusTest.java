@@ -194,9 +194,12 @@ class PrivatePcaAutoRadiusTest {
         }
     }
 
-    /** The guarantee composes mean, radius and second moment: the session's rho is the total. */
+    /**
+     * The guarantee composes the coarse mean, the radius, the refined centre and the second moment (two-stage
+     * centring: private centre, search runs): the session's rho is the total, the shares adding up to it.
+     */
     @Test
-    void theGuaranteeComposesTheThreeStepsIntoTheTotalRho() {
+    void theGuaranteeComposesTheFourStepsIntoTheTotalRho() {
         double[][] x = PrivatePcaTest.rows(300, 4);
         PrivatePca p = PrivatePca.builder().k(1).radiusAuto(50).meanRadius(60).budget(Zcdp.of(0.7)).build();
         Statement s = Releases.state(p, Dataset.of(x), 1e-6);
@@ -204,6 +207,8 @@ class PrivatePcaAutoRadiusTest {
         assertEquals(0.7, s.accounting().zcdp().rho(), 1e-12);
         assertEquals("auto", s.parameters().toMap().get("radius"));
         assertEquals(50.0, s.parameters().number("radiusCap"));
+        assertEquals("private-mean-two-stage", s.parameters().toMap().get("centring"));
+        assertTrue(s.guarantee().toString().contains("refined centre"), s.guarantee().toString());
         assertTrue(s.guarantee().toString().contains("private radius"), s.guarantee().toString());
     }
 
