@@ -74,9 +74,10 @@ final class PcaCommand implements Callable<Integer> {
                     + "(the default): the share on the grid 0.05, 0.10, .., 0.95 that minimises 2 sqrt(d) sigma_sm + "
                     + "d sigma_mean^2 / 4 (the Analyze Gauss noise sigma_sm of the second moment at radius R and the "
                     + "clipped mean's sigma_mean at --mean-radius: public, from n, d, R, C and the budget), so a mean "
-                    + "radius far above R gets a larger share. With --radius auto (when the search runs), auto is 0.15 for the "
-                    + "coarse mean, and the refined centre of the two-stage centring takes another 0.15 (that rule prices the "
-                    + "second moment at the cap, far above the radius usually found; measured on scikit-learn's five tables).")
+                    + "radius far above R gets a larger share. With --radius auto (when the search runs), auto is 0.15 "
+                    + "for the coarse mean, and the refined centre of the two-stage centring takes another 0.15 (that "
+                    + "rule prices the second moment at the cap, far above the radius usually found; measured on "
+                    + "scikit-learn's five tables).")
     String meanShare;
 
     @Option(names = "--mean-radius", paramLabel = "C",
