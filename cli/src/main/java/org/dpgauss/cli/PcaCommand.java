@@ -74,8 +74,10 @@ final class PcaCommand implements Callable<Integer> {
                     + "(the default): the share on the grid 0.05, 0.10, .., 0.95 that minimises 2 sqrt(d) sigma_sm + "
                     + "d sigma_mean^2 / 4 (the Analyze Gauss noise sigma_sm of the second moment at radius R and the "
                     + "clipped mean's sigma_mean at --mean-radius: public, from n, d, R, C and the budget), so a mean "
-                    + "radius far above R gets a larger share. With --radius auto, auto is 0.3 (that rule prices the second moment at "
-                    + "the cap, far above the radius usually found; 0.3 was measured on scikit-learn's five tables).")
+                    + "radius far above R gets a larger share. With --radius auto (when the search runs), auto is 0.15 "
+                    + "for the coarse mean, and the refined centre of the two-stage centring takes another 0.15 (that "
+                    + "rule prices the second moment at the cap, far above the radius usually found; measured on "
+                    + "scikit-learn's five tables).")
     String meanShare;
 
     @Option(names = "--mean-radius", paramLabel = "C",
@@ -186,7 +188,9 @@ final class PcaCommand implements Callable<Integer> {
                 s = plannedMeanShare(shape.n(), shape.d(), radiusR, meanRadius != null ? meanRadius : radiusR,
                         rho.rho(), delta);
                 if (autoRadius) {
-                    s = Math.min(s, 0.95 - radiusShare); // the shares must leave the second moment its part
+                    // the shares (the refined centre's too, validated whether or not the search runs) must leave the
+                    // second moment its part
+                    s = Math.max(0.01, Math.min(s, 0.95 - radiusShare - PrivatePca.DEFAULT_CENTRE_SHARE));
                 }
                 b.meanShare(s);
             }
@@ -225,8 +229,11 @@ final class PcaCommand implements Callable<Integer> {
         return v;
     }
 
-    /** {@code --mean-share auto} with {@code --radius auto}: the private mean's share of rho. */
-    static final double AUTO_RADIUS_MEAN_SHARE = 0.3;
+    /**
+     * {@code --mean-share auto} with {@code --radius auto}: the coarse private mean's share of rho (the refined centre
+     * takes {@link PrivatePca#DEFAULT_CENTRE_SHARE} more).
+     */
+    static final double AUTO_RADIUS_MEAN_SHARE = 0.15;
 
     /** The grid {@code --mean-share auto} searches. */
     static final double[] SHARE_GRID = {0.05, 0.10, 0.15, 0.20, 0.25, 0.30, 0.35, 0.40, 0.45, 0.50, 0.55, 0.60, 0.65,

@@ -99,6 +99,18 @@ class PcaRegressCommandTest {
         assertTrue(m.equals("analyze-gauss") || m.equals("coinpress"), m);
     }
 
+    /** --method coinpress: the expected loss is computed from the released spectrum (printed), the bound a priori. */
+    @Test
+    void pcaCoinPressStatesItsExpectedLossFromTheRelease() throws Exception {
+        MainTest.Run r = pca(csv("a.csv", -1, null), "--rho", "1", "--method", "coinpress");
+        assertEquals(0, r.code, r.err);
+        JsonNode j = r.json();
+        assertEquals(3, j.get("spectrum").size(), j.toString());
+        assertTrue(j.get("accuracy").get("expectedBasis").asText().startsWith("release: "), j.toString());
+        assertTrue(j.get("accuracy").get("expected").asDouble() < j.get("accuracy").get("bound").asDouble());
+        assertFalse(pca(csv("b.csv", -1, null), "--rho", "1").json().has("spectrum"), "analyze-gauss: no spectrum");
+    }
+
     /**
      * {@code --mean-share auto} (the default): the grid's argmin of {@code 2 sqrt(d) sigma_sm + d sigma_mean^2 / 4}.
      * Golden values computed independently in numpy from the closed forms {@code sigma_sm = sqrt(2) R^2 / (n sqrt(2
@@ -150,7 +162,11 @@ class PcaRegressCommandTest {
         assertEquals("auto", j.get("parameters").get("radius").asText());
         assertEquals(20.0, j.get("parameters").get("radiusCap").asDouble());
         assertEquals(0.1, j.get("parameters").get("radiusShare").asDouble());
-        assertEquals(0.3, j.get("parameters").get("meanShare").asDouble());
+        assertEquals(0.15, j.get("parameters").get("meanShare").asDouble());
+        // two-stage centring: the refined centre's share and its released radius R0 >= R
+        assertEquals("private-mean-two-stage", j.get("parameters").get("centring").asText());
+        assertEquals(0.15, j.get("parameters").get("centreShare").asDouble());
+        assertTrue(j.get("centreRadius").asDouble() >= radius, j.toString());
         assertTrue(j.get("parameters").get("secondMomentErrorPerR2").asDouble() > 0);
         MainTest.Run capOnly = pcaNoRadius(in, "--radius-cap", "20", "--rho", "1");
         assertEquals(0, capOnly.code, capOnly.err);

@@ -501,8 +501,13 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
         return simulatedMedianError(n, d, feasibleSecondMoment(released), simulations(d));
     }
 
-    /** Fewer simulated runs at larger d, where the error concentrates (and each run costs d^3). */
-    static int simulations(int d) {
+    /**
+     * Fewer simulated runs at larger d, where the error concentrates (and each run costs d^3).
+     *
+     * @param d the dimension
+     * @return the number of simulated runs behind {@link #expectedFromRelease}
+     */
+    public static int simulations(int d) {
         return d <= 64 ? SIMULATIONS : d <= 256 ? 5 : 3;
     }
 
@@ -517,6 +522,40 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
      * which all of this is equivariant.
      */
     double simulatedMedianError(int n, int d, DMatrixRMaj s, int runs) {
+        return simulatedMedianLoss(n, d, run -> s, runs, (run, released) -> {
+            DMatrixRMaj diff = released.copy();
+            CommonOps_DDRM.subtractEquals(diff, s);
+            return SpectralMetrics.spectralNorm(diff);
+        });
+    }
+
+    /** A loss of one simulated release ({@link #simulatedMedianLoss}). */
+    @FunctionalInterface
+    public interface SimulatedLoss {
+        /**
+         * @param run the run's index, 0-based
+         * @param released the simulated release {@code S~} of that run (d x d, symmetric; the callee may keep it)
+         * @return the loss of that run
+         */
+        double loss(int run, DMatrixRMaj released);
+    }
+
+    /**
+     * The median over {@code runs} simulated releases of this mechanism (the simulation of
+     * {@link #simulatedMedianError}, with the same fixed seed and draws) of a loss of each release: what a
+     * post-processing of the release (e.g. its top-k eigenvectors, issue 26 item 1) loses on Gaussian rows with a
+     * second moment chosen per run. A public computation: the caller passes released values and public parameters
+     * only.
+     *
+     * @param n the number of rows
+     * @param d the dimension
+     * @param target run index to the second moment the simulated rows have (d x d, PSD)
+     * @param runs the number of runs (odd: the median is the middle one)
+     * @param loss the loss of a run's simulated release
+     * @return the median loss ({@code Double.MAX_VALUE} if a preconditioner cannot be inverted)
+     */
+    public double simulatedMedianLoss(int n, int d, java.util.function.IntFunction<DMatrixRMaj> target, int runs,
+            SimulatedLoss loss) {
         double eta = eta(n, d);
         double tau = clipRadius(d);
         int t = fractions.length;
@@ -524,6 +563,7 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
         double[] err = new double[runs];
         DMatrixRMaj tmp = new DMatrixRMaj(d, d);
         for (int k = 0; k < runs; k++) {
+            DMatrixRMaj s = target.apply(k);
             DMatrixRMaj p = CommonOps_DDRM.identity(d);
             CommonOps_DDRM.scale(priorScale, p);
             for (int i = 0; i < t; i++) {
@@ -559,8 +599,7 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
                 CommonOps_DDRM.add(next, CommonOps_DDRM.transpose(next, null), p);
                 CommonOps_DDRM.scale(0.5, p);
                 if (i == t - 1) {
-                    CommonOps_DDRM.subtractEquals(p, s);
-                    err[k] = SpectralMetrics.spectralNorm(p);
+                    err[k] = loss.loss(k, p);
                 }
             }
         }
@@ -629,8 +668,11 @@ public final class CoinPress implements SecondMomentMethod, RowSourceMechanism {
      * The released matrix brought into the public set every input's second moment lies in: eigenvalues in
      * {@code [0, u]} and, with a public row-norm bound R, trace at most {@code R^2}; the Frobenius projection
      * {@code lambda -> clamp(lambda - theta, 0, u)} with the smallest {@code theta >= 0} meeting the trace.
+     *
+     * @param released a released (or any symmetric) d x d matrix
+     * @return its projection into that set
      */
-    DMatrixRMaj feasibleSecondMoment(DMatrixRMaj released) {
+    public DMatrixRMaj feasibleSecondMoment(DMatrixRMaj released) {
         double[] ev = SpectralMetrics.eigenvalues(released);
         double traceBound = rowBound == null ? Double.POSITIVE_INFINITY : rowBound * rowBound;
         double u = priorScale;
