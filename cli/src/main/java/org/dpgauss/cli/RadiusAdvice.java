@@ -105,10 +105,16 @@ final class RadiusAdvice {
             List<String> w = new ArrayList<>();
             double share = a.expected() / u.value();
             if (r.isPass() && share >= ERROR_SHARE) {
+                // pca with a public radius: the private search below it is one option away (a public fact: the
+                // release's own parameters say whether the radius was searched)
+                boolean pcaPublicRadius = r.mechanism().startsWith("pca.")
+                        && !r.parameters().toMap().containsKey("radiusCap") && !r.values().containsKey("radius");
                 w.add(String.format(Locale.ROOT, "the stated expected error is %s%% of %s (warned from %s%%): a"
                         + " smaller public radius (if the rows lie within it), more rows or more budget lower it;"
-                        + " if the columns have very different scales, rescale them first with public bounds"
-                        + " (docs/cli.md, \"Scaling columns\")", pct(share), u.name(), pct(ERROR_SHARE)));
+                        + "%s if the columns have very different scales, rescale them first with public bounds"
+                        + " (docs/cli.md, \"Scaling columns\")", pct(share), u.name(), pct(ERROR_SHARE),
+                        pcaPublicRadius ? " --radius auto --radius-cap R finds a smaller radius privately below R"
+                                + " (docs/cli.md, pca, \"Choosing --radius\");" : ""));
             }
             return java.util.Optional.of(w);
         }

@@ -129,6 +129,17 @@ class RadiusAdviceTest {
         assertTrue(w.get(0).asText().startsWith(String.format(java.util.Locale.ROOT,
                 "the stated expected error is %.0f%% of R^2 = 100", 100 * share)), w.toString());
         assertTrue(big.err.contains("dpgauss: warning: the stated expected error"), big.err);
+        assertTrue(!w.get(0).asText().contains("--radius auto"), "the hint is pca's: " + w);
+        // pca with a public radius: the private search below it is named; with --radius auto it is not
+        MainTest.Run pca = MainTest.run("--insecure-seed", "2", "pca", "--input", x.toString(), "--k", "1",
+                "--radius", "10", "--epsilon", "1", "--json");
+        assertEquals(0, pca.code, pca.err);
+        assertTrue(pca.json().get("warnings").get(0).asText().contains("--radius auto --radius-cap R finds"),
+                pca.out);
+        MainTest.Run auto = MainTest.run("--insecure-seed", "2", "pca", "--input", x.toString(), "--k", "1",
+                "--radius", "auto", "--radius-cap", "10", "--epsilon", "1", "--json");
+        assertEquals(0, auto.code, auto.err);
+        assertTrue(!auto.out.contains("--radius auto --radius-cap R finds"), auto.out);
         // a budget large enough: the field is there and empty, nothing on standard error
         MainTest.Run small = MainTest.run("--insecure-seed", "2", "second-moment", "--input", x.toString(),
                 "--radius", "10", "--rho", "1000", "--json");
