@@ -425,14 +425,7 @@ public final class PrivateLinearRegression implements RowSourceMechanism {
         Statement gramStated = Releases.state(gram(), PublicContext.forPlanning(n, q,
                 NeighbouringRelation.REPLACE_ONE, context.delta()));
         Releases.state(cross(q), PublicContext.forPlanning(n, q, NeighbouringRelation.REPLACE_ONE, context.delta()));
-        if (autoFeatures()) { // the finders' own public checks (enough rows for a bucket to stand out, ...)
-            Releases.state(finder(new double[d - 1]), PublicContext.forPlanning(n, d - 1,
-                    NeighbouringRelation.REPLACE_ONE, context.delta()));
-        }
-        if (autoTarget()) {
-            Releases.state(finder(new double[1]), PublicContext.forPlanning(n, 1, NeighbouringRelation.REPLACE_ONE,
-                    context.delta()));
-        }
+        stateFinders(n, d, context.delta());
         double sigmaA = gram().sigma(n, q);
         double sigmaB = cross(q).sigma(n);
         double eA = gramBound(n, q);
@@ -449,31 +442,41 @@ public final class PrivateLinearRegression implements RowSourceMechanism {
                         + " ridge and the solve are post-processing");
         String ball = "the ball sum_j (theta_j s_j)^2 B_X^2/B_Y^2 + theta0'^2/B_Y^2 <= T^2 (theta0' the intercept in"
                 + " the centred coordinates)";
-        double by2 = targetBound == null ? 1 : targetBound * targetBound; // per unit of the released B_Y^2 if found
         String assumptions = String.format(Locale.ROOT, "every row has ||(x - cx)/s|| <= B_X and |y - cy| <= B_Y"
                 + " (rows outside are clipped/clamped, which the bound does not count); the noise on the %dx%d"
                 + " (1/n) sum z z^T has spectral norm <= E_A=%.4g (sigma=%.4g per entry) and that on (1/n) sum z y'"
                 + " Euclidean norm <= E_b=%.4g (sigma=%.4g), both with probability %.2f; the ridge is E = E_A + E_b"
                 + " and the excess is at most B_Y^2 E (2 + 2 T^2) with T=%.4g; the expected value takes the noise"
                 + " norms at their means", q, q, eA, sigmaA, eB, sigmaB, PROBABILITY, comparatorNorm);
-        Accuracy acc;
-        if (autoTarget()) {
-            acc = Accuracy.of("excess mean squared error divided by B_Y^2 (B_Y the released targetBound): (F(theta~,"
-                    + " theta0~) - min F over the comparator ball) / B_Y^2, F(theta, theta0) = (1/n) sum_i (y_i - x_i"
-                    + " . theta - theta0)^2 on the rows as given, " + ball, finite(eExpected * (2 + t2)),
-                    finite(e * (2 + 2 * t2)), PROBABILITY, assumptions).expectedForScenario(WORST_CASE);
-        } else {
-            acc = Accuracy.of("excess mean squared error F(theta~, theta0~) - min F over the comparator ball,"
-                    + " F(theta, theta0) = (1/n) sum_i (y_i - x_i . theta - theta0)^2 on the rows as given, " + ball,
-                    finite(by2 * eExpected * (2 + t2)), finite(by2 * e * (2 + 2 * t2)), PROBABILITY, assumptions)
-                    .alsoIn(String.format(Locale.ROOT, "B_Y^2 = %.4g (the largest possible squared target"
-                            + " deviation)", by2), by2 > 0 && Double.isFinite(by2) ? by2 : 1)
-                    .expectedForScenario(WORST_CASE);
-        }
+        Accuracy acc = excessAccuracy(ball, eExpected, 2 + t2, e, 2 + 2 * t2, assumptions);
         PublicParameters.Builder p = PublicParameters.builder().put("n", n).put("d", d).put("targetColumn", target)
                 .put("intercept", intercept).put("comparatorNorm", comparatorNorm).put("rho", budget.rho())
                 .put("gramSigma", sigmaA).put("crossSigma", sigmaB).put("gramNoiseBound", eA)
                 .put("crossNoiseBound", eB).put("ridge", e).put("boundsShare", auto ? boundsShare : 0.0);
+        putBounds(p);
+        return Statement.builder(context, ID, g)
+                .description("private linear regression (AdaSSP sufficient statistics, ridge at the noise bound) of"
+                        + " column " + target + " on the other columns")
+                .parameters(p.build())
+                .accounting(Release.zcdp(ID, NeighbouringRelation.REPLACE_ONE, budget))
+                .accuracy(acc)
+                .build();
+    }
+
+    /** The bound finders' own public checks (enough rows for a bucket to stand out, ...), where bounds are found. */
+    private void stateFinders(int n, int d, double delta) {
+        if (autoFeatures()) {
+            Releases.state(finder(new double[d - 1]), PublicContext.forPlanning(n, d - 1,
+                    NeighbouringRelation.REPLACE_ONE, delta));
+        }
+        if (autoTarget()) {
+            Releases.state(finder(new double[1]), PublicContext.forPlanning(n, 1, NeighbouringRelation.REPLACE_ONE,
+                    delta));
+        }
+    }
+
+    /** The given bounds, centres and scales, as public parameters. */
+    private void putBounds(PublicParameters.Builder p) {
         if (featureBound != null) {
             p.put("featureBound", featureBound);
         }
@@ -489,13 +492,35 @@ public final class PrivateLinearRegression implements RowSourceMechanism {
         if (featureScale != null) {
             p.put("featureScale", featureScale);
         }
-        return Statement.builder(context, ID, g)
-                .description("private linear regression (AdaSSP sufficient statistics, ridge at the noise bound) of"
-                        + " column " + target + " on the other columns")
-                .parameters(p.build())
-                .accounting(Release.zcdp(ID, NeighbouringRelation.REPLACE_ONE, budget))
-                .accuracy(acc)
-                .build();
+    }
+
+    /**
+     * The excess-MSE statement, in units of B_Y^2 per unit: absolute (and also per unit of B_Y^2) with a given
+     * target bound, per unit of the released B_Y^2 with a found one; its expected value labelled as the bound's
+     * worst-case algebra.
+     *
+     * @param ball the comparator ball, in words
+     * @param eExpected the noise norm's mean, per unit of B_Y^2
+     * @param factorExpected the bound's algebra at the mean (the expected value is eExpected times it)
+     * @param e the noise norm's bound, per unit of B_Y^2
+     * @param factor the bound's algebra (the bound is e times it)
+     * @param assumptions the statement's assumptions
+     */
+    private Accuracy excessAccuracy(String ball, double eExpected, double factorExpected, double e, double factor,
+            String assumptions) {
+        if (autoTarget()) {
+            return Accuracy.of("excess mean squared error divided by B_Y^2 (B_Y the released targetBound): (F(theta~,"
+                    + " theta0~) - min F over the comparator ball) / B_Y^2, F(theta, theta0) = (1/n) sum_i (y_i - x_i"
+                    + " . theta - theta0)^2 on the rows as given, " + ball, finite(eExpected * factorExpected),
+                    finite(e * factor), PROBABILITY, assumptions).expectedForScenario(WORST_CASE);
+        }
+        double by2 = targetBound * targetBound;
+        return Accuracy.of("excess mean squared error F(theta~, theta0~) - min F over the comparator ball,"
+                + " F(theta, theta0) = (1/n) sum_i (y_i - x_i . theta - theta0)^2 on the rows as given, " + ball,
+                finite(by2 * eExpected * factorExpected), finite(by2 * e * factor), PROBABILITY, assumptions)
+                .alsoIn(String.format(Locale.ROOT, "B_Y^2 = %.4g (the largest possible squared target"
+                        + " deviation)", by2), by2 > 0 && Double.isFinite(by2) ? by2 : 1)
+                .expectedForScenario(WORST_CASE);
     }
 
     /** The public bound E_A on the spectral norm of the Gram matrix's noise. */
@@ -721,14 +746,7 @@ public final class PrivateLinearRegression implements RowSourceMechanism {
             certified &= Releases.state(sspCentre(d), PublicContext.forPlanning(n, d,
                     NeighbouringRelation.REPLACE_ONE, context.delta())).guarantee().certified();
         }
-        if (autoFeatures()) { // the finders' own public checks (enough rows for a bucket to stand out, ...)
-            Releases.state(finder(new double[d - 1]), PublicContext.forPlanning(n, d - 1,
-                    NeighbouringRelation.REPLACE_ONE, context.delta()));
-        }
-        if (autoTarget()) {
-            Releases.state(finder(new double[1]), PublicContext.forPlanning(n, 1, NeighbouringRelation.REPLACE_ONE,
-                    context.delta()));
-        }
+        stateFinders(n, d, context.delta());
         double sigma = worst.sigma(n, dim);
         double e = SpectralAccuracy.noiseNormBound(sigma, dim, 1 - PROBABILITY);
         double eExpected = SpectralAccuracy.expectedNoiseNorm(sigma, dim);
@@ -760,8 +778,7 @@ public final class PrivateLinearRegression implements RowSourceMechanism {
                         ? SSP_CONSTANT + ", " : "") + "v_y - c_y] (clipped at the radius) by Analyze Gauss; the"
                         + " steps compose by adding their zCDP rho; the centre's shrinkage, the choice between the"
                         + " radii, the ridge and the solve are post-processing");
-        double by2 = targetBound == null ? 1 : targetBound * targetBound; // per unit of the released B_Y^2 if found
-        String ball = "the comparator ball ||theta|| <= T over the coefficients in the joint rows' units (the"
+        String ball = "the ball ||theta|| <= T over the coefficients in the joint rows' units (the"
                 + " features multiplied by g/s_j, the target divided by B_Y)" + (intercept ? " and the constant's"
                 + " (the intercept's offset from the released centre, divided by " + SSP_CONSTANT + ")" : "");
         String assumptions = String.format(Locale.ROOT, "every row has ||(x - cx)/s|| <= B_X and |y - cy| <= B_Y"
@@ -771,41 +788,14 @@ public final class PrivateLinearRegression implements RowSourceMechanism {
                 + " (kappa=%.3g), and the excess is at most B_Y^2 E (2 + (1 + kappa) T^2) with T=%.4g; the"
                 + " expected value takes the noise norm at its mean", dim, dim, cap, e, sigma, PROBABILITY, kappa,
                 comparatorNorm);
-        Accuracy acc;
-        if (autoTarget()) {
-            acc = Accuracy.of("excess mean squared error divided by B_Y^2 (B_Y the released targetBound): (F(theta~,"
-                    + " theta0~) - min F over " + ball + ") / B_Y^2, F(theta, theta0) = (1/n) sum_i (y_i - x_i"
-                    + " . theta - theta0)^2 on the rows as given", finite(eExpected * factorExpected),
-                    finite(e * factor), PROBABILITY, assumptions).expectedForScenario(WORST_CASE);
-        } else {
-            acc = Accuracy.of("excess mean squared error F(theta~, theta0~) - min F over " + ball + ", F(theta,"
-                    + " theta0) = (1/n) sum_i (y_i - x_i . theta - theta0)^2 on the rows as given",
-                    finite(by2 * eExpected * factorExpected), finite(by2 * e * factor), PROBABILITY, assumptions)
-                    .alsoIn(String.format(Locale.ROOT, "B_Y^2 = %.4g (the largest possible squared target"
-                            + " deviation)", by2), by2 > 0 && Double.isFinite(by2) ? by2 : 1)
-                    .expectedForScenario(WORST_CASE);
-        }
+        Accuracy acc = excessAccuracy(ball, eExpected, factorExpected, e, factor, assumptions);
         PublicParameters.Builder p = PublicParameters.builder().put("n", n).put("d", d).put("targetColumn", target)
                 .put("intercept", intercept).put("comparatorNorm", comparatorNorm).put("rho", budget.rho())
                 .put("regime", regime.name().toLowerCase(Locale.ROOT).replace('_', '-'))
                 .put("statisticShare", statisticShare(regime)).put("radiusCap", cap).put("gramSigmaAtCap", sigma)
-                .put("gramNoiseBoundAtCap", e).put("ridgeFactor", kappa).put("constant", constant()).put("boundsShare", auto ? boundsShare
-                        : 0.0);
-        if (featureBound != null) {
-            p.put("featureBound", featureBound);
-        }
-        if (targetBound != null) {
-            p.put("targetBound", targetBound);
-        }
-        if (targetCentre != null) {
-            p.put("targetCentre", targetCentre);
-        }
-        if (featureCentre != null) {
-            p.put("featureCentre", featureCentre);
-        }
-        if (featureScale != null) {
-            p.put("featureScale", featureScale);
-        }
+                .put("gramNoiseBoundAtCap", e).put("ridgeFactor", kappa).put("constant", constant())
+                .put("boundsShare", auto ? boundsShare : 0.0);
+        putBounds(p);
         return Statement.builder(context, ID_SSP, g)
                 .description("private linear regression (the joint second moment of [features, 1, target] about a"
                         + " private or the box's centre, a private radius, ridge at the noise bound) of column "
