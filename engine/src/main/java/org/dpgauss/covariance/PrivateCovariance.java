@@ -4,9 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.L2Clip;
-import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.mean.ClippedGaussianMean;
 import org.dpgauss.privacy.NeighbouringRelation;
 import org.dpgauss.privacy.PrivacyGuarantee;
@@ -23,7 +21,7 @@ import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.ReleasedValue;
 import org.dpgauss.release.Releases;
 import org.dpgauss.release.Statement;
-import org.dpgauss.rows.BlockMap;
+import org.dpgauss.rows.CentreAndClip;
 import org.dpgauss.rows.LocalRows;
 import org.dpgauss.rows.RowReleases;
 import org.dpgauss.rows.RowSource;
@@ -415,38 +413,6 @@ public final class PrivateCovariance implements RowSourceMechanism {
             out.matrix("covariancePsd", pr);
         }
         return out.build();
-    }
-
-    /**
-     * The rows {@code y_i = clip_R(x_i - c)}, block by block, by the one scale-safe clipping routine: c and R are
-     * public, so the map may travel to a cluster's executors.
-     */
-    static final class CentreAndClip implements BlockMap {
-        private static final long serialVersionUID = 1L;
-        private final double[] centre;
-        private final double target;
-
-        CentreAndClip(double[] centre, double target) {
-            this.centre = centre.clone();
-            this.target = target;
-        }
-
-        @Override
-        public RowBlockMatrix apply(RowBlockMatrix x, ComputeEngine engine) {
-            int n = x.rows();
-            int d = x.cols();
-            RowBlockMatrix y = RowBlockMatrix.zeros(n, d, Math.max(1, n));
-            double[] row = new double[d];
-            for (int b = 0; b < x.blockCount(); b++) {
-                double[] block = x.block(b);
-                int first = x.blockStart(b);
-                for (int r = 0, count = x.blockRowCount(b); r < count; r++) {
-                    L2Clip.clipDifference(block, r * d, centre, row, target);
-                    y.setRow(first + r, row);
-                }
-            }
-            return y;
-        }
     }
 
     /** Builds a {@link PrivateCovariance} from named parameters (nothing can be swapped silently). */

@@ -4,9 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import org.dpgauss.engine.ComputeEngine;
 import org.dpgauss.linalg.L2Clip;
-import org.dpgauss.linalg.RowBlockMatrix;
 import org.dpgauss.mean.ClippedGaussianMean;
 import org.dpgauss.mean.PrivateRadius;
 import org.dpgauss.privacy.NeighbouringRelation;
@@ -23,7 +21,7 @@ import org.dpgauss.release.PublicParameters;
 import org.dpgauss.release.ReleaseContext;
 import org.dpgauss.release.Releases;
 import org.dpgauss.release.Statement;
-import org.dpgauss.rows.BlockMap;
+import org.dpgauss.rows.CentreAndClip;
 import org.dpgauss.rows.LocalRows;
 import org.dpgauss.rows.RowReleases;
 import org.dpgauss.rows.RowSource;
@@ -675,37 +673,6 @@ public final class PrivatePca implements RowSourceMechanism {
                     + " so PCA cannot use it");
         }
         return (RowSourceMechanism) m;
-    }
-
-    /**
-     * The rows {@code clip_R(x_i - c)}, by the one scale-safe clipping routine (finite for every finite row and
-     * centre), block by block: c is public (given) or released (the private mean), R public, so the map may travel
-     * to a cluster's executors.
-     */
-    static final class CentreAndClip implements BlockMap {
-        private static final long serialVersionUID = 1L;
-        private final double[] centre;
-        private final double radius;
-
-        CentreAndClip(double[] centre, double radius) {
-            this.centre = centre.clone();
-            this.radius = radius;
-        }
-
-        @Override
-        public RowBlockMatrix apply(RowBlockMatrix x, ComputeEngine engine) {
-            int n = x.rows();
-            int d = x.cols();
-            RowBlockMatrix out = RowBlockMatrix.zeros(n, d, Math.max(1, n));
-            double[] row = new double[d];
-            double[] clipped = new double[d];
-            for (int i = 0; i < n; i++) {
-                x.copyRow(i, row, 0);
-                L2Clip.clipDifference(row, 0, centre, clipped, radius);
-                out.setRow(i, clipped);
-            }
-            return out;
-        }
     }
 
     private static double finite(double v) {
